@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "SubDash",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "subdash", targets: ["SubDash"]),
+    .library(name: "DashModel", targets: ["DashModel"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+  ],
+  targets: [
+    // The only C surface: ncursesw plus shims for the macros Swift cannot import.
+    .systemLibrary(
+      name: "CNcurses",
+      path: "Sources/CNcurses",
+      providers: [.apt(["libncurses-dev"])]
+    ),
+    // Pure model: state file, catalog, lifecycle, actions, simulation engine, storage.
+    .target(name: "DashModel"),
+    // Pure presentation: frames of styled cells, layout, key map, UI reducer. Never calls ncurses.
+    .target(name: "DashView", dependencies: ["DashModel"]),
+    // The executable: the only place that touches the terminal, signals and inotify.
+    .executableTarget(
+      name: "SubDash",
+      dependencies: [
+        "DashModel", "DashView", "CNcurses",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "DashModelTests",
+      dependencies: ["DashModel"],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "DashViewTests",
+      dependencies: ["DashView", "DashModel"],
+      resources: [.copy("Snapshots")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
