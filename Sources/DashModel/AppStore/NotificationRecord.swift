@@ -1,0 +1,56 @@
+/// One App Store Server Notification V2, as the log keeps it: the decoded envelope fields plus
+/// `status` from `data`. Types and subtypes are kept as strings so new ones Apple adds still load.
+public struct NotificationRecord: Equatable, Sendable {
+  public var source: JSONObject
+  public var notificationType: String
+  public var subtype: String?
+  public var notificationUUID: String?
+  public var signedDate: Instant?
+  public var status: SubscriptionStatus?
+  /// The product the event concerns, when known (SubDash adds it; Apple carries it inside the JWS).
+  public var productId: String?
+  /// A one-line human summary SubDash writes for the log ("renewed Pro Monthly for 9.99 USD").
+  public var summary: String?
+
+  public init(type: String, subtype: String? = nil, uuid: String?, signedDate: Instant?, status: SubscriptionStatus?, productId: String? = nil, summary: String? = nil) {
+    source = JSONObject()
+    notificationType = type
+    self.subtype = subtype
+    notificationUUID = uuid
+    self.signedDate = signedDate
+    self.status = status
+    self.productId = productId
+    self.summary = summary
+  }
+
+  public init(_ r: ObjectReader) throws(DecodeError) {
+    source = r.object
+    notificationType = try r.requiredString("notificationType")
+    subtype = try r.string("subtype")
+    notificationUUID = try r.string("notificationUUID")
+    signedDate = try r.instant("signedDate")
+    // Accept both the flattened log form and Apple's envelope with `data.status`.
+    if let s: SubscriptionStatus = try r.intEnum("status") {
+      status = s
+    } else if let data = try r.object("data") {
+      status = try data.intEnum("status")
+    }
+    productId = try r.string("productId")
+    summary = try r.string("summary")
+  }
+
+  public var json: JSON {
+    var w = ObjectWriter(source)
+    w.set("notificationType", notificationType)
+    w.set("subtype", subtype)
+    w.set("notificationUUID", notificationUUID)
+    w.set("signedDate", signedDate)
+    if source["data"] == nil { w.set("status", status) }
+    w.set("productId", productId)
+    w.set("summary", summary)
+    return w.json
+  }
+
+  /// "DID_FAIL_TO_RENEW / GRACE_PERIOD", the way developers write it.
+  public var label: String { subtype.map { "\(notificationType) / \($0)" } ?? notificationType }
+}

@@ -1,0 +1,40 @@
+/// Prices as App Store milliunits (9.99 → 9990), parsed from decimal strings without going
+/// through Double, which would turn 19.99 into 19.98999….
+public enum Money {
+  public static func milliunits(_ text: String, at path: JSONPath) throws(DecodeError) -> Int64 {
+    guard let v = parse(text) else { throw DecodeError(path, "\"\(text)\" is not a price such as 4.99") }
+    return v
+  }
+
+  /// Parses "4.99", "10", "0.5", "1234.567"; nil for anything else (negative, 4+ decimals, junk).
+  public static func parse(_ text: String) -> Int64? {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.count <= 12,
+          whole.allSatisfy({ $0.isASCII && $0.isNumber }), let w = Int64(whole) else { return nil }
+    var frac: Int64 = 0
+    if parts.count == 2 {
+      let f = parts[1]
+      guard !f.isEmpty, f.count <= 3, f.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+      frac = Int64(f + String(repeating: "0", count: 3 - f.count))!
+    }
+    return w * 1000 + frac
+  }
+
+  /// "9.99 USD"; whole amounts keep two decimals ("10.00 USD"), milliunits beyond cents show three.
+  public static func format(_ milli: Int64, currency: String?) -> String {
+    let negative = milli < 0
+    let m = abs(milli)
+    let whole = m / 1000
+    let frac = m % 1000
+    var s = "\(whole)."
+    if frac % 10 == 0 {
+      let cents = frac / 10
+      s += cents < 10 ? "0\(cents)" : "\(cents)"
+    } else {
+      s += String(repeating: "0", count: 3 - String(frac).count) + String(frac)
+    }
+    if negative { s = "-" + s }
+    if let currency, !currency.isEmpty { s += " " + currency }
+    return s
+  }
+}

@@ -1,0 +1,280 @@
+/// A syntax error with its position. Lines and columns are 1-based; columns count bytes.
+public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var message: String
+  public var offset: Int
+  public var line: Int
+  public var column: Int
+  public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+/// A strict, fast RFC 8259 parser over bytes.
+///
+/// Strictness is deliberate: a support tool must not guess what a damaged file meant. It rejects
+/// duplicate keys (which JSONSerialization silently resolves), invalid UTF-8, control characters in
+/// strings, leading zeros, trailing commas and nesting deeper than `maxDepth`. A leading UTF-8 BOM
+/// is skipped: editors on other systems add one, and it carries no meaning.
+public struct JSONParser {
+  public static let defaultMaxDepth = 256
+
+  /// Parses a whole document.
+  public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSON {
+    var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
+    return try p.parseDocument()
+  }
+
+  /// Finds the byte offset of the value at `path`, for pointing a type error at a line and column.
+  public static func offset(of path: JSONPath, in bytes: [UInt8]) -> Int? {
+    var p = JSONParser(bytes: bytes, maxDepth: defaultMaxDepth)
+    p.target = path.components
+    _ = try? p.parseDocument()
+    return p.found
+  }
+
+  /// Converts a byte offset into a 1-based line and column.
+  public static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+    var line = 1
+    var lineStart = 0
+    for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
+      line += 1
+      lineStart = i + 1
+    }
+    return (line, offset - lineStart + 1)
+  }
+
+  private let bytes: [UInt8]
+  private let maxDepth: Int
+  private var i = 0
+  private var depth = 0
+  // Locating mode: the path still to match, and the offset once found.
+  private var target: [JSONPath.Component]? = nil
+  private var current: [JSONPath.Component] = []
+  private var found: Int? = nil
+
+  private init(bytes: [UInt8], maxDepth: Int) {
+    self.bytes = bytes
+    self.maxDepth = maxDepth
+  }
+
+  private mutating func parseDocument() throws(JSONSyntaxError) -> JSON {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+    skipSpace()
+    if i >= bytes.count { throw error("the file is empty (expected a JSON value)") }
+    let v = try parseValue()
+    skipSpace()
+    if i < bytes.count { throw error("unexpected \(describe(bytes[i])) after the end of the JSON value") }
+    return v
+  }
+
+  private func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+    let o = offset ?? i
+    let (l, c) = JSONParser.lineAndColumn(of: o, in: bytes)
+    return JSONSyntaxError(message: message, offset: o, line: l, column: c)
+  }
+
+  private func describe(_ b: UInt8) -> String {
+    if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+    let h = String(b, radix: 16, uppercase: true)
+    return "byte 0x" + (h.count == 1 ? "0" + h : h)
+  }
+
+  private mutating func skipSpace() {
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { return }
+    }
+  }
+
+  private mutating func parseValue() throws(JSONSyntaxError) -> JSON {
+    if let t = target, found == nil, t == current { found = i }
+    guard i < bytes.count else { throw error("unexpected end of file (the JSON is truncated)") }
+    switch bytes[i] {
+    case UInt8(ascii: "{"): return try parseObject()
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+    case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+    case UInt8(ascii: "n"): try expectWord("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw error("unexpected \(describe(bytes[i])) (expected a JSON value)")
+    }
+  }
+
+  private mutating func expectWord(_ word: StaticString) throws(JSONSyntaxError) {
+    let n = word.utf8CodeUnitCount
+    let start = i
+    guard i + n <= bytes.count else { throw error("unexpected end of file (the JSON is truncated)") }
+    let p = word.utf8Start
+    for k in 0..<n where bytes[i + k] != p[k] { throw error("invalid literal (expected \(word))", at: start) }
+    i += n
+  }
+
+  private mutating func enter() throws(JSONSyntaxError) {
+    depth += 1
+    if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
+  }
+
+  private mutating func parseObject() throws(JSONSyntaxError) -> JSON {
+    try enter()
+    i += 1
+    var obj = JSONObject()
+    skipSpace()
+    if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(obj) }
+    while true {
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
+      guard bytes[i] == UInt8(ascii: "\"") else {
+        if bytes[i] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+        throw error("expected a quoted key, found \(describe(bytes[i]))")
+      }
+      let keyStart = i
+      let key = try parseString()
+      if obj[key] != nil { throw error("duplicate key \"\(key)\"", at: keyStart) }
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file after a key (the JSON is truncated)") }
+      guard bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\", found \(describe(bytes[i]))") }
+      i += 1
+      skipSpace()
+      if target != nil { current.append(.key(key)) }
+      let value = try parseValue()
+      if target != nil { current.removeLast() }
+      obj.appendUnchecked(key, value)
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
+      if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+      if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(obj) }
+      throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
+    }
+  }
+
+  private mutating func parseArray() throws(JSONSyntaxError) -> JSON {
+    try enter()
+    i += 1
+    var items: [JSON] = []
+    skipSpace()
+    if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+    while true {
+      skipSpace()
+      if i < bytes.count, bytes[i] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
+      if target != nil { current.append(.index(items.count)) }
+      items.append(try parseValue())
+      if target != nil { current.removeLast() }
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file inside an array (the JSON is truncated)") }
+      if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+      if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+      throw error("expected ',' or ']' in an array, found \(describe(bytes[i]))")
+    }
+  }
+
+  private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    let start = i
+    func digit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    if bytes[i] == UInt8(ascii: "-") { i += 1 }
+    guard i < bytes.count, digit(bytes[i]) else { throw error("invalid number", at: start) }
+    if bytes[i] == UInt8(ascii: "0") {
+      i += 1
+      if i < bytes.count, digit(bytes[i]) { throw error("invalid number (leading zero)", at: start) }
+    } else {
+      while i < bytes.count, digit(bytes[i]) { i += 1 }
+    }
+    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+      i += 1
+      guard i < bytes.count, digit(bytes[i]) else { throw error("invalid number (no digits after '.')", at: start) }
+      while i < bytes.count, digit(bytes[i]) { i += 1 }
+    }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+      i += 1
+      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+      guard i < bytes.count, digit(bytes[i]) else { throw error("invalid number (bad exponent)", at: start) }
+      while i < bytes.count, digit(bytes[i]) { i += 1 }
+    }
+    if i - start > 64 { throw error("number literal longer than 64 characters", at: start) }
+    return String(decoding: bytes[start..<i], as: UTF8.self)
+  }
+
+  private mutating func parseString() throws(JSONSyntaxError) -> String {
+    let open = i
+    i += 1
+    let start = i
+    // Fast path: no escapes, pure ASCII or valid UTF-8 to the closing quote.
+    var hasEscape = false
+    var nonASCII = false
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") { break }
+      if b == UInt8(ascii: "\\") { hasEscape = true; break }
+      if b < 0x20 { throw error("control character (byte 0x\(String(b, radix: 16))) inside a string; it must be escaped") }
+      if b >= 0x80 { nonASCII = true }
+      i += 1
+    }
+    guard i < bytes.count else { throw error("unterminated string (the JSON is truncated)", at: open) }
+    if !hasEscape {
+      let slice = bytes[start..<i]
+      i += 1
+      if !nonASCII { return String(decoding: slice, as: UTF8.self) }
+      guard let s = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 inside a string", at: open) }
+      return s
+    }
+    // Slow path with escapes.
+    var out: [UInt8] = Array(bytes[start..<i])
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") {
+        i += 1
+        guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 inside a string", at: open) }
+        return s
+      }
+      if b < 0x20 { throw error("control character (byte 0x\(String(b, radix: 16))) inside a string; it must be escaped") }
+      if b != UInt8(ascii: "\\") { out.append(b); i += 1; continue }
+      i += 1
+      guard i < bytes.count else { break }
+      let e = bytes[i]
+      i += 1
+      switch e {
+      case UInt8(ascii: "\""): out.append(0x22)
+      case UInt8(ascii: "\\"): out.append(0x5C)
+      case UInt8(ascii: "/"): out.append(0x2F)
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = try hex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+          guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+            throw error("unpaired UTF-16 surrogate in \\u escape")
+          }
+          i += 2
+          let low = try hex4()
+          guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired UTF-16 surrogate in \\u escape") }
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+          throw error("unpaired UTF-16 surrogate in \\u escape")
+        }
+        out.append(contentsOf: Array(String(Unicode.Scalar(scalar)!).utf8))
+      default:
+        throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string", at: i - 2)
+      }
+    }
+    throw error("unterminated string (the JSON is truncated)", at: open)
+  }
+
+  private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+    guard i + 4 <= bytes.count else { throw error("truncated \\u escape") }
+    var v: UInt32 = 0
+    for _ in 0..<4 {
+      let b = bytes[i]
+      let d: UInt32
+      switch b {
+      case 0x30...0x39: d = UInt32(b - 0x30)
+      case 0x41...0x46: d = UInt32(b - 0x41 + 10)
+      case 0x61...0x66: d = UInt32(b - 0x61 + 10)
+      default: throw error("invalid hex digit in \\u escape")
+      }
+      v = v * 16 + d
+      i += 1
+    }
+    return v
+  }
+}

@@ -1,0 +1,116 @@
+/// Everything the App Store knows about one subscriber in one subscription group.
+public struct Subscriber: Equatable, Sendable {
+  public var source: JSONObject
+  /// The most recent transaction; nil for someone who never subscribed (offer codes for "new").
+  public var latestTransaction: TransactionPayload?
+  public var renewalInfo: RenewalInfoPayload?
+  /// Inline history, oldest first. Entries written by SubDash go to the journal instead.
+  public var transactions: [TransactionPayload]
+  /// Inline notification log, oldest first.
+  public var notifications: [NotificationRecord]
+  public var redeemedOfferCodes: [RedeemedCode]
+  public var askToBuy: AskToBuyRequest?
+  /// Offer periods still to run for the offer in the latest transaction (SubDash's bookkeeping).
+  public var offerPeriodsRemaining: Int?
+
+  public init() {
+    source = JSONObject()
+    transactions = []
+    notifications = []
+    redeemedOfferCodes = []
+  }
+
+  public init(_ r: ObjectReader) throws(DecodeError) {
+    source = r.object
+    latestTransaction = try r.object("latestTransaction").map { (t) throws(DecodeError) in try TransactionPayload(t) }
+    renewalInfo = try r.object("renewalInfo").map { (t) throws(DecodeError) in try RenewalInfoPayload(t) }
+    transactions = try r.objects("transactions") { (t) throws(DecodeError) in try TransactionPayload(t) } ?? []
+    notifications = try r.objects("notifications") { (t) throws(DecodeError) in try NotificationRecord(t) } ?? []
+    redeemedOfferCodes = try r.objects("redeemedOfferCodes") { (t) throws(DecodeError) in try RedeemedCode(t) } ?? []
+    askToBuy = try r.object("askToBuy").map { (t) throws(DecodeError) in try AskToBuyRequest(t) }
+    offerPeriodsRemaining = try r.int("offerPeriodsRemaining")
+  }
+
+  public var json: JSON {
+    var w = ObjectWriter(source)
+    w.set("latestTransaction", json: latestTransaction?.json)
+    w.set("renewalInfo", json: renewalInfo?.json)
+    w.set("transactions", json: source["transactions"] == nil && transactions.isEmpty ? nil : .array(transactions.map(\.json)))
+    w.set("notifications", json: source["notifications"] == nil && notifications.isEmpty ? nil : .array(notifications.map(\.json)))
+    w.set("redeemedOfferCodes", json: source["redeemedOfferCodes"] == nil && redeemedOfferCodes.isEmpty ? nil : .array(redeemedOfferCodes.map(\.json)))
+    w.set("askToBuy", json: askToBuy?.json)
+    w.set("offerPeriodsRemaining", offerPeriodsRemaining)
+    return w.json
+  }
+
+  public var originalTransactionId: String? { latestTransaction?.originalTransactionId ?? renewalInfo?.originalTransactionId }
+  public var environment: AppStoreEnvironment? { latestTransaction?.environment ?? renewalInfo?.environment }
+}
+
+/// An offer code this subscriber redeemed (Apple allows one redemption per offer per customer).
+public struct RedeemedCode: Equatable, Sendable {
+  public var source: JSONObject
+  public var code: String
+  public var offerReference: String
+  public var productId: String?
+  public var redeemedDate: Instant?
+
+  public init(code: String, offerReference: String, productId: String?, redeemedDate: Instant?) {
+    source = JSONObject()
+    self.code = code
+    self.offerReference = offerReference
+    self.productId = productId
+    self.redeemedDate = redeemedDate
+  }
+
+  public init(_ r: ObjectReader) throws(DecodeError) {
+    source = r.object
+    code = try r.requiredString("code")
+    offerReference = try r.requiredString("offerReference")
+    productId = try r.string("productId")
+    redeemedDate = try r.instant("redeemedDate")
+  }
+
+  public var json: JSON {
+    var w = ObjectWriter(source)
+    w.set("code", code)
+    w.set("offerReference", offerReference)
+    w.set("productId", productId)
+    w.set("redeemedDate", redeemedDate)
+    return w.json
+  }
+}
+
+/// A purchase waiting for a parent's approval (Ask to Buy). Requests lapse after about 24 hours.
+public struct AskToBuyRequest: Equatable, Sendable {
+  public enum Status: String, Sendable { case pending, declined }
+  public var source: JSONObject
+  public var productId: String
+  public var requestedDate: Instant
+  public var status: Status
+
+  public init(productId: String, requestedDate: Instant, status: Status = .pending) {
+    source = JSONObject()
+    self.productId = productId
+    self.requestedDate = requestedDate
+    self.status = status
+  }
+
+  public init(_ r: ObjectReader) throws(DecodeError) {
+    source = r.object
+    productId = try r.requiredString("productId")
+    guard let d = try r.instant("requestedDate") else { throw DecodeError(r.path.appending("requestedDate"), "required date is missing") }
+    requestedDate = d
+    let s = try r.string("status") ?? "pending"
+    guard let st = Status(rawValue: s) else { throw DecodeError(r.path.appending("status"), "expected \"pending\" or \"declined\"") }
+    status = st
+  }
+
+  public var json: JSON {
+    var w = ObjectWriter(source)
+    w.set("productId", productId)
+    w.set("requestedDate", requestedDate)
+    w.set("status", status.rawValue)
+    return w.json
+  }
+}
