@@ -1,0 +1,89 @@
+/// A customer-side action on the subscription, the way Apple lets a customer take it.
+public enum PlanAction: Equatable, Sendable {
+  /// To a higher level (lower groupNumber): immediate, prorated refund of the unused time.
+  case upgrade(toProductId: String)
+  /// To a lower level: at the next renewal. Choosing the current product cancels a pending change.
+  case downgrade(toProductId: String)
+  /// Same level: immediate when the duration matches, at renewal otherwise.
+  case crossgrade(toProductId: String)
+  /// Redeem a typed offer code (normalised: trimmed, case-insensitive).
+  case redeemOfferCode(String)
+  case acceptWinBack(offerId: String)
+  case setAutoRenew(Bool)
+}
+
+/// What an action would do, shown for confirmation before anything is written.
+public struct ActionPreview: Equatable, Sendable {
+  /// One line: "Upgrade now to Premium Monthly: refund 3.21 USD for unused time; new period ends 2026-12-22."
+  public var summary: String
+  public var effectiveDate: Instant
+  public var refundMilli: Int64?
+  public init(summary: String, effectiveDate: Instant, refundMilli: Int64? = nil) {
+    self.summary = summary
+    self.effectiveDate = effectiveDate
+    self.refundMilli = refundMilli
+  }
+}
+
+/// Why an action is refused. Every case has a one-line human message; the state is unchanged.
+public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
+  case noSubscription
+  case revoked
+  case unknownProduct(String)
+  case differentGroup(productId: String)
+  case alreadyOnProduct(String)
+  case notHigherLevel(productId: String)
+  case notLowerLevel(productId: String)
+  case notSameLevel(productId: String)
+  case alreadyTopLevel
+  case alreadyBottomLevel
+  case noCrossgradeTarget
+  case notActive(String)
+  case autoRenewAlready(Bool)
+  case emptyCode
+  case unknownCode(String)
+  case codeExpired(String, Instant)
+  case codeLimitReached(String, limit: Int)
+  case codeAlreadyUsed(String)
+  case codeAlreadyRedeemedBySubscriber(String)
+  case codeNotEligible(String, reason: String)
+  case codeWrongGroup(String)
+  case winBackNotEligible(String, reason: String)
+  case unknownWinBack(String)
+  case readOnly
+  case productionData(String)
+  case other(String)
+
+  public var description: String { message }
+
+  public var message: String {
+    switch self {
+    case .noSubscription: return "This subscriber has no subscription to change."
+    case .revoked: return "The subscription was refunded or revoked; no plan action applies."
+    case .unknownProduct(let p): return "Product \(p) is not in the catalog."
+    case .differentGroup(let p): return "\(p) is in another subscription group; changes stay within one group."
+    case .alreadyOnProduct(let p): return "Already subscribed to \(p)."
+    case .notHigherLevel(let p): return "\(p) is not a higher level than the current plan."
+    case .notLowerLevel(let p): return "\(p) is not a lower level than the current plan."
+    case .notSameLevel(let p): return "\(p) is not at the same level as the current plan."
+    case .alreadyTopLevel: return "Already on the highest level of the group; nothing to upgrade to."
+    case .alreadyBottomLevel: return "Already on the lowest level of the group; nothing to downgrade to."
+    case .noCrossgradeTarget: return "No other plan at the same level; nothing to crossgrade to."
+    case .notActive(let why): return "The subscription is not active (\(why))."
+    case .autoRenewAlready(let on): return "Auto-renew is already \(on ? "on" : "off")."
+    case .emptyCode: return "Type an offer code first."
+    case .unknownCode(let c): return "Offer code \(c) is not valid for this app."
+    case .codeExpired(let c, _): return "Offer code \(c) has expired."
+    case .codeLimitReached(let c, let limit): return "Offer code \(c) reached its redemption limit (\(limit))."
+    case .codeAlreadyUsed(let c): return "One-time code \(c) was already used."
+    case .codeAlreadyRedeemedBySubscriber(let c): return "This subscriber already redeemed the offer behind \(c)."
+    case .codeNotEligible(let c, let reason): return "Offer code \(c) is not available to this subscriber: \(reason)."
+    case .codeWrongGroup(let c): return "Offer code \(c) is for a subscription in another group."
+    case .winBackNotEligible(let o, let reason): return "Win-back offer \(o) is not available: \(reason)."
+    case .unknownWinBack(let o): return "No win-back offer \(o) in the catalog."
+    case .readOnly: return "Read-only mode: this dashboard does not change the file."
+    case .productionData(let what): return "\(what) is refused on Production data."
+    case .other(let m): return m
+    }
+  }
+}

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Replaces a file atomically: temp file in the same directory, same permissions, fsync, rename,
+/// fsync of the directory. A reader (or a crash) sees the old bytes or the new ones, never a mix.
+public enum AtomicWriter {
+  public static func write(_ bytes: [UInt8], to path: String) throws(StateFileError) {
+    let name = Posix.fileName(of: path)
+    func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
+      StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
+    }
+    var mode: mode_t = 0o644
+    var st = stat()
+    if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
+    let dir = Posix.directory(of: path)
+    let tmp = "\(dir)/.\(name).subdash-tmp-\(getpid())"
+    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    if fd < 0 { throw fail("cannot create a temporary file in \(dir)") }
+    var ok = Posix.writeAll(fd: fd, bytes)
+    var code = errno
+    if ok { ok = fchmod(fd, mode) == 0; code = errno }
+    if ok { ok = fsync(fd) == 0; code = errno }
+    if close(fd) != 0 && ok { ok = false; code = errno }
+    if !ok {
+      unlink(tmp)
+      throw fail("writing the new contents failed", code)
+    }
+    if rename(tmp, path) != 0 {
+      let c = errno
+      unlink(tmp)
+      throw fail("rename failed", c)
+    }
+    let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if dfd >= 0 {
+      _ = fsync(dfd)
+      close(dfd)
+    }
+  }
+}
+
+/// An advisory exclusive lock on `<file>.lock`, held while a writer re-reads, changes and saves,
+/// so two writers (a dashboard key and the simulator) never overwrite each other's change.
+public final class FileLock {
+  private let fd: Int32
+
+  /// Blocks until the lock is held (writers hold it for milliseconds).
+  public init(for path: String) throws(StateFileError) {
+    let lockPath = path + ".lock"
+    fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    if fd < 0 {
+      throw StateFileError(file: Posix.fileName(of: lockPath), message: "cannot open the lock file: \(Posix.errorText()); nothing was saved")
+    }
+    while flock(fd, LOCK_EX) != 0 {
+      if errno == EINTR { continue }
+      let c = errno
+      close(fd)
+      throw StateFileError(file: Posix.fileName(of: lockPath), message: "cannot lock: \(Posix.errorText(c)); nothing was saved")
+    }
+  }
+
+  deinit {
+    flock(fd, LOCK_UN)
+    close(fd)
+  }
+}

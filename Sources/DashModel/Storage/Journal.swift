@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The append-only history beside a state document: one JSON object per line, either
+/// `{"transaction": {...}}` or `{"notification": {...}}`. Appending costs the size of the new lines,
+/// and reading the newest entries costs the size of those entries, whatever the history's length.
+public enum Journal {
+  public enum Entry: Equatable, Sendable {
+    case transaction(TransactionPayload)
+    case notification(NotificationRecord)
+  }
+
+  /// The journal file name SubDash uses for a state file named `name`.
+  public static func defaultName(for stateFileName: String) -> String {
+    var base = stateFileName
+    if base.hasSuffix(".json") { base.removeLast(5) }
+    return base + ".journal.jsonl"
+  }
+
+  public static func encode(_ entries: [Entry]) -> [UInt8] {
+    var out: [UInt8] = []
+    for e in entries {
+      let obj: JSONObject
+      switch e {
+      case .transaction(let t): obj = JSONObject([("transaction", t.json)])
+      case .notification(let n): obj = JSONObject([("notification", n.json)])
+      }
+      out += JSONWriter.write(.object(obj), pretty: false)
+      out.append(0x0A)
+    }
+    return out
+  }
+
+  /// Appends at `committedBytes`, first cutting off anything a crashed writer left past it.
+  /// Returns the new committed length. The caller then saves the document that vouches for it.
+  static func append(_ bytes: [UInt8], to path: String, committedBytes: Int64) throws(StateFileError) -> Int64 {
+    let name = Posix.fileName(of: path)
+    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    if fd < 0 { throw StateFileError(file: name, message: "cannot open the history journal: \(Posix.errorText()); nothing was saved") }
+    defer { close(fd) }
+    var st = stat()
+    fstat(fd, &st)
+    if Int64(st.st_size) < committedBytes {
+      throw StateFileError(file: name, message: "the history journal is shorter (\(st.st_size) bytes) than the state file says (\(committedBytes)); it was truncated by something else; nothing was saved")
+    }
+    if ftruncate(fd, off_t(committedBytes)) != 0 || lseek(fd, off_t(committedBytes), SEEK_SET) < 0 {
+      throw StateFileError(file: name, message: "cannot prepare the history journal: \(Posix.errorText()); nothing was saved")
+    }
+    if !Posix.writeAll(fd: fd, bytes) || fsync(fd) != 0 {
+      let c = errno
+      _ = ftruncate(fd, off_t(committedBytes))
+      throw StateFileError(file: name, message: "cannot append to the history journal: \(Posix.errorText(c)); nothing was saved")
+    }
+    return committedBytes + Int64(bytes.count)
+  }
+
+  /// The newest `limit` entries (oldest first) within the committed length, reading backwards in
+  /// chunks so the cost does not grow with the journal.
+  public static func tail(path: String, committedBytes: Int64, limit: Int) throws(StateFileError) -> [Entry] {
+    guard limit > 0, committedBytes > 0 else { return [] }
+    let name = Posix.fileName(of: path)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { throw StateFileError(file: name, message: "cannot open the history journal: \(Posix.errorText())") }
+    defer { close(fd) }
+    var end = committedBytes
+    var buffer: [UInt8] = []
+    var lines: [[UInt8]] = []
+    let chunk: Int64 = 16384
+    while end > 0 && lines.count <= limit {
+      let start = max(0, end - chunk)
+      var piece = [UInt8](repeating: 0, count: Int(end - start))
+      let n = piece.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(start)) }
+      if n != piece.count { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
+      buffer = piece + buffer
+      end = start
+      // Split off complete lines from the end of the buffer.
+      var parts = buffer.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+      buffer = end > 0 ? parts.removeFirst() : []
+      lines = parts.filter { !$0.isEmpty } + lines
+      if end == 0 && !buffer.isEmpty { lines.insert(buffer, at: 0); buffer = [] }
+    }
+    return try lines.suffix(limit).map { (line) throws(StateFileError) in try decode(line, file: name) }
+  }
+
+  /// Every committed entry, oldest first (for exports and `show --history`).
+  public static func readAll(path: String, committedBytes: Int64) throws(StateFileError) -> [Entry] {
+    let name = Posix.fileName(of: path)
+    guard committedBytes > 0 else { return [] }
+    switch Posix.readAll(path: path, limit: Int.max) {
+    case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")
+    case .success(let bytes):
+      guard Int64(bytes.count) >= committedBytes else { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
+      var out: [Entry] = []
+      for (k, line) in bytes[0..<Int(committedBytes)].split(separator: 0x0A).enumerated() {
+        do { out.append(try decode(Array(line), file: name)) } catch { var e = error; e.line = k + 1; throw e }
+      }
+      return out
+    }
+  }
+
+  static func decode(_ line: [UInt8], file: String) throws(StateFileError) -> Entry {
+    do {
+      let json = try JSONParser.parse(line)
+      let r = try ObjectReader(json, at: .root)
+      if let t = try r.object("transaction") { return .transaction(try TransactionPayload(t)) }
+      if let n = try r.object("notification") { return .notification(try NotificationRecord(n)) }
+      throw DecodeError(.root, "a journal line must hold \"transaction\" or \"notification\"")
+    } catch let e as JSONSyntaxError {
+      throw StateFileError(file: file, message: "damaged history entry: \(e.message)")
+    } catch let e as DecodeError {
+      throw StateFileError(file: file, path: e.path, message: "damaged history entry: \(e.message)")
+    } catch {
+      throw StateFileError(file: file, message: "damaged history entry")
+    }
+  }
+}

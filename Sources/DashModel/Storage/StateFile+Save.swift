@@ -1,0 +1,58 @@
+/// The write path.
+extension StateFile {
+  /// The result of `update`: what was saved, and the change's message.
+  public struct Saved: Sendable {
+    public var state: SubscriptionState
+    public var change: Change
+  }
+
+  /// Locks the file, re-reads it, lets `apply` compute a change from the on-disk state, appends
+  /// the change's history to the journal and replaces the document atomically.
+  ///
+  /// Order matters for crash safety: journal lines are appended and fsynced first, then the
+  /// document that vouches for them (`journal.committedBytes`) is renamed into place. A crash in
+  /// between leaves unvouched bytes that the next writer truncates.
+  @discardableResult
+  public static func update(
+    path: String,
+    _ apply: (SubscriptionState) throws(StateFileError) -> Change
+  ) throws(StateFileError) -> Saved {
+    let lock = try FileLock(for: path)
+    defer { withExtendedLifetime(lock) {} }
+    let current = try load(path: path)
+    var change = try apply(current)
+    try commit(&change, at: path)
+    return Saved(state: change.state, change: change)
+  }
+
+  /// Writes a change computed from the latest on-disk state. Callers must hold the lock.
+  static func commit(_ change: inout Change, at path: String) throws(StateFileError) {
+    var doc = change.state.document
+    let entries = change.transactions.map(Journal.Entry.transaction) + change.notifications.map(Journal.Entry.notification)
+    if !entries.isEmpty {
+      var journal = doc.journal ?? JournalInfo(file: Journal.defaultName(for: Posix.fileName(of: path)))
+      let journalPath = Posix.directory(of: path) + "/" + journal.file
+      journal.committedBytes = try Journal.append(Journal.encode(entries), to: journalPath, committedBytes: journal.committedBytes)
+      for t in change.transactions { journal.summary.add(t) }
+      journal.summary.notificationCount += change.notifications.count
+      doc.journal = journal
+    }
+    if doc.format == nil {
+      doc.format = DashModelInfo.stateFormat
+      doc.source["format"] = .string(DashModelInfo.stateFormat)
+    }
+    try AtomicWriter.write(JSONWriter.write(doc.json), to: path)
+    change.state.document = doc
+  }
+
+  /// The newest `limit` notifications, newest first: inline log plus the journal's tail.
+  public static func recentNotifications(_ state: SubscriptionState, statePath: String, limit: Int) throws(StateFileError) -> [NotificationRecord] {
+    var out: [NotificationRecord] = []
+    if let j = state.document.journal {
+      let entries = try Journal.tail(path: Posix.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes, limit: limit * 2)
+      for e in entries.reversed() { if case .notification(let n) = e { out.append(n) } }
+    }
+    out += state.document.subscriber.notifications.reversed()
+    return Array(out.prefix(limit))
+  }
+}

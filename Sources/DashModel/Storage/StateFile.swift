@@ -1,0 +1,113 @@
+/// Loading and saving a state file. Loading never writes; saving is locked, re-reads what is on
+/// disk under the lock, applies the change to *that*, and writes atomically, so a concurrent
+/// writer's change (the simulator, another dashboard) is never overwritten.
+public enum StateFile {
+  /// State documents are small (the history lives in the journal); anything larger than this is
+  /// refused before parsing so a hostile or wrong file cannot exhaust memory.
+  public static let maxDocumentBytes = 64 << 20
+  public static let maxCatalogBytes = 16 << 20
+
+  /// Loads and validates a state file and its catalog.
+  public static func load(path: String) throws(StateFileError) -> SubscriptionState {
+    let name = Posix.fileName(of: path)
+    let bytes: [UInt8]
+    switch Posix.readAll(path: path, limit: maxDocumentBytes) {
+    case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
+    case .success(let b): bytes = b
+    }
+    return try decode(bytes, fileName: name) { (relative) throws(StateFileError) in
+      try loadCatalogFile(relative, besides: path)
+    }
+  }
+
+  /// Decodes a state document from bytes. `catalogFile` resolves a `catalogFile` reference.
+  public static func decode(
+    _ bytes: [UInt8], fileName: String,
+    catalogFile: (String) throws(StateFileError) -> Catalog
+  ) throws(StateFileError) -> SubscriptionState {
+    let json = try parse(bytes, fileName: fileName)
+    let document: StateDocument
+    do {
+      document = try StateDocument(try ObjectReader(json, at: .root))
+    } catch {
+      throw located(error, in: bytes, fileName: fileName)
+    }
+    let catalog: Catalog
+    switch document.catalogReference {
+    case .inline:
+      do {
+        catalog = try StoreKitReader.read(ObjectReader(document.inlineCatalog!, at: JSONPath.root.appending("catalog")))
+      } catch {
+        throw located(error, in: bytes, fileName: fileName)
+      }
+    case .file(let relative):
+      catalog = try catalogFile(relative)
+    }
+    return SubscriptionState(document: document, catalog: catalog)
+  }
+
+  /// Reads a .storekit (or catalog JSON) file that must live inside the state file's directory.
+  /// Support staff open files they did not write: a state file must not be able to make SubDash
+  /// read arbitrary paths (../../etc/…, or a symlink pointing out), so such references are refused.
+  static func loadCatalogFile(_ relative: String, besides statePath: String) throws(StateFileError) -> Catalog {
+    let stateName = Posix.fileName(of: statePath)
+    let dir = Posix.directory(of: statePath)
+    guard !relative.isEmpty, !relative.hasPrefix("/") else {
+      throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" must be a path relative to the state file's directory")
+    }
+    let full = dir + "/" + relative
+    guard let realDir = Posix.realPath(dir) else {
+      throw StateFileError(file: stateName, message: "cannot resolve the state file's directory")
+    }
+    guard let realCatalog = Posix.realPath(full) else {
+      throw StateFileError(file: relative, message: "catalog file not found (named by \(stateName) at $.catalogFile)")
+    }
+    guard realCatalog.hasPrefix(realDir + "/") else {
+      throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" resolves outside the state file's directory; copy the catalog beside the state file")
+    }
+    if let realState = Posix.realPath(statePath), realState == realCatalog {
+      throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "the catalog file is the state file itself")
+    }
+    let bytes: [UInt8]
+    switch Posix.readAll(path: full, limit: maxCatalogBytes) {
+    case .failure(let why): throw StateFileError(file: relative, message: "cannot read the catalog: \(why)")
+    case .success(let b): bytes = b
+    }
+    let json = try parse(bytes, fileName: relative)
+    do throws(DecodeError) {
+      let r = try ObjectReader(json, at: .root)
+      if r.has("subscriber") {
+        throw DecodeError(.root, "this is a SubDash state file, not a catalog (.storekit) file")
+      }
+      return try StoreKitReader.read(r)
+    } catch {
+      throw located(error, in: bytes, fileName: relative)
+    }
+  }
+
+  static func parse(_ bytes: [UInt8], fileName: String) throws(StateFileError) -> JSON {
+    do {
+      return try JSONParser.parse(bytes)
+    } catch {
+      throw StateFileError(file: fileName, line: error.line, column: error.column, message: "invalid JSON: \(error.message)")
+    }
+  }
+
+  /// Attaches the line and column of the offending value to a decode error.
+  static func located(_ error: DecodeError, in bytes: [UInt8], fileName: String) -> StateFileError {
+    var e = StateFileError(file: fileName, path: error.path, message: error.message)
+    // Point at the value itself, or at its parent object when the key is missing.
+    var path = error.path
+    while true {
+      if let offset = JSONParser.offset(of: path, in: bytes) {
+        let (l, c) = JSONParser.lineAndColumn(of: offset, in: bytes)
+        e.line = l
+        e.column = c
+        break
+      }
+      if path.components.isEmpty { break }
+      path.components.removeLast()
+    }
+    return e
+  }
+}
