@@ -12,7 +12,9 @@ public enum Lifecycle {
       return (.active, "now is before expiresDate")
     }
     let info = subscriber.renewalInfo
-    if let grace = info?.gracePeriodExpiresDate, now < grace, info?.isInBillingRetryPeriod != false {
+    // A future grace date wins even when isInBillingRetryPeriod is false (seen in the wild after
+    // trials, forums thread 749813); the report flags the contradiction as a warning.
+    if let grace = info?.gracePeriodExpiresDate, now < grace {
       return (.billingGracePeriod, "expiresDate passed; now is before gracePeriodExpiresDate")
     }
     if info?.isInBillingRetryPeriod == true {
