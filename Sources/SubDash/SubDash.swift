@@ -2,6 +2,9 @@ import ArgumentParser
 
 @main
 struct SubDash: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "subdash", abstract: "A terminal dashboard for one App Store subscriber.")
-  func run() throws { print("subdash") }
+  static let configuration = CommandConfiguration(
+    commandName: "subdash",
+    abstract: "A terminal dashboard and App Store simulator for one subscriber's auto-renewable subscription.",
+    subcommands: [Open.self, Show.self],
+    defaultSubcommand: Open.self)
 }
