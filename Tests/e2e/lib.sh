@@ -71,10 +71,17 @@ sleep 600"
     -- bash --noprofile --norc -c "$script"
 }
 
+# e2e__kill_server SOCKET: ends one of our servers and removes its socket file, which tmux
+# 3.3a leaves behind after kill-server (hundreds pile up in /tmp/tmux-UID otherwise).
+e2e__kill_server() {
+  tmux -L "$1" -f /dev/null kill-server 2>/dev/null || true
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$1"
+}
+
 # e2e_stop: ends this test's own tmux server (and with it the pane's processes, via SIGHUP).
 e2e_stop() {
   [[ -n "$E2E_SOCKET" ]] || return 0
-  e2e_tmux kill-server 2>/dev/null || true
+  e2e__kill_server "$E2E_SOCKET"
   E2E_SOCKET=""
 }
 
@@ -83,7 +90,7 @@ e2e__cleanup() {
   local sock
   if [[ -f "$E2E_TMP/sockets" ]]; then
     while read -r sock; do
-      tmux -L "$sock" -f /dev/null kill-server 2>/dev/null || true
+      e2e__kill_server "$sock"
     done <"$E2E_TMP/sockets"
   fi
   rm -rf "$E2E_TMP"
