@@ -5,6 +5,7 @@ struct SubDash: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "subdash",
     abstract: "A terminal dashboard and App Store simulator for one subscriber's auto-renewable subscription.",
-    subcommands: [Open.self, Show.self],
+    // terminal-check is hidden from this list; `subdash terminal-check --help` documents it.
+    subcommands: [Open.self, Show.self, TerminalCheck.self],
     defaultSubcommand: Open.self)
 }
