@@ -135,4 +135,14 @@ struct LifecycleWarningsTests {
     let t = F.transaction().replacingOccurrences(of: #""subscriptionGroupIdentifier": "G1""#, with: #""subscriptionGroupIdentifier": "21345678""#)
     #expect(try warnings(transaction: t) == [#"subscriptionGroupIdentifier "21345678" differs from the catalog's group "G1" for "pro.monthly""#])
   }
+
+  @Test func secondsWrittenWhereMillisecondsBelong() throws {
+    let t = F.transaction().replacingOccurrences(of: F.ms(F.expires), with: "1777629600")
+    let report = try F.report(F.subscriber(transaction: t), at: midPeriod)
+    #expect(report.status == .expired)
+    #expect(report.warnings == [
+      "expiresDate 1970-01-21 13:47 UTC is before purchaseDate 2026-04-01 10:00 UTC",
+      "latestTransaction.expiresDate 1970-01-21 13:47 UTC is before the App Store opened: seconds instead of milliseconds?",
+    ])
+  }
 }

@@ -9,6 +9,7 @@ enum LifecycleWarnings {
     renewalState(f, &out)
     winBackIds(f, winBack: winBack, &out)
     unknownEnums(f, &out)
+    secondsForMilliseconds(f, &out)
     return out
   }
 
@@ -89,6 +90,21 @@ enum LifecycleWarnings {
     if Set(ids) != Set(ours) {
       let shown = ours.isEmpty ? "none" : ours.joined(separator: ", ")
       out.append("eligibleWinBackOfferIds [\(ids.joined(separator: ", "))] differs from SubDash's rules [\(shown)]; SubDash shows its own")
+    }
+  }
+
+  /// The App Store opened on 2008-07-10; an earlier date is almost always seconds written where
+  /// milliseconds belong (1779561134 is 1970-01-21, not 2026).
+  static let appStoreOpened = Instant(ms: 1_215_648_000_000)
+
+  static func secondsForMilliseconds(_ f: LifecycleFacts, _ out: inout [String]) {
+    let dates: [(String, Instant?)] = [
+      ("latestTransaction.purchaseDate", f.transaction?.purchaseDate), ("latestTransaction.expiresDate", f.transaction?.expiresDate),
+      ("latestTransaction.revocationDate", f.transaction?.revocationDate),
+      ("renewalInfo.gracePeriodExpiresDate", f.renewal?.gracePeriodExpiresDate), ("renewalInfo.renewalDate", f.renewal?.renewalDate),
+    ]
+    for case let (name, date?) in dates where date < appStoreOpened {
+      out.append("\(name) \(Self.date(date)) is before the App Store opened: seconds instead of milliseconds?")
     }
   }
 
