@@ -182,3 +182,22 @@ struct ExamplesTests {
     #expect(s.allWinBackOffers.map(\.offerId) == ["bb_premium_winback"])
   }
 }
+
+/// The error lines quoted in docs/state-file.md are the real ones.
+@Suite("Examples: documented errors")
+struct DocumentedErrorTests {
+  @Test func aStringWhereAnIntegerBelongsIsLocatedToLineColumnAndPath() throws {
+    let path = ExamplesTests.directory.appendingPathComponent("active.json").path
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+      .replacingOccurrences(of: #""autoRenewStatus": 1"#, with: #""autoRenewStatus": "on""#)
+    #expect(throws: StateFileError(file: "active.json", line: 33, column: 26,
+                                   path: JSONPath.root.appending("subscriber").appending("renewalInfo").appending("autoRenewStatus"),
+                                   message: "expected an integer, found a string")) {
+      _ = try StateFile.decode(Array(text.utf8), fileName: "active.json") { (n: String) throws(StateFileError) -> Catalog in
+        throw StateFileError(file: n, message: "unused")
+      }
+    }
+    let doc = try String(contentsOf: ExamplesTests.directory.deletingLastPathComponent().appendingPathComponent("docs/state-file.md"), encoding: .utf8)
+    #expect(doc.contains("active.json:33:26: $.subscriber.renewalInfo.autoRenewStatus: expected an integer, found a string"))
+  }
+}
