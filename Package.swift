@@ -31,7 +31,10 @@ let package = Package(
       ]
     ),
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
-    .executableTarget(name: "SubDashBench", dependencies: ["DashModel"]),
+    .executableTarget(
+      name: "SubDashBench",
+      dependencies: ["DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
     .testTarget(
       name: "DashModelTests",
       dependencies: ["DashModel"],
