@@ -1,0 +1,121 @@
+import DashModel
+
+/// Boxes drawn over the dashboard: help, confirmation, code entry, picker.
+enum Overlays {
+  static func draw(_ vm: ViewModel, _ ui: UIState, into c: inout Canvas) {
+    switch ui.mode {
+    case .browsing: return
+    case .help(let offset): help(vm, offset: offset, into: &c)
+    case .confirming(let conf): confirm(conf, into: &c)
+    case .typingCode(let editor): code(editor, into: &c)
+    case .picking(let picker): pick(vm, picker, into: &c)
+    }
+  }
+
+  /// A box of `lines`-many rows plus borders, centred, clipped to the screen with a margin.
+  private static func centred(_ c: Canvas, width: Int, lines: Int) -> Rect {
+    let w = min(c.frame.width - 2, width)
+    let h = min(c.frame.height - 2, lines + 2)
+    return Rect(x: (c.frame.width - w) / 2, y: max(1, (c.frame.height - h) / 2), width: w, height: h)
+  }
+
+  // MARK: - Help
+
+  /// Every key with its description; unavailable ones are listed with the reason.
+  static func helpLines(_ vm: ViewModel, ascii: Bool) -> [Line] {
+    var out: [Line] = [Line("Dashboard", Style(.title, bold: true))]
+    func row(_ b: KeyBinding) -> Line {
+      var line = Line([Span(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.keyHint, bold: true)), Span(b.help)])
+      if case .unavailable = Availability.of(b.command, in: vm), b.command.isMutating {
+        line = Line([Span(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Span(b.help, Style(.dim)), Span(" (not now)", Style(.dim))])
+      }
+      return line
+    }
+    out += KeyMap.browsing.filter { !$0.help.isEmpty }.map(row)
+    out.append(.empty)
+    out.append(Line("Dialogs", Style(.title, bold: true)))
+    out.append(Line([Span(PlansPanel.pad("y / n", 9), Style(.keyHint, bold: true)), Span("confirm / cancel the previewed action")]))
+    out.append(Line([Span(PlansPanel.pad("Enter", 9), Style(.keyHint, bold: true)), Span("choose in a list; submit a code")]))
+    out.append(Line([Span(PlansPanel.pad("Esc", 9), Style(.keyHint, bold: true)), Span("cancel; while typing a code every other key is text")]))
+    out.append(.empty)
+    out.append(Line("Simulation (test data only)", Style(.title, bold: true)))
+    if vm.simulationKeysAllowed {
+      out += KeyMap.simulation.map(row)
+    } else {
+      out.append(Line("disabled: this file holds Production data", Style(.dim)))
+    }
+    return out
+  }
+
+  private static func help(_ vm: ViewModel, offset: Int, into c: inout Canvas) {
+    let lines = helpLines(vm, ascii: c.ascii)
+    let r = centred(c, width: 78, lines: lines.count)
+    let title = lines.count > r.height - 2 ? "Keys (j/k to scroll)" : "Keys"
+    c.box(r, title: title)
+    let visible = r.height - 2
+    let start = min(max(0, offset), max(0, lines.count - visible))
+    for (i, line) in lines.dropFirst(start).prefix(visible).enumerated() {
+      c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4)
+    }
+  }
+
+  // MARK: - Confirmation
+
+  private static func confirm(_ conf: Confirmation, into c: inout Canvas) {
+    let width = min(c.frame.width - 2, 72)
+    let text = Line(conf.preview.summary, Style(.value)).wrapped(width: width - 4, maxLines: max(1, c.frame.height - 6), indent: 0)
+    let r = centred(c, width: width, lines: text.count + 2)
+    c.box(r, title: "Confirm")
+    for (i, line) in text.prefix(r.height - 4).enumerated() { c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4) }
+    let prompt = Line([Span("y", Style(.keyHint, bold: true)), Span(" confirm   "), Span("n", Style(.keyHint, bold: true)), Span(" cancel")])
+    c.draw(prompt, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
+  }
+
+  // MARK: - Code entry
+
+  private static func code(_ editor: LineEditor, into c: inout Canvas) {
+    let r = centred(c, width: 60, lines: 3)
+    c.box(r, title: "Redeem offer code")
+    let label = "Code: "
+    let fieldX = r.x + 2 + label.count
+    let fieldWidth = max(1, r.x + r.width - 2 - fieldX)
+    c.draw(label, Style(.label), x: r.x + 2, y: r.y + 1, width: label.count)
+    c.frame.fill(x: fieldX, y: r.y + 1, width: fieldWidth, height: 1, style: Style(.value, reverse: true))
+    // Scroll the field so the cursor stays inside it.
+    let scalars = editor.scalars.map { c.fold(String(Character($0))) }
+    var start = 0
+    func columns(_ from: Int, _ to: Int) -> Int { scalars[from..<to].reduce(0) { $0 + DisplayWidth.of($1) } }
+    while columns(start, editor.cursor) > fieldWidth - 1 { start += 1 }
+    var x = fieldX
+    for s in scalars[start...] {
+      let w = DisplayWidth.of(s)
+      if x + w > fieldX + fieldWidth { break }
+      x += c.frame.put(s, x: x, y: r.y + 1, style: Style(.value, reverse: true))
+    }
+    c.frame.cursor = (fieldX + columns(start, editor.cursor), r.y + 1)
+    let hint = Line([Span("Enter", Style(.keyHint, bold: true)), Span(" redeem   "), Span("Esc", Style(.keyHint, bold: true)), Span(" cancel")])
+    if r.height > 3 { c.draw(hint, x: r.x + 2, y: r.y + 2, width: r.width - 4) }
+  }
+
+  // MARK: - Picker
+
+  private static func pick(_ vm: ViewModel, _ picker: Picker, into c: inout Canvas) {
+    let g = c.glyphs
+    let currency = PlanText.currency(vm)
+    let r = centred(c, width: 76, lines: picker.items.count + 1)
+    c.box(r, title: picker.kind.title)
+    let visible = max(1, r.height - 3)
+    let start = picker.selection >= visible ? picker.selection - visible + 1 : 0
+    for (row, i) in (start..<min(picker.items.count, start + visible)).enumerated() {
+      let item = picker.items[i]
+      let selected = i == picker.selection
+      let (effect, ok) = PlanText.effect(of: item.action, vm.advisor.preview(item.action), now: vm.now, currency: currency)
+      var line = Line([Span("\(selected ? g.pointer : " ") ", Style(.accent, bold: true)), Span(item.title, Style(.value, bold: selected)),
+                       Span("  \(effect)", Style(ok ? .plain : .dim))])
+      if selected { line = line.styled { $0.reverse = true } }
+      c.draw(line, x: r.x + 1, y: r.y + 1 + row, width: r.width - 2)
+    }
+    let hint = Line([Span("Enter", Style(.keyHint, bold: true)), Span(" choose   "), Span("Esc", Style(.keyHint, bold: true)), Span(" cancel")])
+    c.draw(hint, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
+  }
+}
