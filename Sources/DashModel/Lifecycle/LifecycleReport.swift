@@ -63,7 +63,7 @@ public enum RenewalOutlook: Equatable, Sendable {
 
 public struct GraceInfo: Equatable, Sendable {
   public var expiresDate: Instant
-  public var remaining: Millis
+  public var remaining: Span
 }
 
 public struct BillingRetryInfo: Equatable, Sendable {

@@ -46,9 +46,9 @@ public struct HistorySummary: Equatable, Sendable {
     if let r = t.revocationDate, r < end { end = r }
     // An upgrade ends the old period early: trim the overlap already counted.
     if let until = paidUntil, start < until {
-      paidMillis -= until - start
+      paidMillis -= (until - start).ms
     }
-    if end > start { paidMillis += end - start }
+    if end > start { paidMillis += (end - start).ms }
     paidUntil = end
   }
 
