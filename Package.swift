@@ -30,6 +30,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Benchmarks (release build): numbers go to docs/benchmarks.md.
+    .executableTarget(name: "SubDashBench", dependencies: ["DashModel"]),
     .testTarget(
       name: "DashModelTests",
       dependencies: ["DashModel"],

@@ -4,7 +4,7 @@
 public enum StateFile {
   /// State documents are small (the history lives in the journal); anything larger than this is
   /// refused before parsing so a hostile or wrong file cannot exhaust memory.
-  public static let maxDocumentBytes = 64 << 20
+  public static let maxDocumentBytes = 256 << 20
   public static let maxCatalogBytes = 16 << 20
 
   /// Loads and validates a state file and its catalog.
