@@ -6,9 +6,9 @@ import Testing
 @Suite struct RenderSnapshotTests {
   static let sizes = [(80, 24), (120, 40), (40, 12)]
 
-  @Test(arguments: Scenarios.all.map(\.name))
+  @Test(arguments: Scenarios.allNames)
   func lifecycleStateAtEverySize(_ name: String) {
-    let scenario = Scenarios.all.first { $0.name == name }!
+    let scenario = Scenarios.named(name)
     for (w, h) in Self.sizes {
       let frame = render(scenario.viewModel(), UIState(), width: w, height: h)
       assertSnapshot(frame, named: "\(name)-\(w)x\(h)")
@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test func asciiModeUsesNoNonASCIICharacters() {
-    for scenario in [Scenarios.grace, Scenarios.billingRetryNone, Scenarios.pendingDowngrade, Scenarios.fileError] {
+    for scenario in [Scenarios.grace, Scenarios.billingRetryNone, Scenarios.example("pending-downgrade"), Scenarios.fileError] {
       let frame = render(scenario.viewModel(options: DisplayOptions(ascii: true)), UIState(), width: 80, height: 24)
       #expect(frame.textDump.unicodeScalars.allSatisfy { $0.isASCII }, "\(scenario.name)")
     }
@@ -87,22 +87,22 @@ import Testing
     _ = reduce(&ui, .keyPressed(.char("j")), context: vm)
     assertSnapshot(render(vm, ui, width: 80, height: 24), named: "overlay-picker-upgrade-80x24")
     assertSnapshot(render(vm, ui, width: 40, height: 12), named: "overlay-picker-upgrade-40x12")
-    let expired = Scenarios.expiredVoluntaryWithWinBack.viewModel()
+    let expired = Scenarios.expiredWithWinBack.viewModel()
     var wb = UIState()
     _ = reduce(&wb, .keyPressed(.char("w")), context: expired)
     assertSnapshot(render(expired, wb, width: 80, height: 24), named: "overlay-picker-winback-80x24")
   }
 
   @Test func changedFieldsAreHighlightedUntilTheirExpiry() {
-    let s = Scenarios.pendingDowngrade
+    let s = Scenarios.example("pending-downgrade")
     var highlights = ChangeHighlights()
-    highlights.mark([.renewal, .pendingChange, .events], until: s.clock.wall + 3_000)
+    highlights.mark([.renewal, .pendingChange, .events], until: s.wall + .seconds(3))
     let frame = render(s.viewModel(highlights: highlights), UIState(), width: 80, height: 24)
     assertSnapshot(frame, named: "changed-highlight-80x24")
     #expect(frame.styleDump.contains("changed"))
-    var later = s
-    later.clock.wall = s.clock.wall + 3_000
-    let expired = render(later.viewModel(highlights: highlights), UIState(), width: 80, height: 24)
-    #expect(!expired.styleDump.contains("changed"))
+    let oneMsBefore = render(s.viewModel(highlights: highlights, clock: DashClock(simulated: s.now, wall: s.wall + .seconds(3) - .millisecond)), UIState(), width: 80, height: 24)
+    #expect(oneMsBefore.styleDump.contains("changed"))
+    let atExpiry = render(s.viewModel(highlights: highlights, clock: DashClock(simulated: s.now, wall: s.wall + .seconds(3))), UIState(), width: 80, height: 24)
+    #expect(!atExpiry.styleDump.contains("changed"))
   }
 }

@@ -2,7 +2,7 @@
 /// names the step (`UIEffect.simulate`); the simulation engine decides what it does to the state.
 public enum SimCommand: Equatable, Sendable {
   case advanceToNextEvent
-  case advance(Millis)
+  case advance(Span)
   case failNextRenewal
   case resolveBillingIssue
   case expireNow

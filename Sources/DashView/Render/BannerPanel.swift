@@ -5,12 +5,12 @@ import DashModel
 /// first contradiction found in the file.
 enum BannerPanel {
   static func lines(_ vm: ViewModel, glyphs g: Glyphs, compact: Bool) -> [Line] {
-    func fmt(_ i: Instant) -> String { TimeText.date(i, compact: compact) }
+    func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
     let r = vm.report
     let now = vm.now
     var out: [Line] = []
     func banner(_ glyph: String, _ label: String, _ text: String, _ role: Role, _ field: FieldID?) {
-      var line = Line([Span("\(glyph) \(label)", Style(role, bold: true)), Span("  \(text)", Style(role))])
+      var line = Line([Run("\(glyph) \(label)", Style(role, bold: true)), Run("  \(text)", Style(role))])
       if let field, vm.highlights.isHighlighted(field, at: vm.clock.wall) {
         line = line.styled { $0.role = .changed }
       }
@@ -24,7 +24,7 @@ enum BannerPanel {
       banner(g.error, label, "\(rev.text) on \(fmt(rev.date)); access ended", .danger, .revocation)
     }
     if let grace = r.grace, r.status == .billingGracePeriod {
-      let left = TimeText.countdown(from: now, to: grace.expiresDate)
+      let left = Format.countdown(grace.expiresDate - now)
       banner(g.warn, "GRACE PERIOD", "payment failed; access kept for \(left), until \(fmt(grace.expiresDate))", .warn, .grace)
     }
     if let retry = r.billingRetry, r.status == .billingRetry {
@@ -35,7 +35,7 @@ enum BannerPanel {
     }
     if let pi = r.priceIncrease, pi.status == .customerHasNotResponded {
       var text = "awaiting consent"
-      if let price = pi.newPriceMilli { text += " to \(TimeText.money(price, currency: pi.currency ?? PlanText.currency(vm)))" }
+      if let price = pi.newPriceMilli { text += " to \(PlanText.money(price, currency: pi.currency ?? PlanText.currency(vm)))" }
       if let date = pi.effectiveDate { text += "; without it the subscription expires on \(fmt(date))" }
       banner(g.warn, "PRICE INCREASE", text, .warn, .priceIncrease)
     }
@@ -54,7 +54,7 @@ enum BannerPanel {
   static func access(_ vm: ViewModel, glyphs g: Glyphs) -> Line {
     let a = vm.report.access
     let role: Role = a.level == .yes ? .ok : a.level == .limited ? .warn : .danger
-    var line = Line([Span("ACCESS: \(a.level.rawValue.uppercased())", Style(role, bold: true)), Span(" \(g.dash) \(a.rule)", Style(role))])
+    var line = Line([Run("ACCESS: \(a.level.rawValue.uppercased())", Style(role, bold: true)), Run(" \(g.dash) \(a.rule)", Style(role))])
     if vm.highlights.isHighlighted(.access, at: vm.clock.wall) { line = line.styled { $0.role = .changed } }
     return line
   }

@@ -22,7 +22,7 @@ struct Canvas {
   @discardableResult
   mutating func draw(_ line: Line, x: Int, y: Int, width: Int) -> Int {
     guard width > 0, y >= 0, y < frame.height else { return 0 }
-    let spans = line.spans.map { Span(fold($0.text), $0.style) }
+    let spans = line.spans.map { Run(fold($0.text), $0.style) }
     let total = spans.reduce(0) { $0 + DisplayWidth.of($1.text) }
     var col = x
     if total <= width {

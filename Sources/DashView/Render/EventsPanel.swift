@@ -14,16 +14,16 @@ enum EventsPanel {
     let labelWidth = min(longest, 36)
     let newestChanged = vm.highlights.isHighlighted(.events, at: vm.clock.wall)
     return vm.notifications.enumerated().map { i, n in
-      let date = n.signedDate.map(TimeText.dateShort) ?? "(no date)   "
+      let date = n.signedDate.map(Format.dateShort) ?? "(no date)   "
       let summary = n.summary ?? n.productId
       var lines: [Line]
       if oneRow {
         let label = PlansPanel.pad(Sanitizer.truncate(n.label, to: labelWidth), labelWidth)
-        var line = Line([Span(date, Style(.dim)), Span("  "), Span(label, Style(.value))])
+        var line = Line([Run(date, Style(.dim)), Run("  "), Run(label, Style(.value))])
         if let summary { line = line + Line("  " + summary) }
         lines = [line]
       } else {
-        var second = Line([Span("  "), Span(date, Style(.dim))])
+        var second = Line([Run("  "), Run(date, Style(.dim))])
         if let summary { second = second + Line("  " + summary) }
         lines = [Line(n.label, Style(.value)), second]
       }

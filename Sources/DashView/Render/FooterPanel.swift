@@ -19,15 +19,15 @@ enum FooterPanel {
   static func line(_ vm: ViewModel, _ ui: UIState, width: Int, glyphs g: Glyphs, ascii: Bool) -> Line {
     let items = hints(vm, ui, glyphs: g, ascii: ascii)
     let tail: [(key: String, hint: String)] = ui.mode == .browsing ? [("q", "quit")] : []
-    func spans(_ item: (key: String, hint: String)) -> [Span] {
-      [Span(item.key, Style(.keyHint, bold: true)), Span(" " + item.hint, Style(.dim))]
+    func spans(_ item: (key: String, hint: String)) -> [Run] {
+      [Run(item.key, Style(.keyHint, bold: true)), Run(" " + item.hint, Style(.dim))]
     }
     func cost(_ item: (key: String, hint: String)) -> Int { DisplayWidth.of(item.key) + 1 + DisplayWidth.of(item.hint) + 2 }
     var budget = width - tail.reduce(0) { $0 + cost($1) }
-    var out: [Span] = []
+    var out: [Run] = []
     // A hint that does not fit is skipped, not a reason to hide the shorter ones after it.
     for item in items where cost(item) <= budget {
-      out += spans(item) + [Span("  ")]
+      out += spans(item) + [Run("  ")]
       budget -= cost(item)
     }
     for item in tail { out += spans(item) }

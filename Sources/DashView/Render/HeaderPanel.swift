@@ -12,15 +12,15 @@ enum HeaderPanel {
     let hl = vm.highlights.isHighlighted(.environment, at: vm.clock.wall)
     if hl { left = left.styled { if $0.role == .badge { $0.role = .changed } } }
 
-    var ids: [Span] = []
+    var ids: [Run] = []
     let sub = vm.state.subscriber
     if let otid = sub.originalTransactionId {
-      ids += [Span("originalTransactionId ", Style(.label)), Span(otid, Style(.value))]
+      ids += [Run("originalTransactionId ", Style(.label)), Run(otid, Style(.value))]
     } else {
-      ids += [Span("no transaction yet", Style(.dim))]
+      ids += [Run("no transaction yet", Style(.dim))]
     }
     if let token = sub.latestTransaction?.appAccountToken ?? sub.renewalInfo?.appAccountToken {
-      ids += [Span(dot, Style(.dim)), Span("appAccountToken ", Style(.label)), Span(token, Style(.value))]
+      ids += [Run(dot, Style(.dim)), Run("appAccountToken ", Style(.label)), Run(token, Style(.value))]
     }
 
     // Both clocks use one format: full dates when the left side keeps 30 columns, short dates
@@ -44,14 +44,14 @@ enum HeaderPanel {
 
   /// Line 1: simulated time (or "now" when the file keeps no clock); line 2: wall time.
   private static func clockLines(_ vm: ViewModel, short: Bool) -> [Line] {
-    func fmt(_ t: Instant) -> String { short ? TimeText.dateShort(t) : TimeText.date(t) }
+    func fmt(_ t: Instant) -> String { short ? Format.dateShort(t) : Format.date(t) }
     let label = Style(.label)
     guard let sim = vm.clock.simulated else {
-      return [Line([Span("now ", label), Span(fmt(vm.clock.wall), Style(.value))]), .empty]
+      return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), .empty]
     }
     return [
-      Line([Span("sim ", label), Span(fmt(sim), Style(.accent, bold: true))]),
-      Line([Span("wall ", label), Span(fmt(vm.clock.wall), Style(.value))]),
+      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]),
+      Line([Run("wall ", label), Run(fmt(vm.clock.wall), Style(.value))]),
     ]
   }
 }

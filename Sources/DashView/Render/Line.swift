@@ -1,5 +1,5 @@
-/// A run of text in one style.
-struct Span: Equatable, Sendable {
+/// A run of text in one style (not to be confused with DashModel's time `Span`).
+struct Run: Equatable, Sendable {
   var text: String
   var style: Style
   init(_ text: String, _ style: Style = .plain) {
@@ -10,9 +10,9 @@ struct Span: Equatable, Sendable {
 
 /// One screen line before it is placed: styled spans that the canvas clips to a width.
 struct Line: Equatable, Sendable {
-  var spans: [Span]
-  init(_ spans: [Span]) { self.spans = spans }
-  init(_ text: String, _ style: Style = .plain) { spans = [Span(text, style)] }
+  var spans: [Run]
+  init(_ spans: [Run]) { self.spans = spans }
+  init(_ text: String, _ style: Style = .plain) { spans = [Run(text, style)] }
   static let empty = Line([])
 
   var text: String { spans.map(\.text).joined() }
@@ -30,25 +30,25 @@ struct Line: Equatable, Sendable {
   func wrapped(width: Int, maxLines: Int, indent: Int = 2) -> [Line] {
     guard width > indent + 4, maxLines > 1, self.width > width else { return [self] }
     // Split into words that remember their style, then fill greedily.
-    var words: [[Span]] = [[]]
+    var words: [[Run]] = [[]]
     for span in spans {
       for (i, piece) in span.text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
         if i > 0 { words.append([]) }
-        if !piece.isEmpty { words[words.count - 1].append(Span(String(piece), span.style)) }
+        if !piece.isEmpty { words[words.count - 1].append(Run(String(piece), span.style)) }
       }
     }
     var lines: [Line] = []
-    var current: [Span] = []
+    var current: [Run] = []
     var used = 0
     for word in words {
       let w = word.reduce(0) { $0 + DisplayWidth.of(Sanitizer.clean($1.text)) }
       let limit = lines.isEmpty ? width : width - indent
       if used > 0, used + 1 + w > limit, lines.count < maxLines - 1 {
         lines.append(Line(current))
-        current = [Span(String(repeating: " ", count: indent))]
+        current = [Run(String(repeating: " ", count: indent))]
         used = 0
       }
-      if used > 0 { current.append(Span(" ", word.first?.style ?? .plain)); used += 1 }
+      if used > 0 { current.append(Run(" ", word.first?.style ?? .plain)); used += 1 }
       current += word
       used += w
     }

@@ -25,18 +25,18 @@ enum Overlays {
   static func helpLines(_ vm: ViewModel, ascii: Bool) -> [Line] {
     var out: [Line] = [Line("Dashboard", Style(.title, bold: true))]
     func row(_ b: KeyBinding) -> Line {
-      var line = Line([Span(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.keyHint, bold: true)), Span(b.help)])
+      var line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.keyHint, bold: true)), Run(b.help)])
       if case .unavailable = Availability.of(b.command, in: vm), b.command.isMutating {
-        line = Line([Span(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Span(b.help, Style(.dim)), Span(" (not now)", Style(.dim))])
+        line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Run(b.help, Style(.dim)), Run(" (not now)", Style(.dim))])
       }
       return line
     }
     out += KeyMap.browsing.filter { !$0.help.isEmpty }.map(row)
     out.append(.empty)
     out.append(Line("Dialogs", Style(.title, bold: true)))
-    out.append(Line([Span(PlansPanel.pad("y / n", 9), Style(.keyHint, bold: true)), Span("confirm / cancel the previewed action")]))
-    out.append(Line([Span(PlansPanel.pad("Enter", 9), Style(.keyHint, bold: true)), Span("choose in a list; submit a code")]))
-    out.append(Line([Span(PlansPanel.pad("Esc", 9), Style(.keyHint, bold: true)), Span("cancel; while typing a code every other key is text")]))
+    out.append(Line([Run(PlansPanel.pad("y / n", 9), Style(.keyHint, bold: true)), Run("confirm / cancel the previewed action")]))
+    out.append(Line([Run(PlansPanel.pad("Enter", 9), Style(.keyHint, bold: true)), Run("choose in a list; submit a code")]))
+    out.append(Line([Run(PlansPanel.pad("Esc", 9), Style(.keyHint, bold: true)), Run("cancel; while typing a code every other key is text")]))
     out.append(.empty)
     out.append(Line("Simulation (test data only)", Style(.title, bold: true)))
     if vm.simulationKeysAllowed {
@@ -59,15 +59,15 @@ enum Overlays {
     }
   }
 
-  // MARK: - Confirmation
+  // MARK: - PendingAction
 
-  private static func confirm(_ conf: Confirmation, into c: inout Canvas) {
+  private static func confirm(_ conf: PendingAction, into c: inout Canvas) {
     let width = min(c.frame.width - 2, 72)
     let text = Line(conf.preview.summary, Style(.value)).wrapped(width: width - 4, maxLines: max(1, c.frame.height - 6), indent: 0)
     let r = centred(c, width: width, lines: text.count + 2)
     c.box(r, title: "Confirm")
     for (i, line) in text.prefix(r.height - 4).enumerated() { c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4) }
-    let prompt = Line([Span("y", Style(.keyHint, bold: true)), Span(" confirm   "), Span("n", Style(.keyHint, bold: true)), Span(" cancel")])
+    let prompt = Line([Run("y", Style(.keyHint, bold: true)), Run(" confirm   "), Run("n", Style(.keyHint, bold: true)), Run(" cancel")])
     c.draw(prompt, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
   }
 
@@ -93,7 +93,7 @@ enum Overlays {
       x += c.frame.put(s, x: x, y: r.y + 1, style: Style(.value, reverse: true))
     }
     c.frame.cursor = (fieldX + columns(start, editor.cursor), r.y + 1)
-    let hint = Line([Span("Enter", Style(.keyHint, bold: true)), Span(" redeem   "), Span("Esc", Style(.keyHint, bold: true)), Span(" cancel")])
+    let hint = Line([Run("Enter", Style(.keyHint, bold: true)), Run(" redeem   "), Run("Esc", Style(.keyHint, bold: true)), Run(" cancel")])
     if r.height > 3 { c.draw(hint, x: r.x + 2, y: r.y + 2, width: r.width - 4) }
   }
 
@@ -110,12 +110,12 @@ enum Overlays {
       let item = picker.items[i]
       let selected = i == picker.selection
       let (effect, ok) = PlanText.effect(of: item.action, vm.advisor.preview(item.action), now: vm.now, currency: currency)
-      var line = Line([Span("\(selected ? g.pointer : " ") ", Style(.accent, bold: true)), Span(item.title, Style(.value, bold: selected)),
-                       Span("  \(effect)", Style(ok ? .plain : .dim))])
+      var line = Line([Run("\(selected ? g.pointer : " ") ", Style(.accent, bold: true)), Run(item.title, Style(.value, bold: selected)),
+                       Run("  \(effect)", Style(ok ? .plain : .dim))])
       if selected { line = line.styled { $0.reverse = true } }
       c.draw(line, x: r.x + 1, y: r.y + 1 + row, width: r.width - 2)
     }
-    let hint = Line([Span("Enter", Style(.keyHint, bold: true)), Span(" choose   "), Span("Esc", Style(.keyHint, bold: true)), Span(" cancel")])
+    let hint = Line([Run("Enter", Style(.keyHint, bold: true)), Run(" choose   "), Run("Esc", Style(.keyHint, bold: true)), Run(" cancel")])
     c.draw(hint, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
   }
 }

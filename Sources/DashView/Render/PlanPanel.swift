@@ -19,55 +19,56 @@ enum PlanPanel {
     var out: [Line] = []
     let groupName = r.group.map { " in \($0.name)" } ?? ""
     out.append(mark(Line([
-      Span(product.displayName, Style(.value, bold: true)),
-      Span("  \(PlanText.level(product, in: r.group))\(groupName)", Style(.label)),
+      Run(product.displayName, Style(.value, bold: true)),
+      Run("  \(PlanText.level(product, in: r.group))\(groupName)", Style(.label)),
     ]), .product))
     out.append(renewal(vm, compact: compact))
     let ownership = r.ownership == .familyShared ? "family shared" : "purchased"
     out.append(Line([
-      Span(PlanText.price(product.priceMilli, currency: PlanText.currency(vm), period: product.period), Style(.value)),
-      Span(dot, Style(.dim)), Span(ownership, Style(r.ownership == .familyShared ? .accent : .value)),
-      Span(dot + product.productID, Style(.dim)),
+      Run(PlanText.price(product.priceMilli, currency: PlanText.currency(vm), period: product.period), Style(.value)),
+      Run(dot, Style(.dim)), Run(ownership, Style(r.ownership == .familyShared ? .accent : .value)),
+      Run(dot + product.productID, Style(.dim)),
     ]))
     if r.offerInEffect != nil || r.offerQueued != nil {
-      var spans: [Span] = []
-      if let now = r.offerInEffect { spans += [Span("offer ", Style(.label)), Span(now.text, Style(.value))] }
+      var spans: [Run] = []
+      if let now = r.offerInEffect { spans += [Run("offer ", Style(.label)), Run(now.text, Style(.value))] }
       if let next = r.offerQueued {
-        if !spans.isEmpty { spans.append(Span(dot, Style(.dim))) }
-        spans += [Span("next offer ", Style(.label)), Span(next.text, Style(.value))]
+        if !spans.isEmpty { spans.append(Run(dot, Style(.dim))) }
+        spans += [Run("next offer ", Style(.label)), Run(next.text, Style(.value))]
       }
       out.append(mark(Line(spans), .offer))
     }
     let status = r.status.map { "\($0.description) (\($0.rawValue))" } ?? "none"
-    out.append(mark(Line([Span("status ", Style(.label)), Span(status, Style(.value)), Span(dot + r.statusRule, Style(.dim))]), .status))
+    out.append(mark(Line([Run("status ", Style(.label)), Run(status, Style(.value)), Run(dot + r.statusRule, Style(.dim))]), .status))
     return out
   }
 
   /// "renews on DATE (in 12d 04h)", "expires on DATE (in …), auto-renew off", "switches to X on DATE",
   /// "price increase pending consent", or what ended it.
   static func renewal(_ vm: ViewModel, compact: Bool) -> Line {
-    func fmt(_ i: Instant) -> String { TimeText.date(i, compact: compact) }
+    func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
     let r = vm.report
     let now = vm.now
-    func inTime(_ d: Instant) -> String { d > now ? " (in \(TimeText.countdown(from: now, to: d)))" : "" }
+    func inTime(_ d: Instant) -> String { d > now ? " (in \(Format.countdown(d - now)))" : "" }
     func name(_ id: String) -> String { vm.state.catalog.product(id)?.displayName ?? id }
     let text: String
     let role: Role
     switch r.renewal {
     case .renews(let date, let productId, let price, let currency):
-      var t = "renews on \(fmt(date))\(inTime(date))"
+      // In grace the renewal date has passed: Apple is still trying to charge it.
+      var t = date > now ? "renews on \(fmt(date))\(inTime(date))" : "renewal due \(fmt(date)) not paid yet; Apple is retrying"
       if productId != r.product?.productID { t += " into \(name(productId))" }
-      if let price { t += " at \(TimeText.money(price, currency: currency ?? PlanText.currency(vm)))" }
+      if let price { t += " at \(PlanText.money(price, currency: currency ?? PlanText.currency(vm)))" }
       text = t
-      role = .ok
+      role = date > now ? .ok : .warn
     case .expiresAutoRenewOff(let date):
       text = "expires on \(fmt(date))\(inTime(date)), auto-renew off"
       role = .warn
     case .switches(let date, let to):
-      text = "switches to \(name(to)) on \(fmt(date))\(inTime(date))"
+      text = "switches to \(name(to)) on \(fmt(date))" + (date > now ? inTime(date) : " (overdue)")
       role = .accent
     case .awaitsPriceConsent(let date, let price):
-      let at = price.map { " at \(TimeText.money($0, currency: PlanText.currency(vm)))" } ?? ""
+      let at = price.map { " at \(PlanText.money($0, currency: PlanText.currency(vm)))" } ?? ""
       text = "price increase pending consent: renews on \(fmt(date))\(at) only if accepted"
       role = .warn
     case .none:

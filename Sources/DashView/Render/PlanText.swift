@@ -2,9 +2,18 @@ import DashModel
 
 /// Sentences about plans, offers and dates, shared by the panels and the pickers.
 enum PlanText {
+  /// Full dates normally; `Nov 22 03:42` on narrow screens where the year costs a truncated sentence.
+  static func date(_ instant: Instant, compact: Bool) -> String { compact ? Format.dateShort(instant) : Format.date(instant) }
+
+  /// `P1M` → `1 month`; text that is not a period is shown as it is.
+  static func period(_ iso: String) -> String { (try? ISOPeriod(parsing: iso))?.name ?? iso }
+
+  /// `9.99 USD`, or `9.99` when the file names no currency.
+  static func money(_ milli: Int64, currency: String?) -> String { Format.money(milliunits: milli, currency: currency ?? "") }
+
   /// "9.99 USD / 1 month"
   static func price(_ milli: Int64, currency: String?, period: String) -> String {
-    "\(TimeText.money(milli, currency: currency)) / \(TimeText.period(period))"
+    "\(PlanText.money(milli, currency: currency)) / \(PlanText.period(period))"
   }
 
   /// "Win back 3 months — 4.99 USD / 1 month for 3 periods" or "… — free for 1 month".
@@ -13,11 +22,11 @@ enum PlanText {
   }
 
   static func winBackTerms(_ o: WinBackOffer, currency: String?) -> String {
-    let period = TimeText.period(o.period)
+    let period = PlanText.period(o.period)
     switch o.paymentMode {
     case .freeTrial: return "free for \(o.periodCount == 1 ? period : "\(o.periodCount) × \(period)")"
-    case .payUpFront: return "\(TimeText.money(o.priceMilli, currency: currency)) up front for \(o.periodCount == 1 ? period : "\(o.periodCount) × \(period)")"
-    case .payAsYouGo: return "\(TimeText.money(o.priceMilli, currency: currency)) / \(period) for \(o.periodCount) period\(o.periodCount == 1 ? "" : "s")"
+    case .payUpFront: return "\(PlanText.money(o.priceMilli, currency: currency)) up front for \(o.periodCount == 1 ? period : "\(o.periodCount) × \(period)")"
+    case .payAsYouGo: return "\(PlanText.money(o.priceMilli, currency: currency)) / \(period) for \(o.periodCount) period\(o.periodCount == 1 ? "" : "s")"
     }
   }
 
@@ -35,7 +44,7 @@ enum PlanText {
       if case .failure(let e) = result { return (e.message, false) }
       return ("", false)
     }
-    let when = p.effectiveDate <= now ? "now" : "on \(TimeText.date(p.effectiveDate, compact: compact))"
+    let when = p.effectiveDate <= now ? "now" : "on \(PlanText.date(p.effectiveDate, compact: compact))"
     let verb: String
     switch action {
     case .upgrade: verb = "upgrade"
@@ -46,7 +55,7 @@ enum PlanText {
     case .setAutoRenew(let on): verb = on ? "turn auto-renew on" : "turn auto-renew off"
     }
     var text = "\(verb) \(when)"
-    if let refund = p.refundMilli, refund > 0 { text += ", refund \(TimeText.money(refund, currency: currency))" }
+    if let refund = p.refundMilli, refund > 0 { text += ", refund \(PlanText.money(refund, currency: currency))" }
     return (text, true)
   }
 

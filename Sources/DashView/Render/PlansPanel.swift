@@ -32,15 +32,15 @@ enum PlansPanel {
       let isPending = p.productID == pendingId && !isCurrent
       let marker = isCurrent ? g.current : isPending ? g.pending : " "
       var spans = [
-        Span(marker + " ", Style(isCurrent ? .ok : .accent, bold: true)),
-        Span(pad(Sanitizer.truncate(p.displayName, to: nameWidth, ellipsis: g.ellipsis), nameWidth), Style(.value, bold: isCurrent)),
-        Span("  level \(p.level)", Style(.label)),
+        Run(marker + " ", Style(isCurrent ? .ok : .accent, bold: true)),
+        Run(pad(Sanitizer.truncate(p.displayName, to: nameWidth, ellipsis: g.ellipsis), nameWidth), Style(.value, bold: isCurrent)),
+        Run("  level \(p.level)", Style(.label)),
       ]
-      if showPrice { spans.append(Span("  " + pad(prices[i], priceWidth), Style(.value))) }
+      if showPrice { spans.append(Run("  " + pad(prices[i], priceWidth), Style(.value))) }
       let (effect, ok) = sharedRefusal == nil ? effects[i] : (isCurrent ? effects[i].0 : "", effects[i].1)
       var effectStyle = Style(isCurrent ? .ok : ok ? .plain : .dim)
       if isPending && pendingChanged { effectStyle.role = .changed }
-      if !effect.isEmpty { spans.append(Span("  " + effect, effectStyle)) }
+      if !effect.isEmpty { spans.append(Run("  " + effect, effectStyle)) }
       return Line(spans)
     }
     if let sharedRefusal { lines.append(Line("no plan change: " + sharedRefusal, Style(.dim))) }
@@ -53,7 +53,7 @@ enum PlansPanel {
     let action: PlanAction = p.level < current.level ? .upgrade(toProductId: p.productID)
       : p.level > current.level ? .downgrade(toProductId: p.productID) : .crossgrade(toProductId: p.productID)
     if pending, let change = vm.report.pendingChange {
-      return ("pending \(change.kind.rawValue) on \(TimeText.dateShort(change.effectiveDate))", true)
+      return ("pending \(change.kind.rawValue) on \(Format.dateShort(change.effectiveDate))", true)
     }
     let result = vm.advisor.preview(action)
     return PlanText.effect(of: action, result, now: vm.now, currency: PlanText.currency(vm), compact: true)

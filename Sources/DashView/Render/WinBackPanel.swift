@@ -6,15 +6,15 @@ enum WinBackPanel {
     let wb = vm.report.winBack
     var out: [Line]
     if wb.eligible.isEmpty {
-      out = [Line([Span("none: ", Style(.label)), Span(wb.whyNone ?? "no offer is eligible", Style(.dim))])]
+      out = [Line([Run("none: ", Style(.label)), Run(wb.whyNone ?? "no offer is eligible", Style(.dim))])]
     } else {
       let currency = PlanText.currency(vm)
       out = wb.eligible.enumerated().map { i, o in
         var spans = [
-          Span("\(i + 1). ", Style(.label)), Span(o.referenceName, Style(.value, bold: i == 0)),
-          Span(" \(g.dash) \(PlanText.winBackTerms(o, currency: currency))", Style(.value)),
+          Run("\(i + 1). ", Style(.label)), Run(o.referenceName, Style(.value, bold: i == 0)),
+          Run(" \(g.dash) \(PlanText.winBackTerms(o, currency: currency))", Style(.value)),
         ]
-        if o.priority == .high { spans.append(Span("  high priority", Style(.dim))) }
+        if o.priority == .high { spans.append(Run("  high priority", Style(.dim))) }
         return Line(spans)
       }
     }

@@ -67,7 +67,7 @@ public enum KeyMap {
   /// Keys that drive the simulator. Shown and accepted only on non-Production files.
   public static let simulation: [KeyBinding] = [
     sim(">", .advanceToNextEvent, "next event", "advance the clock to the next scheduled event"),
-    sim("+", .advance(86_400_000), "1 day", "advance the clock by one day"),
+    sim("+", .advance(.day), "1 day", "advance the clock by one day"),
     sim("f", .failNextRenewal, "fail renewal", "make the next renewal fail (billing issue)"),
     sim("R", .resolveBillingIssue, "resolve billing", "resolve the billing issue (payment succeeds)"),
     sim("x", .expireNow, "expire", "expire the subscription now"),

@@ -107,7 +107,7 @@ enum Overlay {
     }
   }
 
-  static func confirm(_ key: Key, _ confirmation: Confirmation, _ state: inout UIState) -> [UIEffect] {
+  static func confirm(_ key: Key, _ confirmation: PendingAction, _ state: inout UIState) -> [UIEffect] {
     switch key {
     case .char("y"), .char("Y"):
       state.mode = .browsing
@@ -135,7 +135,13 @@ enum Overlay {
       askToConfirm(.redeemOfferCode(code), &state, vm, stayOnError: .typingCode(editor))
       return
     case .char(let c):
-      if !editor.insert(c) { state.status = .error("the code is at most \(LineEditor.maxLength) printable characters") }
+      if editor.insert(c) {
+        state.status = nil
+      } else if editor.scalars.count + c.unicodeScalars.count > LineEditor.maxLength {
+        state.status = .error("a code is at most \(LineEditor.maxLength) characters")
+      } else {
+        state.status = .error("only printable characters can be typed in a code")
+      }
     case .backspace: editor.backspace()
     case .delete: editor.delete()
     case .left: editor.moveLeft()
@@ -172,7 +178,7 @@ enum Overlay {
   static func askToConfirm(_ action: PlanAction, _ state: inout UIState, _ vm: ViewModel, stayOnError: Mode = .browsing) {
     switch vm.advisor.preview(action) {
     case .success(let preview):
-      state.mode = .confirming(Confirmation(action: action, preview: preview))
+      state.mode = .confirming(PendingAction(action: action, preview: preview))
       state.status = nil
     case .failure(let error):
       state.mode = stayOnError
@@ -188,7 +194,7 @@ enum Refresh {
     switch state.mode {
     case .confirming(let c):
       switch vm.advisor.preview(c.action) {
-      case .success(let preview): state.mode = .confirming(Confirmation(action: c.action, preview: preview))
+      case .success(let preview): state.mode = .confirming(PendingAction(action: c.action, preview: preview))
       case .failure(let error):
         state.mode = .browsing
         state.status = .error("cancelled: \(error.message)")

@@ -21,13 +21,13 @@ public enum Mode: Equatable, Sendable {
   case browsing
   /// The key list; `offset` is the first line shown when it is taller than the screen.
   case help(offset: Int)
-  case confirming(Confirmation)
+  case confirming(PendingAction)
   case typingCode(LineEditor)
   case picking(Picker)
 }
 
 /// A mutating action waiting for y/n, with the model's preview of what it will do.
-public struct Confirmation: Equatable, Sendable {
+public struct PendingAction: Equatable, Sendable {
   public var action: PlanAction
   public var preview: ActionPreview
   public init(action: PlanAction, preview: ActionPreview) {
@@ -39,9 +39,9 @@ public struct Confirmation: Equatable, Sendable {
 /// A list of targets to choose from (several upgrade levels, win-back offers).
 public struct Picker: Equatable, Sendable {
   public var kind: PickerKind
-  public var items: [PlanTarget]
+  public var items: [PickerItem]
   public var selection: Int
-  public init(kind: PickerKind, items: [PlanTarget], selection: Int = 0) {
+  public init(kind: PickerKind, items: [PickerItem], selection: Int = 0) {
     self.kind = kind
     self.items = items
     self.selection = selection
