@@ -24,11 +24,11 @@ enum PlanPanel {
     ]), .product))
     out.append(renewal(vm, compact: compact))
     let ownership = r.ownership == .familyShared ? "family shared" : "purchased"
-    out.append(Line([
+    out.append(mark(Line([
       Run(PlanText.price(product.priceMilli, currency: PlanText.currency(vm), period: product.period), Style(.value)),
       Run(dot, Style(.dim)), Run(ownership, Style(r.ownership == .familyShared ? .accent : .value)),
       Run(dot + product.productID, Style(.dim)),
-    ]))
+    ]), .ownership))
     if r.offerInEffect != nil || r.offerQueued != nil {
       var spans: [Run] = []
       if let now = r.offerInEffect { spans += [Run("offer ", Style(.label)), Run(now.text, Style(.value))] }

@@ -97,12 +97,14 @@ enum Browsing {
 /// Keys inside the help overlay, confirmation, code entry and picker.
 enum Overlay {
   static func help(_ key: Key, offset: Int, _ state: inout UIState, _ vm: ViewModel) {
+    let last = Overlays.helpLines(vm, ascii: vm.options.ascii).count - 1
+    func scroll(_ delta: Int) { state.mode = .help(offset: min(max(0, offset + delta), last)) }
     switch key {
     case .escape, .char("?"), .char("q"), .enter: state.mode = .browsing
-    case .down, .char("j"): state.mode = .help(offset: offset + 1)
-    case .up, .char("k"): state.mode = .help(offset: max(0, offset - 1))
-    case .pageDown: state.mode = .help(offset: offset + Browsing.pageSize)
-    case .pageUp: state.mode = .help(offset: max(0, offset - Browsing.pageSize))
+    case .down, .char("j"): scroll(1)
+    case .up, .char("k"): scroll(-1)
+    case .pageDown: scroll(Browsing.pageSize)
+    case .pageUp: scroll(-Browsing.pageSize)
     default: break
     }
   }

@@ -39,6 +39,22 @@ public struct ViewModel: Sendable {
     self.advisor = advisor
   }
 
+  /// Derives the report at `clock.now` and plugs in the real actions: what the runtime calls after
+  /// every load, reload and tick.
+  /// - Parameters:
+  ///   - notifications: the log to show (inline plus journal, e.g. `StateFile.recentNotifications`).
+  ///   - timing: the file's renewal rate, so previews date things as the simulator will.
+  public static func derived(
+    state: SubscriptionState, notifications: [NotificationRecord], fileName: String, clock: DashClock,
+    options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime,
+    fileError: String? = nil, highlights: ChangeHighlights = ChangeHighlights()
+  ) -> ViewModel {
+    let report = Lifecycle.derive(state, at: clock.now)
+    return ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
+                     options: options, fileError: fileError, highlights: highlights,
+                     advisor: .live(state, report: report, at: clock.now, timing: timing))
+  }
+
   /// Sorts by `signedDate` descending; undated records go last, ties keep file order.
   public static func newestFirst(_ records: [NotificationRecord]) -> [NotificationRecord] {
     records.enumerated().sorted { a, b in

@@ -15,12 +15,11 @@ struct Scenario {
   var report: LifecycleReport { Lifecycle.derive(state, at: now) }
   var clock: DashClock { DashClock(simulated: now, wall: wall) }
 
-  func viewModel(options: DisplayOptions = DisplayOptions(), simulationKeysAllowed: Bool? = nil,
-                 highlights: ChangeHighlights = ChangeHighlights(), clock: DashClock? = nil) -> ViewModel {
-    let report = self.report
-    return ViewModel(state: state, report: report, notifications: state.subscriber.notifications, fileName: "\(name).json",
-                     clock: clock ?? self.clock, options: options, simulationKeysAllowed: simulationKeysAllowed,
-                     fileError: fileError, highlights: highlights, advisor: .live(state, report: report, at: now))
+  /// The view model the runtime would build: `ViewModel.derived` at the scenario's clocks.
+  func viewModel(options: DisplayOptions = DisplayOptions(), highlights: ChangeHighlights = ChangeHighlights(),
+                 clock: DashClock? = nil) -> ViewModel {
+    .derived(state: state, notifications: state.subscriber.notifications, fileName: "\(name).json",
+             clock: clock ?? self.clock, options: options, fileError: fileError, highlights: highlights)
   }
 
   /// The same subscriber after `change` (to the state) and `elapsed` later on both clocks.
