@@ -74,7 +74,7 @@ enum Overlays {
   // MARK: - Code entry
 
   private static func code(_ editor: LineEditor, into c: inout Canvas) {
-    let r = centred(c, width: 60, lines: 3)
+    let r = centred(c, width: 60, lines: 2)
     c.box(r, title: "Redeem offer code")
     let label = "Code: "
     let fieldX = r.x + 2 + label.count
@@ -102,18 +102,20 @@ enum Overlays {
   private static func pick(_ vm: ViewModel, _ picker: Picker, into c: inout Canvas) {
     let g = c.glyphs
     let currency = PlanText.currency(vm)
-    let r = centred(c, width: 76, lines: picker.items.count + 1)
+    // Narrow boxes give each item two rows: its name, then what choosing it would do.
+    let perItem = min(c.frame.width - 2, 76) < 60 ? 2 : 1
+    let r = centred(c, width: 76, lines: picker.items.count * perItem + 1)
     c.box(r, title: picker.kind.title)
-    let visible = max(1, r.height - 3)
+    let visible = max(1, (r.height - 3) / perItem)
     let start = picker.selection >= visible ? picker.selection - visible + 1 : 0
     for (row, i) in (start..<min(picker.items.count, start + visible)).enumerated() {
       let item = picker.items[i]
       let selected = i == picker.selection
-      let (effect, ok) = PlanText.effect(of: item.action, vm.advisor.preview(item.action), now: vm.now, currency: currency)
-      var line = Line([Run("\(selected ? g.pointer : " ") ", Style(.accent, bold: true)), Run(item.title, Style(.value, bold: selected)),
-                       Run("  \(effect)", Style(ok ? .plain : .dim))])
-      if selected { line = line.styled { $0.reverse = true } }
-      c.draw(line, x: r.x + 1, y: r.y + 1 + row, width: r.width - 2)
+      let (effect, ok) = PlanText.effect(of: item.action, vm.advisor.preview(item.action), now: vm.now, currency: currency, compact: perItem == 2)
+      let name = Line([Run("\(selected ? g.pointer : " ") ", Style(.accent, bold: true)), Run(item.title, Style(.value, bold: selected))])
+      var lines = perItem == 1 ? [name + Line("  \(effect)", Style(ok ? .plain : .dim))] : [name, Line("    \(effect)", Style(ok ? .plain : .dim))]
+      if selected { lines = lines.map { $0.styled { $0.reverse = true } } }
+      for (k, line) in lines.enumerated() { c.draw(line, x: r.x + 1, y: r.y + 1 + row * perItem + k, width: r.width - 2) }
     }
     let hint = Line([Run("Enter", Style(.keyHint, bold: true)), Run(" choose   "), Run("Esc", Style(.keyHint, bold: true)), Run(" cancel")])
     c.draw(hint, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
