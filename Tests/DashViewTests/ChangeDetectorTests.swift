@@ -108,3 +108,16 @@ import Testing
     #expect(ui.mode == .help(offset: Overlays.helpLines(vm, ascii: false).count - 1))
   }
 }
+
+@Suite struct HighlightExpiryTests {
+  @Test func nextExpiryIsTheSoonestHighlightStillShowing() {
+    let t = Instant(ms: 5_000_000)
+    var h = ChangeHighlights()
+    #expect(h.nextExpiry(after: t) == nil)
+    h.mark([.renewal], until: t + .seconds(4))
+    h.mark([.access], until: t + .seconds(2))
+    #expect(h.nextExpiry(after: t) == t + .seconds(2))
+    #expect(h.nextExpiry(after: t + .seconds(2)) == t + .seconds(4))
+    #expect(h.nextExpiry(after: t + .seconds(4)) == nil)
+  }
+}

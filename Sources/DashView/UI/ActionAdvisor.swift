@@ -44,6 +44,15 @@ public struct ActionAdvisor: Sendable {
       })
   }
 
+  /// `live`'s targets with previews from `preview` (kept for callers that build their own preview
+  /// closure, e.g. with a non-default timing). Prefer `live` or `ViewModel.derived`.
+  public static func catalog(
+    _ state: SubscriptionState, report: LifecycleReport,
+    preview: @escaping @Sendable (PlanAction) -> Result<ActionPreview, ActionError>
+  ) -> ActionAdvisor {
+    ActionAdvisor(preview: preview, targets: live(state, report: report, at: report.now).targets)
+  }
+
   /// Whether any target of `kind` can be previewed successfully, i.e. the key would lead somewhere.
   func hasViableTarget(_ kind: PickerKind) -> Bool {
     targets(kind).contains { if case .success = preview($0.action) { return true } else { return false } }

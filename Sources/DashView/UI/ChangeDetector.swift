@@ -59,6 +59,11 @@ public struct ChangeHighlights: Equatable, Sendable {
     until = until.filter { $0.value > now }
   }
 
+  /// The next instant a highlight ends after `now`: when the runtime must redraw to fade it.
+  public func nextExpiry(after now: Instant) -> Instant? {
+    until.values.filter { $0 > now }.min()
+  }
+
   public func isHighlighted(_ field: FieldID, at now: Instant) -> Bool {
     guard let end = until[field] else { return false }
     return now < end
