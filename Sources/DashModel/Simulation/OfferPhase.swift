@@ -42,8 +42,15 @@ struct OfferTerms: Equatable {
   /// Transactions still to come under this offer after its first one.
   var periodsAfterFirst: Int { billsPerPeriod ? max(0, count - 1) : 0 }
 
-  /// `offerPeriod` as Apple writes it: the whole duration of the offer.
-  var totalDuration: String { period.times(count).description }
+  /// `offerPeriod` as Apple writes it: the whole duration of the offer, twelve months read as a
+  /// year (the same text the Actions write for offers they start).
+  var totalDuration: String {
+    let total = period.times(count)
+    if total.years == 0, total.weeks == 0, total.days == 0, total.months > 0, total.months % 12 == 0 {
+      return ISOPeriod(years: total.months / 12).description
+    }
+    return total.description
+  }
 }
 
 /// What the next period of a subscription is: a step of an offer, or the regular price.
