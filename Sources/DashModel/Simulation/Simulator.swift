@@ -15,6 +15,17 @@ public enum Simulator {
     try SimContext(state).now
   }
 
+  /// The settings resolved against the catalog: the rate (pass it to `Actions.apply` as
+  /// `timing`), grace, failures, Ask to Buy and the renewal cap in force.
+  public static func rules(_ state: SubscriptionState) throws(ActionError) -> SimulationRules {
+    try SimContext(state).rules
+  }
+
+  /// The settings of a state, as written in its `simulation` object.
+  public static func settings(_ state: SubscriptionState) throws(ActionError) -> SimulationSettings {
+    try SimContext(state).settings
+  }
+
   /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
   /// never moves back: a target before it only applies overdue events.
   public static func advance(_ state: SubscriptionState, to target: Instant) throws(ActionError) -> Change {
