@@ -6,7 +6,7 @@ enum WinBack {
     guard ctx.latest != nil else { throw .noSubscription }
     if ctx.status == .revoked { throw .revoked }
     guard let offer = ctx.state.allWinBackOffers.first(where: { $0.offerId == offerId }) else { throw .unknownWinBack(offerId) }
-    try WinBackEligibility.check(offer, ctx)
+    try WinBackAcceptance.check(offer, ctx)
     guard let product = ctx.catalog.product(offer.productId) else { throw .unknownProduct(offer.productId) }
     let applied = try AppliedOffer.winBack(offer, in: ctx)
     return try StartSubscription(product: product, offer: applied, notificationType: "SUBSCRIBED", subtype: "RESUBSCRIBE").outcome(ctx)
@@ -17,7 +17,7 @@ enum WinBack {
 /// servers and reports it as `renewalInfo.eligibleWinBackOfferIds`; when the file has that list it
 /// is the authority. Without it SubDash checks what it can see: expired (not in grace or retry,
 /// which Apple excludes), the offer's product in the subscriber's group, and the offer's dates.
-enum WinBackEligibility {
+enum WinBackAcceptance {
   static func check(_ offer: WinBackOffer, _ ctx: ActionContext) throws(ActionError) {
     let id = offer.offerId
     switch ctx.status {
