@@ -8,7 +8,7 @@ extension SimContext {
   func eligibleWinBackIds(at date: Instant) -> [String] {
     let s = evaluationState
     let status = Lifecycle.status(of: s.subscriber, at: date).status
-    return SimWinBackRule.eligible(s, status: status, at: date)
+    return WinBackEligibility.evaluate(s, status: status, at: date).eligible.map(\.offerId)
   }
 
   mutating func refreshWinBack(at date: Instant) {

@@ -10,7 +10,7 @@ extension ScenarioRunner {
       .mismatch(file: scenario.fileName, line: line.number, text: line.text, expected: expected, actual: actual)
     }
     func show(_ i: Instant?) -> String { i.map { $0.description } ?? "none" }
-    func showMoney(_ m: Int64?) -> String { m.map { Money.format($0, currency: t?.currency) } ?? "none" }
+    func showMoney(_ m: Int64?) -> String { m.map { Format.money(milliunits: $0, currency: t?.currency ?? "") } ?? "none" }
     func show(_ n: NotificationRecord) -> String {
       "\(n.label) (\(n.signedDate.map(Format.date) ?? "unsigned"))"
     }
