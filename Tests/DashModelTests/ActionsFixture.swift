@@ -100,7 +100,7 @@ enum ActionsFixture {
 
   /// A subscriber paying 7.99 USD for Family Pass, auto-renew on.
   static func state(
-    product: String = "pass.family", price: Int = 7990, autoRenew: Int = 1, autoRenewProduct: String? = nil,
+    product: String = "pass.family", price: Int = 7990, autoRenew: Int = 1, autoRenewProduct: String? = nil, renewalPrice: Int? = nil,
     renewalExtras: String = "", transactionExtras: String = "", subscriberExtras: String = "",
     documentExtras: String = ""
   ) -> SubscriptionState {
@@ -128,7 +128,7 @@ enum ActionsFixture {
             "originalTransactionId": "1000000111", "productId": "\(product)", "autoRenewProductId": "\(next)",
             "autoRenewStatus": \(autoRenew), "signedDate": \(Int64(purchase.ms)), "environment": "Sandbox",
             "recentSubscriptionStartDate": 1735732800000, "renewalDate": \(Int64(expires.ms)),
-            "renewalPrice": \(price), "currency": "USD"
+            "renewalPrice": \(renewalPrice ?? price), "currency": "USD"
             \(renewalExtras)
           }
         }
