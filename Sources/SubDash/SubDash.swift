@@ -2,6 +2,10 @@ import ArgumentParser
 
 @main
 struct SubDash: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "subdash", abstract: "A terminal dashboard for one App Store subscriber.")
-  func run() throws { print("subdash") }
+  static let configuration = CommandConfiguration(
+    commandName: "subdash",
+    abstract: "A terminal dashboard and App Store simulator for one subscriber's auto-renewable subscription.",
+    // terminal-check is hidden from this list; `subdash terminal-check --help` documents it.
+    subcommands: [Open.self, Show.self, TerminalCheck.self],
+    defaultSubcommand: Open.self)
 }

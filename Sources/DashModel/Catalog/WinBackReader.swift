@@ -37,14 +37,16 @@ enum WinBackReader {
       monthsSinceLastSubscribedMin: try since?.int("minimum") ?? 0,
       monthsSinceLastSubscribedMax: try since?.int("maximum"),
       waitBetweenOffersMonths: try o.int("customerEligibilityWaitBetweenOffersInMonths"),
-      startDate: try readDay(o, "startDate"), endDate: try readDay(o, "endDate"), priority: priority)
+      startDate: try readDay(o, "startDate"), endDate: try readDay(o, "endDate", endOfDay: true), priority: priority)
   }
 
-  /// Dates as App Store Connect writes them ("2024-07-01"), or milliseconds.
-  static func readDay(_ o: ObjectReader, _ key: String) throws(DecodeError) -> Instant? {
+  /// Dates as App Store Connect writes them ("2024-07-01"), or milliseconds. An offer runs
+  /// *through* its end day, so a day-form `endDate` becomes the first instant after that day:
+  /// win-back windows are `startDate <= now < endDate`.
+  static func readDay(_ o: ObjectReader, _ key: String, endOfDay: Bool = false) throws(DecodeError) -> Instant? {
     if let text = try? o.string(key) {
       guard let day = CivilDay(text) else { throw DecodeError(o.path.appending(key), "expected a date like 2024-07-01") }
-      return day.start
+      return endOfDay ? Instant(ms: day.start.ms + 86_400_000) : day.start
     }
     return try o.instant(key)
   }
