@@ -69,7 +69,7 @@ struct StorageJournalTailTests {
     // and gigabytes; the tail reads a few kilobytes.
     let dir = TempDir()
     let path = dir.file("big.journal.jsonl")
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = try #require(FileHandle(forWritingAtPath: path))
     let hole: UInt64 = 4 << 30
     try handle.truncate(atOffset: hole)

@@ -65,22 +65,19 @@ struct AppliedOffer {
   func terms(currency: String?) -> String {
     switch mode {
     case .freeTrial: return "free trial for \(ISOPeriod.duration(period, times: count))"
-    case .payUpFront: return "\(Money.format(priceMilli, currency: currency)) up front for \(ISOPeriod.duration(period, times: count))"
-    case .payAsYouGo: return "\(Money.format(priceMilli, currency: currency)) per \(period.name) for \(count) period\(count == 1 ? "" : "s")"
+    case .payUpFront: return "\(ActionText.money(priceMilli, currency)) up front for \(ISOPeriod.duration(period, times: count))"
+    case .payAsYouGo: return "\(ActionText.money(priceMilli, currency)) per \(period.name) for \(count) period\(count == 1 ? "" : "s")"
     }
   }
 
-  /// Writes this offer as the one that applies to the next renewal.
-  func queue(on r: inout RenewalInfoPayload, renewalPriceMilli: Int64) {
+  /// Writes this offer as the one that applies to the next renewal, which charges its price.
+  func queue(on r: inout RenewalInfoPayload) {
     r.offerType = type
     r.offerIdentifier = identifier
     r.offerDiscountType = discountType
     r.offerPeriod = totalPeriodText
-    r.renewalPrice = renewalPriceMilli
+    r.renewalPrice = priceMilli
   }
-
-  /// The price the first renewal under this offer charges.
-  var renewalPriceMilli: Int64 { priceMilli }
 }
 
 extension ISOPeriod {
