@@ -16,12 +16,16 @@ struct AppliedOffer {
   var priceMilli: Int64
   var label: String
 
+  /// More offer periods than any App Store offer has (the longest are 12 monthly periods); the
+  /// cap keeps period arithmetic on absurd data from overflowing.
+  static let maxPeriods = 1_000
+
   init(type: OfferType, identifier: String, mode: PaymentMode, period: ISOPeriod, count: Int, priceMilli: Int64, label: String) {
     self.type = type
     self.identifier = identifier
     self.mode = mode
     self.period = period
-    self.count = max(1, count)
+    self.count = min(max(1, count), Self.maxPeriods + 1)
     self.priceMilli = mode == .freeTrial ? 0 : priceMilli
     self.label = label
   }

@@ -13,7 +13,7 @@ struct StartSubscription {
 
   func outcome(_ ctx: ActionContext) throws(ActionError) -> Outcome {
     let previous = ctx.latest
-    let expires = ctx.end(of: offer.period, count: offer.firstCount)
+    let expires = try ctx.end(of: offer.period, count: offer.firstCount)
     let new = NewTransaction(product: product, expiresDate: expires, priceMilli: offer.priceMilli, offer: offer)
       .build(in: ctx, sequence: ctx.transactionSequence(0), previous: previous)
 

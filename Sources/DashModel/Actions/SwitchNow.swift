@@ -25,10 +25,10 @@ struct SwitchNow {
     let expires: Instant
     let price: Int64
     if let o = offer {
-      expires = ctx.end(of: o.period, count: o.firstCount)
+      expires = try ctx.end(of: o.period, count: o.firstCount)
       price = o.priceMilli
     } else {
-      expires = ctx.end(of: try ctx.period(target.period, of: target.productID))
+      expires = try ctx.end(of: try ctx.period(target.period, of: target.productID))
       price = target.priceMilli
     }
     var refund: Int64 = 0
