@@ -52,6 +52,16 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownWinBack(String)
   case readOnly
   case productionData(String)
+  /// The file's current product is not in the catalog, so its level and period are unknown.
+  case currentProductUnknown(String)
+  /// A switch to this product at the next renewal is already scheduled.
+  case changeAlreadyPending(String)
+  /// Auto-renew is off, so a change "at the next renewal" would never happen.
+  case autoRenewOff
+  /// The code's batch names an offer the product's codeOffers do not define.
+  case codeOfferMissing(String, offerReference: String, productId: String)
+  /// Another offer already waits for the next renewal (renewalInfo.offerIdentifier).
+  case offerAlreadyQueued(String)
   case other(String)
 
   public var description: String { message }
@@ -83,6 +93,11 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownWinBack(let o): return "No win-back offer \(o) in the catalog."
     case .readOnly: return "Read-only mode: this dashboard does not change the file."
     case .productionData(let what): return "\(what) is refused on Production data."
+    case .currentProductUnknown(let p): return "The current product \(p) is not in the catalog; plan changes need its level and period."
+    case .changeAlreadyPending(let p): return "A switch to \(p) at the next renewal is already scheduled."
+    case .autoRenewOff: return "Auto-renew is off, so nothing renews; turn auto-renew on before scheduling a change for the next renewal."
+    case .codeOfferMissing(let c, let ref, let p): return "Offer code \(c) points at offer \"\(ref)\", which \(p) does not define in the catalog's codeOffers."
+    case .offerAlreadyQueued(let o): return "Offer \(o) is already queued for the next renewal; only one offer applies at a time."
     case .other(let m): return m
     }
   }

@@ -36,7 +36,8 @@ public struct NotificationRecord: Equatable, Sendable {
       status = try data.intEnum("status")
     }
     productId = try r.string("productId")
-    summary = try r.string("summary")
+    // Apple's RENEWAL_EXTENSION / SUMMARY payload has a `summary` *object*; it stays in `source`.
+    summary = r.object["summary"]?.objectValue == nil ? try r.string("summary") : nil
   }
 
   public var json: JSON {
@@ -47,7 +48,7 @@ public struct NotificationRecord: Equatable, Sendable {
     w.set("signedDate", signedDate)
     if source["data"] == nil { w.set("status", status) }
     w.set("productId", productId)
-    w.set("summary", summary)
+    if source["summary"]?.objectValue == nil { w.set("summary", summary) }
     return w.json
   }
 

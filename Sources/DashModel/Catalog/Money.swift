@@ -20,3 +20,10 @@ public enum Money {
     return w * 1000 + frac
   }
 }
+
+extension Money {
+  /// "9.99 USD" (or "9.99" without a currency); see `Format.money` for the digit rules.
+  public static func format(_ milli: Int64, currency: String?) -> String {
+    Format.money(milliunits: milli, currency: currency ?? "")
+  }
+}

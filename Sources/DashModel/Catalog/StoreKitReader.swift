@@ -48,9 +48,10 @@ public enum StoreKitReader {
     let displayPrice = try s.requiredString("displayPrice")
     let price = try Money.milliunits(displayPrice, at: s.path.appending("displayPrice"))
 
-    var intro: [SubscriptionOffer] = []
-    if let one = try s.object("introductoryOffer") { intro.append(try readOffer(one, fallbackID: "intro")) }
-    intro += try s.objects("introductoryOffers") { (o) throws(DecodeError) in try readOffer(o, fallbackID: "intro") } ?? []
+    // Format 5 writes the same offer twice, as introductoryOffer and as introductoryOffers[0]:
+    // the array, when present, is the whole list.
+    var intro = try s.objects("introductoryOffers") { (o) throws(DecodeError) in try readOffer(o, fallbackID: "intro") } ?? []
+    if !s.has("introductoryOffers"), let one = try s.object("introductoryOffer") { intro.append(try readOffer(one, fallbackID: "intro")) }
     let promos = try s.objects("adHocOffers") { (o) throws(DecodeError) in try readOffer(o, fallbackID: "promo") } ?? []
     let codes = try s.objects("codeOffers") { (o) throws(DecodeError) in try readCodeOffer(o) } ?? []
     let winBacks = try s.objects("winbackOffers") { (o) throws(DecodeError) in try WinBackReader.read(o, productId: productID) } ?? []

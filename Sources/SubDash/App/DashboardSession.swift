@@ -62,15 +62,12 @@ final class DashboardSession {
 
   func model(wall: Instant) -> ViewModel {
     let (now, simulated) = viewingTime(wall: wall)
-    let report = Lifecycle.derive(state, at: now)
-    let snapshot = state
-    let advisor = ActionAdvisor.catalog(state, report: report) { action in
-      Actions.preview(action, in: snapshot, at: now)
-    }
-    let vm = ViewModel(
-      state: state, report: report, notifications: notifications, fileName: displayName,
-      clock: DashClock(simulated: simulated ? now : nil, wall: wall), options: options,
-      fileError: fileError, highlights: highlights, advisor: advisor)
+    // Previews use the file's renewal rate, so "new period ends …" matches what the simulator does.
+    let timing: any RenewalTiming = (try? Simulator.rules(state).rate) ?? TimeRate.realTime
+    let vm = ViewModel.derived(
+      state: state, notifications: notifications, fileName: displayName,
+      clock: DashClock(simulated: simulated ? now : nil, wall: wall), options: options, timing: timing,
+      fileError: fileError, highlights: highlights)
     lastModel = vm
     return vm
   }
@@ -130,7 +127,8 @@ final class DashboardSession {
   }
 
   private func nextCountdownTarget(now: Instant) -> Instant? {
-    let r = Lifecycle.derive(state, at: now)
+    // The report just drawn; deriving again here would double the work of every wake-up.
+    guard let r = lastModel?.report else { return nil }
     var targets: [Instant] = []
     switch r.renewal {
     case .renews(let d, _, _, _), .expiresAutoRenewOff(let d), .switches(let d, _), .awaitsPriceConsent(let d, _): targets.append(d)

@@ -1,0 +1,34 @@
+/// The customer actions on a subscription, as pure functions of the state and `now`.
+///
+/// `preview` says what an action would do (for a confirmation line); `apply` returns the `Change`
+/// to save with `StateFile.update`. Both run the same computation, so a preview never promises
+/// something `apply` would not do. A refused action is an `ActionError` with a one-line reason;
+/// nothing is ever silently skipped.
+///
+/// `timing` sets how long new periods last: calendar periods in real time (the default), or the
+/// simulation's accelerated rate, where StoreKit testing also shortens the periods it writes.
+public enum Actions {
+  public static func preview(_ a: PlanAction, in s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime) -> Result<ActionPreview, ActionError> {
+    outcome(a, s, now, timing).map(\.preview)
+  }
+
+  public static func apply(_ a: PlanAction, to s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime) -> Result<Change, ActionError> {
+    outcome(a, s, now, timing).map(\.change)
+  }
+
+  static func outcome(_ a: PlanAction, _ s: SubscriptionState, _ now: Instant, _ timing: any RenewalTiming) -> Result<Outcome, ActionError> {
+    let ctx = ActionContext(state: s, now: now, timing: timing)
+    do throws(ActionError) {
+      switch a {
+      case .upgrade(let id): return .success(try Upgrade.outcome(to: id, ctx))
+      case .downgrade(let id): return .success(try Downgrade.outcome(to: id, ctx))
+      case .crossgrade(let id): return .success(try Crossgrade.outcome(to: id, ctx))
+      case .redeemOfferCode(let code): return .success(try RedeemCode.outcome(typed: code, ctx))
+      case .acceptWinBack(let id): return .success(try WinBack.outcome(offerId: id, ctx))
+      case .setAutoRenew(let on): return .success(try AutoRenew.outcome(on: on, ctx))
+      }
+    } catch {
+      return .failure(error)
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/// A plan change that waits for the next renewal: a downgrade, a crossgrade to another duration,
+/// or an offer code for a lower level. Apple: "Downgrades take effect at the next renewal. The
+/// currently active plan isn't affected." Only `renewalInfo.autoRenewProductId` (and the renewal
+/// price, and the offer that will apply) change now; the renewal itself creates the RENEWAL
+/// transaction for the new product.
+struct SwitchAtRenewal {
+  var target: SubscriptionProduct
+  var offer: AppliedOffer?
+  var notificationType: String
+  var verb: String
+
+  func outcome(_ ctx: ActionContext) throws(ActionError) -> Outcome {
+    let current = try ctx.requireSubscription()
+    try ctx.requireRenewalPending()
+    var r = ctx.renewalInfo
+    if offer == nil {
+      if !r.autoRenewOn { throw .autoRenewOff }
+      if ctx.pendingProductId == target.productID { throw .changeAlreadyPending(target.productID) }
+    }
+    r.autoRenewProductId = target.productID
+    r.clearQueuedOffer()
+    r.renewalPrice = target.priceMilli
+    var turnedOn = false
+    if let o = offer {
+      o.queue(on: &r)
+      // Redeeming a code is a request to renew with it, so a cancelled subscription renews again.
+      turnedOn = !r.autoRenewOn
+      r.autoRenewStatus = .on
+    }
+    r.signedDate = ctx.now
+    var state = ctx.state
+    state.subscriber.renewalInfo = r
+
+    let when = ctx.nextRenewalDate
+    let currency = r.currency ?? ctx.defaultCurrency
+    let price = ActionText.money(r.renewalPrice ?? target.priceMilli, currency)
+    let withOffer = offer.map { " with \($0.label) (\($0.terms(currency: currency)))" } ?? ""
+    let on = turnedOn ? "; auto-renew turned back on" : ""
+    let whenText = Format.date(when)
+    let note = ctx.notification(type: notificationType, subtype: "DOWNGRADE", status: ctx.status, productId: target.productID,
+                                summary: "\(verb) to \(target.displayName) scheduled for the renewal on \(whenText)\(withOffer)\(on)")
+    let change = Change(state: state, notifications: [note],
+                        message: "\(target.displayName) starts at the next renewal on \(whenText) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).")
+    let preview = ActionPreview(summary: "\(verb) to \(target.displayName) at the next renewal on \(whenText) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).",
+                                effectiveDate: when)
+    return Outcome(change: change, preview: preview)
+  }
+}
+
+/// Choosing the current product again while a downgrade or crossgrade is pending: Apple reports
+/// DID_CHANGE_RENEWAL_PREF with no subtype, and the subscription renews as it is.
+enum CancelPendingChange {
+  static func outcome(_ ctx: ActionContext, pending: String) throws(ActionError) -> Outcome {
+    let current = try ctx.requireSubscription()
+    try ctx.requireRenewalPending()
+    let name = ctx.catalog.product(pending)?.displayName ?? pending
+    var r = ctx.renewalInfo
+    r.autoRenewProductId = current.product.productID
+    r.renewalPrice = current.product.priceMilli
+    // A queued offer belonged to the product that was going to renew.
+    r.clearQueuedOffer()
+    r.signedDate = ctx.now
+    var state = ctx.state
+    state.subscriber.renewalInfo = r
+    let whenText = Format.date(ctx.nextRenewalDate)
+    let note = ctx.notification(type: "DID_CHANGE_RENEWAL_PREF", subtype: nil, status: ctx.status, productId: current.product.productID,
+                                summary: "Kept \(current.product.displayName): cancelled the switch to \(name) at \(whenText)")
+    let change = Change(state: state, notifications: [note],
+                        message: "Kept \(current.product.displayName); the switch to \(name) is cancelled.")
+    let preview = ActionPreview(summary: "Keep \(current.product.displayName): cancel the pending switch to \(name) at the renewal on \(whenText).",
+                                effectiveDate: ctx.now)
+    return Outcome(change: change, preview: preview)
+  }
+
+  /// Choosing the product the subscriber already has: cancels a pending change, or is refused.
+  static func ifCurrent(_ id: String, _ ctx: ActionContext) throws(ActionError) -> Outcome? {
+    let current = try ctx.requireSubscription()
+    guard id == current.product.productID else { return nil }
+    guard let pending = ctx.pendingProductId else { throw .alreadyOnProduct(id) }
+    return try outcome(ctx, pending: pending)
+  }
+}
+
+extension ActionContext {
+  /// Renewal-time changes need a renewal to come: active, in grace, or in billing retry (a
+  /// recovered renewal uses the new product). Expired subscriptions have none.
+  func requireRenewalPending() throws(ActionError) {
+    switch status {
+    case .active?, .billingGracePeriod?, .billingRetry?: return
+    default: throw .notActive("expired on \(latestEnd); nothing renews, so resubscribe instead")
+    }
+  }
+
+  /// A product the current subscription may change to: in the catalog and in the same group.
+  func target(_ id: String, in group: SubscriptionGroup) throws(ActionError) -> SubscriptionProduct {
+    guard let p = catalog.product(id) else { throw .unknownProduct(id) }
+    guard group.subscriptions.contains(where: { $0.productID == id }) else { throw .differentGroup(productId: id) }
+    return p
+  }
+}

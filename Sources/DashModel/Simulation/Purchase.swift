@@ -1,0 +1,87 @@
+/// How a simulated customer buys: a first purchase or a resubscription within the group.
+public struct PurchaseRequest: Equatable, Sendable {
+  public var productId: String
+  /// Family Sharing access instead of an own purchase (inAppOwnershipType FAMILY_SHARED).
+  public var familyShared: Bool
+  /// Take the introductory offer when eligible (Apple's default on the purchase sheet).
+  public var useIntroductoryOffer: Bool
+
+  public init(productId: String, familyShared: Bool = false, useIntroductoryOffer: Bool = true) {
+    self.productId = productId
+    self.familyShared = familyShared
+    self.useIntroductoryOffer = useIntroductoryOffer
+  }
+}
+
+extension SimContext {
+  /// A purchase at `date`: SUBSCRIBED / INITIAL_BUY the first time in the group, RESUBSCRIBE
+  /// after a lapse. With Ask to Buy on, it waits for approval instead (no transaction yet).
+  mutating func buy(_ request: PurchaseRequest, at date: Instant, approved: Bool = false) throws(ActionError) {
+    guard let product = product(request.productId) else { throw ActionError.unknownProduct(request.productId) }
+    if let current = latest?.productId, let g = state.catalog.group(of: current), g.id != product.groupID {
+      throw ActionError.differentGroup(productId: request.productId)
+    }
+    switch Lifecycle.status(of: state.subscriber, at: date).status {
+    case .active?, .billingGracePeriod?:
+      throw ActionError.other("Already subscribed to \(name(latest?.productId)); change plans with upgrade, downgrade or crossgrade.")
+    case .billingRetry?:
+      throw ActionError.other("The subscription is in billing retry; resolve the billing issue instead of buying again.")
+    default: break
+    }
+    if request.familyShared && !product.familyShareable {
+      throw ActionError.other("\(product.displayName) is not family shareable.")
+    }
+    if rules.askToBuy && !approved {
+      state.subscriber.askToBuy = AskToBuyRequest(productId: request.productId, requestedDate: date)
+      messages.append("Ask to Buy: \(product.displayName) is waiting for approval")
+      return
+    }
+    let previous = latest
+    var offer: OfferTerms?
+    if request.useIntroductoryOffer, !summary.usedIntroductoryOffer {
+      offer = OfferTerms.find(type: .introductory, identifier: nil, productId: request.productId, in: state)
+    }
+    let phase = offer.map(start) ?? regular(request.productId)
+    let expires = periodEnd(from: date, period: phase.period, keepAnchor: false)
+    let t = makeTransaction(
+      productId: request.productId, purchaseDate: date, expiresDate: expires, reason: .purchase, phase: phase,
+      ownership: request.familyShared ? .familyShared : .purchased)
+    startSubscription(t, phase: phase, previous: previous, at: date)
+    let subtype = previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE"
+    var text = "\(subtype == "INITIAL_BUY" ? "subscribed to" : "resubscribed to") \(product.displayName)"
+    if let o = phase.offer { text += " with \(o.type.description) (\(o.mode.label), \(phase.offerPeriodText ?? ""))" }
+    text += " for \(money(t.price)) until \(self.date(expires))"
+    if request.familyShared { text += " (Family Sharing)" }
+    notify("SUBSCRIBED", subtype, at: date, summary: text)
+  }
+
+  /// Makes `t` the start of a new run of renewals: auto-renew on into the same product, a fresh
+  /// renewal info, and the renewal series start date kept across lapses shorter than 60 days.
+  mutating func startSubscription(_ t: TransactionPayload, phase: RenewalPhase, previous: TransactionPayload?, at date: Instant) {
+    record(t)
+    state.subscriber.offerPeriodsRemaining = phase.offer == nil ? nil : phase.remaining
+    state.subscriber.askToBuy = nil
+    var info = renewalInfo
+    let lapseStart = previous.flatMap { $0.revocationDate ?? $0.expiresDate }
+    if lapseStart == nil || date - lapseStart! >= rules.retryLength || info.recentSubscriptionStartDate == nil {
+      info.recentSubscriptionStartDate = date
+    }
+    info.autoRenewStatus = .on
+    info.autoRenewProductId = t.productId
+    info.expirationIntent = nil
+    info.isInBillingRetryPeriod = nil
+    info.gracePeriodExpiresDate = nil
+    info.priceIncreaseStatus = nil
+    info.eligibleWinBackOfferIds = nil
+    renewalInfo = info
+    if let o = phase.offer, (phase.remaining ?? 0) > 0 {
+      setNextRenewalOffer(o, periodText: phase.offerPeriodText)
+    } else {
+      setNextRenewalOffer(nil, periodText: nil)
+    }
+    settings.renewalCount = 0
+    settings.billingIssue = nil
+    settings.pendingPriceIncrease = nil
+    syncRenewalInfo(at: date)
+  }
+}

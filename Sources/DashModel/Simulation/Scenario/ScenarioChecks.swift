@@ -1,0 +1,81 @@
+extension ScenarioRunner {
+  /// Checks one expectation against the state after the previous step, at the virtual clock.
+  func check(_ e: Expectation, _ line: ScenarioLine, _ run: inout Run) throws(ScenarioFailure) {
+    let state = run.state!
+    let now = (try? Simulator.clock(state)) ?? Instant.epoch
+    let sub = state.subscriber
+    let t = sub.latestTransaction
+    let info = sub.renewalInfo
+    func fail(_ expected: String, _ actual: String) -> ScenarioFailure {
+      .mismatch(file: scenario.fileName, line: line.number, text: line.text, expected: expected, actual: actual)
+    }
+    func show(_ i: Instant?) -> String { i.map { $0.description } ?? "none" }
+    func showMoney(_ m: Int64?) -> String { m.map { Format.money(milliunits: $0, currency: t?.currency ?? "") } ?? "none" }
+    func show(_ n: NotificationRecord) -> String {
+      "\(n.label) (\(n.signedDate.map(Format.date) ?? "unsigned"))"
+    }
+
+    switch e {
+    case .status(let expected):
+      let actual = Lifecycle.status(of: sub, at: now).status
+      if actual != expected { throw fail(Self.statusText(expected), Self.statusText(actual)) }
+    case .notification(let label):
+      guard run.checked < run.emitted.count else { throw fail(label.description, "no further notification") }
+      let n = run.emitted[run.checked]
+      guard label.matches(n) else { throw fail(label.description, show(n)) }
+      run.checked += 1
+    case .lastNotification(let label):
+      guard let n = run.emitted.last else { throw fail(label.description, "no notification at all") }
+      guard label.matches(n) else { throw fail(label.description, show(n)) }
+      run.checked = run.emitted.count
+    case .noMoreNotifications:
+      if run.checked < run.emitted.count {
+        let rest = run.emitted[run.checked...].map(show).joined(separator: ", ")
+        throw fail("no more notifications", rest)
+      }
+    case .access(let expected):
+      let s = Lifecycle.status(of: sub, at: now).status
+      let actual = s == .active || s == .billingGracePeriod
+      if actual != expected { throw fail(expected ? "access yes" : "access no", "access \(actual ? "yes" : "no") (status \(Self.statusText(s)))") }
+    case .product(let id):
+      if t?.productId != id { throw fail(id, t?.productId ?? "none") }
+    case .renewalProduct(let id):
+      if info?.autoRenewProductId != id { throw fail(id, info?.autoRenewProductId ?? "none") }
+    case .autoRenew(let on):
+      let actual = info?.autoRenewOn == true
+      if actual != on { throw fail(on ? "auto-renew on" : "auto-renew off", actual ? "on" : "off") }
+    case .expires(let date):
+      if t?.expiresDate != date { throw fail(date.description, show(t?.expiresDate)) }
+    case .gracePeriodExpires(let date):
+      if info?.gracePeriodExpiresDate != date { throw fail(show(date), show(info?.gracePeriodExpiresDate)) }
+    case .clock(let date):
+      if now != date { throw fail(date.description, now.description) }
+    case .price(let p):
+      if t?.price != p { throw fail(showMoney(p), showMoney(t?.price)) }
+    case .renewalPrice(let p):
+      if info?.renewalPrice != p { throw fail(showMoney(p), showMoney(info?.renewalPrice)) }
+    case .expirationIntent(let intent):
+      if info?.expirationIntent != intent {
+        throw fail(intent.map { "\($0.rawValue) (\($0))" } ?? "none", info?.expirationIntent.map { "\($0.rawValue) (\($0))" } ?? "none")
+      }
+    case .offer(let type):
+      if t?.offerType != type { throw fail(type?.description ?? "no offer", t?.offerType?.description ?? "no offer") }
+    case .winBack(let ids):
+      let actual = info?.eligibleWinBackOfferIds ?? []
+      if actual != ids {
+        throw fail(ids.isEmpty ? "none" : ids.joined(separator: ", "), actual.isEmpty ? "none" : actual.joined(separator: ", "))
+      }
+    case .priceIncreaseStatus(let s):
+      if info?.priceIncreaseStatus != s { throw fail(s.map { String($0.rawValue) } ?? "none", info?.priceIncreaseStatus.map { String($0.rawValue) } ?? "none") }
+    case .revocationReason(let r):
+      if t?.revocationReason != r { throw fail(r.map { String($0.rawValue) } ?? "none", t?.revocationReason.map { String($0.rawValue) } ?? "none") }
+    case .error:
+      break
+    }
+  }
+
+  static func statusText(_ s: SubscriptionStatus?) -> String {
+    guard let s else { return "none (never subscribed)" }
+    return "\(s.rawValue) (\(s))"
+  }
+}

@@ -1,0 +1,15 @@
+/// One step a developer asks the simulator to take on a non-Production file. The dashboard only
+/// names the step (`UIEffect.simulate`); the simulation engine decides what it does to the state.
+public enum SimCommand: Equatable, Sendable {
+  case advanceToNextEvent
+  case advance(Span)
+  case failNextRenewal
+  case resolveBillingIssue
+  case expireNow
+  case refund
+  case requestPriceIncrease
+  case consentPriceIncrease
+  case declinePriceIncrease
+  case approveAskToBuy
+  case declineAskToBuy
+}

@@ -1,0 +1,171 @@
+/// The developer-side controls, with SKTestSession's semantics where it has a matching method
+/// (reference §5). Each one acts at `date` on a context whose due events are already applied.
+extension SimContext {
+  /// SKTestSession `refundTransaction`: always approved, immediate; access ends.
+  mutating func refund(at date: Instant, reason: RevocationReason = .other) throws(ActionError) {
+    guard var t = latest else { throw ActionError.noSubscription }
+    guard t.revocationDate == nil else { throw ActionError.revoked }
+    guard !t.isFamilyShared else {
+      throw ActionError.other("This is Family Sharing access; only the purchaser can be refunded (use revoke).")
+    }
+    turnAutoRenewOffForRevocation(at: date, why: "after a refund request")
+    t.revocationDate = date
+    t.revocationReason = reason
+    t.revocationType = .refundFull
+    t.signedDate = date
+    record(t)
+    endBillingState()
+    notify("REFUND", at: date, summary: "refunded \(money(t.price)) for \(name(t.productId)) (\(reason.description)); access ends")
+  }
+
+  /// Family Sharing access ends (the purchaser stopped sharing or left the family): REVOKE.
+  mutating func revokeFamilySharing(at date: Instant) throws(ActionError) {
+    guard var t = latest else { throw ActionError.noSubscription }
+    guard t.revocationDate == nil else { throw ActionError.revoked }
+    guard t.isFamilyShared else {
+      throw ActionError.other("This subscription was purchased, not shared through Family Sharing; use refund.")
+    }
+    turnAutoRenewOffForRevocation(at: date, why: nil)
+    t.revocationDate = date
+    t.revocationReason = nil
+    t.revocationType = .familyRevoke
+    t.signedDate = date
+    record(t)
+    endBillingState()
+    notify("REVOKE", at: date, summary: "Family Sharing access to \(name(t.productId)) was revoked; access ends")
+  }
+
+  /// A refund request turns auto-renew off first (Apple sends DID_CHANGE_RENEWAL_STATUS /
+  /// AUTO_RENEW_DISABLED "after the user requested a refund").
+  private mutating func turnAutoRenewOffForRevocation(at date: Instant, why: String?) {
+    guard renewalInfo.autoRenewOn else { return }
+    renewalInfo.autoRenewStatus = .off
+    renewalInfo.signedDate = date
+    if let why { notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date, summary: "auto-renew turned off \(why)") }
+  }
+
+  private mutating func endBillingState() {
+    settings.billingIssue = nil
+    settings.pendingPriceIncrease = nil
+    var info = renewalInfo
+    if info.isInBillingRetryPeriod != nil { info.isInBillingRetryPeriod = false }
+    info.gracePeriodExpiresDate = nil
+    info.priceIncreaseStatus = nil
+    renewalInfo = info
+    state.subscriber.offerPeriodsRemaining = nil
+  }
+
+  /// SKTestSession `expireSubscription`: auto-renew off and expiresDate moved to now; the
+  /// expiration event then fires at once (EXPIRED / VOLUNTARY).
+  mutating func expireNow(at date: Instant) throws(ActionError) {
+    guard var t = latest else { throw ActionError.noSubscription }
+    guard t.revocationDate == nil else { throw ActionError.revoked }
+    guard Lifecycle.status(of: state.subscriber, at: date).status == .active else {
+      throw ActionError.notActive("it has already lapsed")
+    }
+    t.expiresDate = date
+    state.subscriber.latestTransaction = t
+    renewalInfo.autoRenewStatus = .off
+    renewalInfo.renewalDate = date
+    renewalInfo.signedDate = date
+    settings.periodAnchor = nil
+    messages.append("expired \(name(t.productId)) now")
+  }
+
+  /// SKTestSession `forceRenewalOfSubscription`: the current period ends now and a new one
+  /// starts, auto-renew is turned on and a pending price increase is cleared.
+  mutating func forceRenewal(at date: Instant) throws(ActionError) {
+    guard let t = latest else { throw ActionError.noSubscription }
+    guard t.revocationDate == nil else { throw ActionError.revoked }
+    guard settings.billingIssue == nil else {
+      throw ActionError.other("The subscription is in grace or billing retry; force renewal does not change that state (resolve the billing issue).")
+    }
+    var ended = t
+    ended.expiresDate = date
+    state.subscriber.latestTransaction = ended
+    renewalInfo.autoRenewStatus = .on
+    renewalInfo.priceIncreaseStatus = nil
+    settings.pendingPriceIncrease = nil
+    let renewed = renew(purchaseDate: date, periodStart: date, keepAnchor: false)
+    settings.renewalCount += 1
+    notify("DID_RENEW", at: date, summary: "forced renewal: " + renewalSummary(renewed))
+  }
+
+  /// SKTestSession `requestPriceIncreaseConsentForTransaction`. `newPrice` defaults to the
+  /// regular price plus one currency unit. Without consent required (Apple's small, infrequent
+  /// increases) the increase is accepted at once.
+  mutating func requestPriceIncrease(at date: Instant, newPrice: Int64?, consentRequired: Bool = true) throws(ActionError) {
+    guard let t = latest else { throw ActionError.noSubscription }
+    guard t.revocationDate == nil else { throw ActionError.revoked }
+    let serving = Lifecycle.status(of: state.subscriber, at: date).status
+    guard serving == .active || serving == .billingGracePeriod || serving == .billingRetry, renewalInfo.autoRenewOn else {
+      throw ActionError.notActive("nothing will renew, so there is nothing to raise the price of")
+    }
+    let productId = renewalInfo.autoRenewProductId ?? t.productId ?? ""
+    let old = regularPrice(productId) ?? 0
+    let price = newPrice ?? old + 1000
+    guard price > old else {
+      throw ActionError.other("\(money(price)) is not an increase over \(money(old)).")
+    }
+    settings.pendingPriceIncrease = PendingPriceIncrease(
+      productId: productId, newPriceMilli: price, requestedDate: date, response: consentRequired ? .pending : .accepted)
+    renewalInfo.priceIncreaseStatus = consentRequired ? .customerHasNotResponded : .customerConsented
+    renewalInfo.signedDate = date
+    syncRenewalInfo(at: date)
+    if consentRequired {
+      notify("PRICE_INCREASE", "PENDING", at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); consent needed before the renewal")
+    } else {
+      notify("PRICE_INCREASE", "ACCEPTED", at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); no consent needed")
+    }
+  }
+
+  /// SKTestSession `consentToPriceIncreaseForTransaction`: renews at the new price.
+  mutating func consentPriceIncrease(at date: Instant) throws(ActionError) {
+    guard var p = settings.pendingPriceIncrease, p.response == .pending else {
+      throw ActionError.other("No price increase is waiting for consent.")
+    }
+    p.response = .accepted
+    settings.pendingPriceIncrease = p
+    renewalInfo.priceIncreaseStatus = .customerConsented
+    renewalInfo.signedDate = date
+    notify("PRICE_INCREASE", "ACCEPTED", at: date, summary: "customer consented to \(money(p.newPriceMilli)) for \(name(p.productId))")
+  }
+
+  /// SKTestSession `declinePriceIncreaseForTransaction`: auto-renew off, the pending status
+  /// removed; the subscription expires at the end of the period with EXPIRED / PRICE_INCREASE.
+  mutating func declinePriceIncrease(at date: Instant) throws(ActionError) {
+    guard var p = settings.pendingPriceIncrease, p.response == .pending else {
+      throw ActionError.other("No price increase is waiting for consent.")
+    }
+    p.response = .declined
+    settings.pendingPriceIncrease = p
+    renewalInfo.priceIncreaseStatus = nil
+    renewalInfo.autoRenewStatus = .off
+    renewalInfo.signedDate = date
+    syncRenewalInfo(at: date)
+    notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date, summary: "customer declined the price increase; expires at the end of the period")
+  }
+
+  /// Queues a failure for the next renewal attempt, ahead of any scripted outcome.
+  mutating func failNextRenewal() throws(ActionError) {
+    guard latest != nil else { throw ActionError.noSubscription }
+    settings.renewalOutcomes.insert(.fail, at: 0)
+    messages.append("the next renewal will fail")
+  }
+
+  mutating func approveAskToBuy(at date: Instant) throws(ActionError) {
+    guard let request = state.subscriber.askToBuy, request.status == .pending else {
+      throw ActionError.other("No Ask to Buy request is waiting.")
+    }
+    try buy(PurchaseRequest(productId: request.productId), at: date, approved: true)
+  }
+
+  mutating func declineAskToBuy(at date: Instant) throws(ActionError) {
+    guard var request = state.subscriber.askToBuy, request.status == .pending else {
+      throw ActionError.other("No Ask to Buy request is waiting.")
+    }
+    request.status = .declined
+    state.subscriber.askToBuy = request
+    messages.append("Ask to Buy for \(name(request.productId)) was declined; nothing was charged")
+  }
+}

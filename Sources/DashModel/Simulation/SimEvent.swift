@@ -1,0 +1,86 @@
+/// Something the App Store does on its own at a moment in time.
+public struct SimEvent: Equatable, Sendable, CustomStringConvertible {
+  public enum Kind: Int, Comparable, Sendable, CustomStringConvertible {
+    // Raw values order simultaneous events: a period ends before grace, grace before retry, and
+    // a recovery due at the very end of grace is a recovery in retry (grace ends at its date).
+    case renewal = 0
+    case expiration
+    case gracePeriodEnd
+    case billingRetryEnd
+    case billingRecovery
+    case winBackEligibility
+
+    public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+    public var description: String {
+      switch self {
+      case .renewal: return "renewal"
+      case .expiration: return "expiration (auto-renew off)"
+      case .gracePeriodEnd: return "end of grace period"
+      case .billingRetryEnd: return "end of billing retry"
+      case .billingRecovery: return "scripted billing recovery"
+      case .winBackEligibility: return "win-back eligibility change"
+      }
+    }
+  }
+
+  public var date: Instant
+  public var kind: Kind
+
+  public init(date: Instant, kind: Kind) {
+    self.date = date
+    self.kind = kind
+  }
+
+  public var description: String { "\(kind) at \(date)" }
+}
+
+extension SimContext {
+  /// Every event still to happen, earliest first. Period, grace and retry events are pending by
+  /// state (they may be overdue: a file edited by hand, or "expire now"); win-back checks only
+  /// count when they lie after the clock and actually change the eligible offers.
+  func pendingEvents() -> [SimEvent] {
+    var out: [SimEvent] = []
+    if let t = latest, t.revocationDate == nil, let e = t.expiresDate {
+      if let issue = settings.billingIssue {
+        if let g = issue.gracePeriodExpiresDate, !issue.graceExpired { out.append(SimEvent(date: g, kind: .gracePeriodEnd)) }
+        out.append(SimEvent(date: issue.retryExpiresDate, kind: .billingRetryEnd))
+        if let r = issue.recoverAt, r < issue.retryExpiresDate { out.append(SimEvent(date: r, kind: .billingRecovery)) }
+      } else if renewalInfo.autoRenewOn {
+        out.append(SimEvent(date: e, kind: .renewal))
+      } else if renewalInfo.expirationIntent == nil {
+        out.append(SimEvent(date: e, kind: .expiration))
+      }
+    }
+    if let w = nextWinBackChange() { out.append(w) }
+    return out.sorted { ($0.date, $0.kind) < ($1.date, $1.kind) }
+  }
+
+  /// Applies one event at its own time.
+  mutating func process(_ event: SimEvent) {
+    switch event.kind {
+    case .renewal: attemptRenewal(at: event.date)
+    case .expiration: expireAtPeriodEnd(at: event.date)
+    case .gracePeriodEnd: endGrace(at: event.date)
+    case .billingRetryEnd: endBillingRetry(at: event.date)
+    case .billingRecovery: try? recover(at: event.date)
+    case .winBackEligibility: refreshWinBack(at: event.date)
+    }
+    if event.kind != .winBackEligibility { refreshWinBack(at: event.date) }
+  }
+
+  /// Applies every event due by `target` in order, then moves the clock to `target` (never
+  /// back). Returns how many events were applied.
+  @discardableResult
+  mutating func run(until target: Instant, limit: Int = SimContext.eventLimit) -> Int {
+    var count = 0
+    while count < limit, let next = pendingEvents().first, next.date <= target {
+      process(next)
+      count += 1
+    }
+    return count
+  }
+
+  /// A safety stop for one step, so a pathological file cannot spin forever.
+  static let eventLimit = 100_000
+}

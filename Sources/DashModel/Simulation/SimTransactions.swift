@@ -1,0 +1,111 @@
+extension SimContext {
+  /// A subscription transaction in the App Store's shape. Identity fields (original id and
+  /// purchase date, bundle, storefront, environment) carry over from the previous transaction, as
+  /// they do across renewals, upgrades and resubscriptions within one group.
+  func makeTransaction(
+    productId: String, purchaseDate: Instant, expiresDate: Instant, reason: TransactionReason,
+    phase: RenewalPhase, ownership: OwnershipType? = nil
+  ) -> TransactionPayload {
+    let prev = latest
+    let seq = nextTransactionSequence
+    let id = Identifiers.transactionId(sequence: seq)
+    var t = TransactionPayload()
+    t.originalTransactionId = prev?.originalTransactionId ?? state.subscriber.renewalInfo?.originalTransactionId ?? id
+    t.transactionId = id
+    t.webOrderLineItemId = Identifiers.webOrderLineItemId(sequence: seq)
+    t.bundleId = prev?.bundleId ?? settings.bundleId ?? "com.example.app"
+    t.productId = productId
+    t.subscriptionGroupIdentifier = state.catalog.group(of: productId)?.id ?? prev?.subscriptionGroupIdentifier
+    t.purchaseDate = purchaseDate
+    t.originalPurchaseDate = prev?.originalPurchaseDate ?? purchaseDate
+    t.expiresDate = expiresDate
+    t.quantity = 1
+    t.type = "Auto-Renewable Subscription"
+    t.appAccountToken = prev?.appAccountToken
+    t.inAppOwnershipType = ownership ?? prev?.inAppOwnershipType ?? .purchased
+    t.signedDate = purchaseDate
+    t.offerType = phase.offer?.type
+    t.offerIdentifier = phase.offer?.identifier
+    t.offerDiscountType = phase.offer?.mode.discountType
+    t.offerPeriod = phase.offer == nil ? nil : phase.offerPeriodText
+    t.environment = environment
+    t.storefront = prev?.storefront ?? settings.storefront ?? state.catalog.settings.storefront ?? "USA"
+    t.storefrontId = prev?.storefrontId
+    t.transactionReason = reason
+    t.price = phase.priceMilli
+    t.currency = currency
+    return t
+  }
+
+  var environment: AppStoreEnvironment {
+    if let e = state.subscriber.environment { return e }
+    if let e = settings.environment { return e }
+    if case .sandbox = rules.rate { return .sandbox }
+    return .xcode
+  }
+
+  /// The end of a period starting at `start`. Calendar periods count from an anchor, so a
+  /// subscription bought on Jan 31 renews Feb 28, Mar 31, Apr 30: each end is the anchor plus n
+  /// periods, never the previous end plus one (which would drift to the 28th for good).
+  mutating func periodEnd(from start: Instant, period: ISOPeriod, keepAnchor: Bool) -> Instant {
+    let rate = rules.rate
+    if keepAnchor, let a = settings.periodAnchor, a.period == period.description,
+       rate.periodEnd(from: a.date, period: period, count: a.count) == start {
+      settings.periodAnchor?.count = a.count + 1
+      return rate.periodEnd(from: a.date, period: period, count: a.count + 1)
+    }
+    settings.periodAnchor = PeriodAnchor(date: start, period: period.description, count: 1)
+    return rate.periodEnd(from: start, period: period, count: 1)
+  }
+
+  /// Brings renewal info in line with the latest transaction, as the App Store re-signs it after
+  /// every change: the product, the renewal date and price, and the offer queued for the next
+  /// renewal when a running offer has periods left.
+  mutating func syncRenewalInfo(at date: Instant) {
+    guard let t = latest else { return }
+    var info = renewalInfo
+    info.originalTransactionId = t.originalTransactionId
+    info.productId = t.productId
+    if info.autoRenewProductId == nil { info.autoRenewProductId = t.productId }
+    info.renewalDate = t.expiresDate
+    info.signedDate = date
+    info.environment = t.environment
+    info.currency = currency
+    renewalInfo = info
+    renewalInfo.renewalPrice = nextRenewalPrice()
+  }
+
+  /// Sets or clears the offer renewal info announces for the next renewal.
+  mutating func setNextRenewalOffer(_ terms: OfferTerms?, periodText: String?) {
+    var info = renewalInfo
+    info.offerType = terms?.type
+    info.offerIdentifier = terms?.identifier
+    info.offerDiscountType = terms?.mode.discountType
+    info.offerPeriod = terms == nil ? nil : periodText
+    renewalInfo = info
+  }
+
+  /// What the next renewal will charge: the next offer step, else the regular price with any
+  /// announced (not declined) increase.
+  func nextRenewalPrice() -> Int64? {
+    guard let t = latest, let productId = state.subscriber.renewalInfo?.autoRenewProductId ?? t.productId else { return nil }
+    let phase = renewalPhase(after: t, into: productId)
+    if phase.offer == nil, let p = settings.pendingPriceIncrease, p.productId == productId, p.response != .declined {
+      return p.newPriceMilli
+    }
+    return phase.priceMilli
+  }
+
+  /// "Premium Monthly" for messages, falling back to the product id.
+  func name(_ productId: String?) -> String {
+    guard let id = productId else { return "the subscription" }
+    return product(id)?.displayName ?? id
+  }
+
+  func money(_ milli: Int64?) -> String {
+    guard let milli else { return "an unknown price" }
+    return Format.money(milliunits: milli, currency: currency)
+  }
+
+  func date(_ i: Instant) -> String { Format.date(i) }
+}

@@ -1,0 +1,141 @@
+/// The simulation engine: pure functions from a state (and a target time) to a `Change`. It
+/// never reads the wall clock; `simulation.now` in the document is the virtual clock, and every
+/// notification is signed at the virtual time of the event that caused it.
+///
+/// Every entry point refuses Production data (`ActionError.productionData`).
+public enum Simulator {
+  /// The next thing the App Store will do on its own, if anything is scheduled. It may lie before
+  /// the clock (a period that ended while nobody simulated): `advance` applies it at its own time.
+  public static func nextEvent(_ state: SubscriptionState) throws(ActionError) -> SimEvent? {
+    try SimContext(state).pendingEvents().first
+  }
+
+  /// The virtual clock of a state (`simulation.now`, else the latest purchase date).
+  public static func clock(_ state: SubscriptionState) throws(ActionError) -> Instant {
+    try SimContext(state).now
+  }
+
+  /// The settings resolved against the catalog: the rate (pass it to `Actions.apply` as
+  /// `timing`), grace, failures, Ask to Buy and the renewal cap in force.
+  public static func rules(_ state: SubscriptionState) throws(ActionError) -> SimulationRules {
+    try SimContext(state).rules
+  }
+
+  /// The settings of a state, as written in its `simulation` object.
+  public static func settings(_ state: SubscriptionState) throws(ActionError) -> SimulationSettings {
+    try SimContext(state).settings
+  }
+
+  /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
+  /// never moves back: a target before it only applies overdue events.
+  public static func advance(_ state: SubscriptionState, to target: Instant) throws(ActionError) -> Change {
+    var ctx = try SimContext(state)
+    let end = max(target, ctx.now)
+    let applied = ctx.run(until: end)
+    var clock = end
+    var message = applied == 0 ? "Advanced to \(Format.date(end)); nothing happened" : "Advanced to \(Format.date(end)): \(describe(ctx))"
+    if applied == SimContext.eventLimit, let next = ctx.pendingEvents().first, next.date <= end {
+      clock = max(ctx.now, ctx.state.subscriber.latestTransaction?.signedDate ?? ctx.now)
+      message = "Stopped after \(applied) events at \(Format.date(clock)); advance again to continue"
+    }
+    ctx.refreshWinBack(at: clock)
+    return ctx.change(now: clock, message: message)
+  }
+
+  /// Applies the next event (and any other at the same instant) and moves the clock there.
+  public static func advanceToNextEvent(_ state: SubscriptionState) throws(ActionError) -> Change {
+    var ctx = try SimContext(state)
+    guard let next = ctx.pendingEvents().first else {
+      throw ActionError.other("Nothing is scheduled: the subscription will not renew, expire or change on its own.")
+    }
+    let at = max(next.date, ctx.now)
+    ctx.run(until: next.date)
+    ctx.refreshWinBack(at: at)
+    return ctx.change(now: at, message: "\(next.kind) at \(Format.date(next.date)): \(describe(ctx))")
+  }
+
+  /// The dashboard's entry point: applies due events up to `now`, then the command, then any
+  /// event the command made due (expire now). Production data is refused with a message.
+  public static func apply(_ cmd: SimCommand, to state: SubscriptionState, at now: Instant) -> Result<Change, ActionError> {
+    switch cmd {
+    case .advanceToNextEvent:
+      return Result { () throws(ActionError) in try advanceToNextEvent(state) }
+    case .advance(let span):
+      return Result { () throws(ActionError) in
+        let clock = try Simulator.clock(state)
+        return try advance(state, to: max(clock, now) + span)
+      }
+    case .failNextRenewal: return act(state, at: now) { (c, _) throws(ActionError) in try c.failNextRenewal() }
+    case .resolveBillingIssue: return act(state, at: now) { (c, d) throws(ActionError) in try c.recover(at: d) }
+    case .expireNow: return act(state, at: now) { (c, d) throws(ActionError) in try c.expireNow(at: d) }
+    case .refund: return act(state, at: now) { (c, d) throws(ActionError) in try c.refund(at: d) }
+    case .requestPriceIncrease: return act(state, at: now) { (c, d) throws(ActionError) in try c.requestPriceIncrease(at: d, newPrice: nil) }
+    case .consentPriceIncrease: return act(state, at: now) { (c, d) throws(ActionError) in try c.consentPriceIncrease(at: d) }
+    case .declinePriceIncrease: return act(state, at: now) { (c, d) throws(ActionError) in try c.declinePriceIncrease(at: d) }
+    case .approveAskToBuy: return act(state, at: now) { (c, d) throws(ActionError) in try c.approveAskToBuy(at: d) }
+    case .declineAskToBuy: return act(state, at: now) { (c, d) throws(ActionError) in try c.declineAskToBuy(at: d) }
+    }
+  }
+
+  // MARK: Steps that scenarios use beyond the dashboard's keys
+
+  public static func buy(_ request: PurchaseRequest, state: SubscriptionState, at now: Instant) -> Result<Change, ActionError> {
+    act(state, at: now) { (c, d) throws(ActionError) in try c.buy(request, at: d) }
+  }
+
+  public static func refund(_ state: SubscriptionState, reason: RevocationReason, at now: Instant) -> Result<Change, ActionError> {
+    act(state, at: now) { (c, d) throws(ActionError) in try c.refund(at: d, reason: reason) }
+  }
+
+  public static func revokeFamilySharing(_ state: SubscriptionState, at now: Instant) -> Result<Change, ActionError> {
+    act(state, at: now) { (c, d) throws(ActionError) in try c.revokeFamilySharing(at: d) }
+  }
+
+  public static func forceRenewal(_ state: SubscriptionState, at now: Instant) -> Result<Change, ActionError> {
+    act(state, at: now) { (c, d) throws(ActionError) in try c.forceRenewal(at: d) }
+  }
+
+  public static func requestPriceIncrease(_ state: SubscriptionState, newPrice: Int64?, consentRequired: Bool, at now: Instant) -> Result<Change, ActionError> {
+    act(state, at: now) { (c, d) throws(ActionError) in try c.requestPriceIncrease(at: d, newPrice: newPrice, consentRequired: consentRequired) }
+  }
+
+  /// Changes simulation settings (rate, grace, outcomes …) without moving the clock.
+  public static func configure(_ state: SubscriptionState, _ edit: (inout SimulationSettings) -> Void) -> Result<Change, ActionError> {
+    Result { () throws(ActionError) in
+      var ctx = try SimContext(state)
+      edit(&ctx.settings)
+      do throws(DecodeError) {
+        ctx.rules = try SimulationRules(settings: ctx.settings, catalog: state.catalog)
+      } catch {
+        throw ActionError.other("\(error.path): \(error.message)")
+      }
+      return ctx.change(now: ctx.now, message: "Simulation settings changed")
+    }
+  }
+
+  /// Runs due events up to `now`, one action at `now`, then whatever the action made due.
+  static func act(
+    _ state: SubscriptionState, at now: Instant, _ body: (inout SimContext, Instant) throws(ActionError) -> Void
+  ) -> Result<Change, ActionError> {
+    Result { () throws(ActionError) in
+      var ctx = try SimContext(state)
+      let at = max(now, ctx.now)
+      ctx.run(until: at)
+      let before = ctx.notifications.count
+      try body(&ctx, at)
+      ctx.run(until: at)
+      ctx.refreshWinBack(at: at)
+      let mine = Array(ctx.notifications[before...])
+      let message = (mine.map { $0.summary ?? $0.label } + ctx.messages).first ?? "Done"
+      return ctx.change(now: at, message: message.prefix(1).uppercased() + message.dropFirst())
+    }
+  }
+
+  /// A one-line account of what a step did, for the status line.
+  static func describe(_ ctx: SimContext) -> String {
+    let labels = ctx.notifications.map(\.label)
+    guard !labels.isEmpty else { return ctx.messages.first ?? "no notifications" }
+    if labels.count <= 3 { return labels.joined(separator: ", ") }
+    return "\(labels.count) notifications, last \(labels.last!)"
+  }
+}

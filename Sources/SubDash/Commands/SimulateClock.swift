@@ -1,0 +1,136 @@
+import DashModel
+
+/// One locked, re-read, atomic step on the state file. `compute` sees the file as it is now
+/// (a dashboard's key press since the last step included) and returns nil when there is nothing
+/// to write.
+enum SimFileStep {
+  private struct NothingToDo: Error {}
+
+  static func update(_ path: String, _ compute: (SubscriptionState) throws(ActionError) -> Change?) throws(SimulateInputError) -> Change? {
+    var refusal: ActionError?
+    var idle = false
+    do {
+      let saved = try StateFile.update(path: path) { (state) throws(StateFileError) -> Change in
+        do {
+          guard let c = try compute(state) else {
+            idle = true
+            throw StateFileError(file: path, message: "nothing to do")
+          }
+          return c
+        } catch let e as ActionError {
+          refusal = e
+          throw StateFileError(file: path, message: e.message)
+        } catch let e as StateFileError {
+          throw e
+        } catch {
+          throw StateFileError(file: path, message: "\(error)")
+        }
+      }
+      return saved.change
+    } catch {
+      if idle { return nil }
+      if let refusal { throw SimulateInputError(refusal.message) }
+      throw SimulateInputError(error.description)
+    }
+  }
+}
+
+/// The two ways `subdash simulate` moves the clock.
+struct SimulateClock {
+  var path: String
+  var output: SimulateOutput
+  var notificationCount = 0
+
+  init(path: String, output: SimulateOutput) {
+    self.path = path
+    self.output = output
+  }
+
+  /// As fast as possible: each step applies the next event (and any other at the same instant).
+  /// Stops when nothing is scheduled, at `until` (the clock is then set to it), after `steps`
+  /// events, or on Ctrl-C.
+  mutating func jump(until: Instant?, steps: Int?, signals: inout SimStopSignals) throws(SimulateInputError) {
+    var done = 0
+    while !signals.check() {
+      if let steps, done >= steps { break }
+      let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+        guard let next = try Simulator.nextEvent(s) else { return nil }
+        if let until, next.date > until { return nil }
+        return try Simulator.advanceToNextEvent(s)
+      }
+      guard let change else { break }
+      emit(change)
+      done += 1
+    }
+    if let until, !signals.stopped, steps.map({ done < $0 }) ?? true {
+      if let c = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in try Simulator.advance(s, to: until) }) { emit(c) }
+    }
+    finish(signals.stopped ? "stopped by signal" : done == 0 ? "nothing was due" : "\(done) event\(done == 1 ? "" : "s")")
+  }
+
+  /// Driven by the wall clock at the file's rate: virtual time passes one-for-one with real time
+  /// (scaled rates shorten periods, they do not speed the clock up), starting from the file's
+  /// clock. The file is written when an event is due and otherwise about once a second, so
+  /// dashboards see the clock move. Someone else moving the clock forward is kept, never undone.
+  mutating func wallClock(signals: inout SimStopSignals) throws(SimulateInputError) {
+    let wallStartNow = SimWallClock.now()
+    var base = try readClock(fallback: Instant(ms: wallStartNow))
+    var wallStart = SimMonotonic.seconds()
+    var lastTick = -1.0
+    while !signals.stopped {
+      let elapsed = SimMonotonic.seconds() - wallStart
+      let target = base + Span(ms: (elapsed * 1000).rounded(.down))
+      var nextDue: Instant?
+      var fileClock = target
+      let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+        let clock = try Simulator.clock(s)
+        fileClock = clock
+        let next = try Simulator.nextEvent(s)
+        nextDue = next?.date
+        let due = next.map { $0.date <= target } ?? false
+        // Write when something is due, when the clock must move for the dashboards (once a
+        // second), or when the file's clock is behind.
+        guard due || elapsed - lastTick >= 1 || clock < base else { return nil }
+        return try Simulator.advance(s, to: max(target, clock))
+      }
+      if let change {
+        emit(change)
+        lastTick = elapsed
+      }
+      if fileClock > target {  // moved on by someone else (a dashboard): follow, never rewind
+        base = fileClock
+        wallStart = SimMonotonic.seconds()
+        lastTick = 0
+        continue
+      }
+      let untilEvent = nextDue.map { max(0, ($0 - target).ms / 1000) } ?? 1
+      _ = signals.sleep(seconds: min(1, max(0.01, untilEvent)))
+    }
+    finish("stopped by signal")
+  }
+
+  private func readClock(fallback: Instant) throws(SimulateInputError) -> Instant {
+    do {
+      let s = try StateFile.load(path: path)
+      let settings = try Simulator.settings(s)
+      if settings.now != nil || s.subscriber.latestTransaction != nil { return try Simulator.clock(s) }
+      return fallback
+    } catch let e as StateFileError {
+      throw SimulateInputError(e.description)
+    } catch let e as ActionError {
+      throw SimulateInputError(e.message)
+    } catch {
+      throw SimulateInputError("\(error)")
+    }
+  }
+
+  private mutating func emit(_ c: Change) {
+    for n in c.notifications { output.print(n) }
+    notificationCount += c.notifications.count
+  }
+
+  private func finish(_ why: String) {
+    let clock = (try? StateFile.load(path: path)).flatMap { try? Simulator.clock($0) }
+    SimLineOut.stderr("subdash simulate: \(why); \(notificationCount) notification\(notificationCount == 1 ? "" : "s"); clock \(clock.map { Format.date($0) } ?? "unset")")
+  }
+}

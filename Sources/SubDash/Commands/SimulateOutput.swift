@@ -1,0 +1,62 @@
+import DashModel
+import DashView
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How `subdash simulate` prints notifications: one aligned line each for people, or one JSON
+/// object per line (`--jsonl`) for machines. Text from the file goes through the Sanitizer, so
+/// a product id with escape sequences cannot drive the terminal.
+struct SimulateOutput {
+  var jsonl: Bool
+
+  /// `2026-12-22 03:42  DID_FAIL_TO_RENEW / GRACE_PERIOD  status=4  pass.premium.monthly  summary`
+  static func line(_ n: NotificationRecord) -> String {
+    let when = n.signedDate.map { String(Format.date($0).dropLast(4)) } ?? "----------------"
+    let label = Sanitizer.clean(n.label)
+    let padded = label + String(repeating: " ", count: max(1, 36 - label.count))
+    let status = n.status.map { "status=\($0.rawValue)" } ?? "status=-"
+    let product = Sanitizer.clean(n.productId ?? "-")
+    var text = "\(when)  \(padded)\(status)  \(product)"
+    if let s = n.summary { text += "  " + Sanitizer.clean(s) }
+    return text
+  }
+
+  func print(_ n: NotificationRecord) {
+    if jsonl {
+      SimLineOut.stdout(String(decoding: JSONWriter.write(n.json, pretty: false), as: UTF8.self))
+    } else {
+      SimLineOut.stdout(Self.line(n))
+    }
+  }
+
+  func print(_ changes: [Change]) {
+    for c in changes { for n in c.notifications { print(n) } }
+  }
+}
+
+/// Unbuffered line output, so `subdash simulate | grep` and a tailing reader see each event as
+/// it happens rather than when a buffer fills.
+enum SimLineOut {
+  static func stdout(_ line: String) { write(1, line + "\n") }
+  static func stderr(_ line: String) { write(2, line + "\n") }
+
+  private static func write(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { buf in
+        #if canImport(Glibc)
+        Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
+        #else
+        Darwin.write(fd, buf.baseAddress! + done, buf.count - done)
+        #endif
+      }
+      if n < 0 { if errno == EINTR { continue }; return }
+      done += n
+    }
+  }
+}

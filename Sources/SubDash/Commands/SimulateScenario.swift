@@ -1,0 +1,64 @@
+import DashModel
+import Foundation
+
+/// `--scenario SCRIPT FILE` and `--check SCRIPT [FILE]`. A script with a `catalog` or `state`
+/// line builds its own starting file: in a scratch directory, or at FILE when FILE does not exist
+/// yet (an existing FILE is never replaced). Without such a line the script runs on FILE as it is.
+struct SimulateScenario {
+  var script: String
+  var file: String?
+  var checkOnly: Bool
+  var output: SimulateOutput
+
+  /// Returns the exit code: 0 passed, 1 a mismatch or a refused step, 2 bad input.
+  func run(_ signals: inout SimStopSignals) -> Int32 {
+    let scenario: Scenario
+    do {
+      let text = try String(contentsOfFile: script, encoding: .utf8)
+      scenario = try ScenarioParser.parse(text, fileName: (script as NSString).lastPathComponent)
+    } catch let e as ScenarioSyntaxError {
+      SimLineOut.stderr(e.description)
+      return 2
+    } catch {
+      SimLineOut.stderr("\(script): cannot read the script: \(error.localizedDescription)")
+      return 2
+    }
+    var scratch: String?
+    let statePath: String
+    if let file {
+      if scenario.createsFile, FileManager.default.fileExists(atPath: file) {
+        SimLineOut.stderr("\(file) already exists and the script builds its own starting file (catalog/state line); remove the file or leave FILE out to use a scratch copy")
+        return 2
+      }
+      statePath = file
+    } else {
+      guard scenario.createsFile else {
+        SimLineOut.stderr("\(scenario.fileName): the script has no catalog or state line, so it needs a FILE to run on")
+        return 2
+      }
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-scenario-\(UUID().uuidString)")
+      do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
+        SimLineOut.stderr("cannot create a scratch directory: \(error.localizedDescription)")
+        return 2
+      }
+      scratch = dir.path
+      statePath = dir.appendingPathComponent(ScenarioWorkspace.stateFileName).path
+    }
+    let scriptDir = (script as NSString).deletingLastPathComponent
+    let out = output
+    let quiet = checkOnly
+    let runner = ScenarioRunner(
+      scenario: scenario, scriptDirectory: scriptDir.isEmpty ? "." : scriptDir, statePath: statePath,
+      onNotification: { n in if !quiet { out.print(n) } })
+    do {
+      let report = try runner.run()
+      if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
+      SimLineOut.stderr("\(scenario.fileName): ok (\(report.steps) steps, \(report.expectations) expectations, \(report.notifications) notifications)")
+      return 0
+    } catch {
+      SimLineOut.stderr(error.description)
+      if scratch != nil { SimLineOut.stderr("scratch state kept at \(statePath)") }
+      return error.exitCode
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import DashModel
+
+@Suite("Actions: downgrade, cancelling a pending change, auto-renew")
+struct ActionsRenewalChangeTests {
+  typealias F = ActionsFixture
+
+  @Test func downgradeChangesOnlyWhatRenewsAndKeepsTheCurrentPlan() throws {
+    let before = F.state()
+    let now = F.midPeriod
+    let change = try applied(.downgrade(toProductId: "pass.individual"), to: before, at: now)
+
+    #expect(change.transactions.isEmpty)
+    #expect(change.latest == before.subscriber.latestTransaction)
+    var expected = before.subscriber.renewalInfo!
+    expected.autoRenewProductId = "pass.individual"
+    expected.renewalPrice = 4990
+    expected.signedDate = now
+    #expect(change.renewal == expected)
+
+    let n = try #require(change.notification)
+    #expect(n.notificationType == "DID_CHANGE_RENEWAL_PREF")
+    #expect(n.subtype == "DOWNGRADE")
+    #expect(n.status == .active)
+    #expect(n.productId == "pass.individual")
+    #expect(n.signedDate == now)
+    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, sequence: 0, at: now))
+
+    let preview = try Actions.preview(.downgrade(toProductId: "pass.individual"), in: before, at: now).get()
+    #expect(preview.effectiveDate == F.expires)
+    #expect(preview.summary == "Downgrade to Individual Pass at the next renewal on 2026-02-10 12:00 UTC for 4.99 USD; Family Pass stays until then.")
+  }
+
+  @Test func choosingTheCurrentProductAgainCancelsThePendingDowngrade() throws {
+    let pending = F.state(autoRenewProduct: "pass.individual", renewalPrice: 4990)
+    let change = try applied(.downgrade(toProductId: "pass.family"), to: pending, at: F.midPeriod)
+    #expect(change.renewal?.autoRenewProductId == "pass.family")
+    #expect(change.renewal?.renewalPrice == 7990)
+    let n = try #require(change.notification)
+    #expect(n.notificationType == "DID_CHANGE_RENEWAL_PREF")
+    #expect(n.subtype == nil)
+    #expect(n.productId == "pass.family")
+    // The same choice made from the upgrade or crossgrade menu means the same thing.
+    #expect(try applied(.upgrade(toProductId: "pass.family"), to: pending, at: F.midPeriod).renewal == change.renewal)
+    #expect(try applied(.crossgrade(toProductId: "pass.family"), to: pending, at: F.midPeriod).renewal == change.renewal)
+  }
+
+  @Test func aPendingChangeIsNotScheduledTwiceAndCanBeRedirected() throws {
+    let pending = F.state(autoRenewProduct: "pass.individual")
+    #expect(refusal(.downgrade(toProductId: "pass.individual"), in: pending, at: F.midPeriod) == .changeAlreadyPending("pass.individual"))
+    let premium = F.state(product: "pass.premium", price: 11990, autoRenewProduct: "pass.individual")
+    let redirected = try applied(.downgrade(toProductId: "pass.family"), to: premium, at: F.midPeriod)
+    #expect(redirected.renewal?.autoRenewProductId == "pass.family")
+    #expect(redirected.notification?.subtype == "DOWNGRADE")
+  }
+
+  @Test func aDowngradeDropsTheOfferQueuedForTheProductThatNoLongerRenews() throws {
+    let queued = F.state(renewalExtras: """
+      , "offerType": 3, "offerIdentifier": "family-any", "offerDiscountType": "FREE_TRIAL", "offerPeriod": "P1W"
+      """)
+    let change = try applied(.downgrade(toProductId: "pass.individual"), to: queued, at: F.midPeriod)
+    #expect(change.renewal?.offerType == nil)
+    #expect(change.renewal?.offerIdentifier == nil)
+    #expect(change.renewal?.offerDiscountType == nil)
+    #expect(change.renewal?.offerPeriod == nil)
+    #expect(change.renewal.map { fields($0.json)["offerType"] } == .some(nil))  // gone from the written file too
+  }
+
+  @Test func downgradeRefusals() {
+    let now = F.midPeriod
+    let bottom = F.state(product: "pass.individual", price: 4990)
+    #expect(refusal(.downgrade(toProductId: "pass.family"), in: bottom, at: now) == .alreadyBottomLevel)
+    #expect(refusal(.downgrade(toProductId: "pass.premium"), in: F.state(), at: now) == .notLowerLevel(productId: "pass.premium"))
+    #expect(refusal(.downgrade(toProductId: "pass.duo"), in: F.state(), at: now) == .notLowerLevel(productId: "pass.duo"))
+    #expect(refusal(.downgrade(toProductId: "pass.family"), in: F.state(), at: now) == .alreadyOnProduct("pass.family"))
+    #expect(refusal(.downgrade(toProductId: "pass.individual"), in: F.state(autoRenew: 0), at: now) == .autoRenewOff)
+    guard case .notActive(let why)? = refusal(.downgrade(toProductId: "pass.individual"), in: F.state(autoRenew: 0), at: F.expires) else {
+      Issue.record("expected notActive once expired")
+      return
+    }
+    #expect(why.contains("nothing renews"))
+  }
+
+  @Test func downgradeInBillingRetryAppliesToTheRecoveredRenewal() throws {
+    let retry = F.state(renewalExtras: #", "isInBillingRetryPeriod": true"#)
+    let now = utc("2026-02-20T00:00:00Z")
+    let change = try applied(.downgrade(toProductId: "pass.individual"), to: retry, at: now)
+    #expect(change.notification?.status == .billingRetry)
+    #expect(change.renewal?.autoRenewProductId == "pass.individual")
+  }
+
+  @Test func turningAutoRenewOffAndOn() throws {
+    let now = F.midPeriod
+    let off = try applied(.setAutoRenew(false), to: F.state(), at: now)
+    var expected = F.state().subscriber.renewalInfo!
+    expected.autoRenewStatus = .off
+    expected.signedDate = now
+    #expect(off.renewal == expected)
+    #expect(off.renewal?.expirationIntent == nil)  // set only when it actually expires
+    #expect(off.transactions.isEmpty)
+    let n = try #require(off.notification)
+    #expect(n.notificationType == "DID_CHANGE_RENEWAL_STATUS")
+    #expect(n.subtype == "AUTO_RENEW_DISABLED")
+    #expect(n.status == .active)
+    #expect(n.productId == "pass.family")
+    #expect(off.message == "Turned auto-renew off: Family Pass ends on 2026-02-10 12:00 UTC instead of renewing.")
+
+    let on = try applied(.setAutoRenew(true), to: off.state, at: now + .hours(1))
+    #expect(on.renewal?.autoRenewStatus == .on)
+    #expect(on.notification?.subtype == "AUTO_RENEW_ENABLED")
+    #expect(on.message == "Turned auto-renew on: Family Pass renews on 2026-02-10 12:00 UTC for 7.99 USD.")
+  }
+
+  @Test func autoRenewRefusesNoOpsAndSubscriptionsWithNothingToRenew() {
+    #expect(refusal(.setAutoRenew(true), in: F.state(), at: F.midPeriod) == .autoRenewAlready(true))
+    #expect(refusal(.setAutoRenew(false), in: F.state(autoRenew: 0), at: F.midPeriod) == .autoRenewAlready(false))
+    // Boundary: one millisecond before expiresDate it is still active; at expiresDate it has lapsed.
+    #expect(refusal(.setAutoRenew(true), in: F.state(autoRenew: 0), at: F.expires - .millisecond) == nil)
+    guard case .notActive? = refusal(.setAutoRenew(true), in: F.state(autoRenew: 0), at: F.expires) else {
+      Issue.record("expected notActive at expiresDate")
+      return
+    }
+  }
+}
