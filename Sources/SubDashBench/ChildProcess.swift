@@ -4,8 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// One run of another program, timed from spawn to exit, with the peak resident memory the kernel
-/// recorded for it (wait4's rusage is per child, unlike getrusage(RUSAGE_CHILDREN)).
+/// One run of another program, timed from spawn to exit, with its peak resident memory.
+///
+/// The peak comes from GNU time (`/usr/bin/time -f %M`) when it is installed, not from our own
+/// wait4: Linux carries the parent's high-water mark into a spawned child (posix_spawn shares the
+/// parent's memory until exec, and exec keeps the old maximum), so after this process has loaded a
+/// 100 MB file every child would "peak" at our size. GNU time forks from a small process.
 struct ChildRun {
   var seconds: Double
   var maxRSSKiB: Int
@@ -13,6 +17,34 @@ struct ChildRun {
 }
 
 enum ChildProcess {
+  static let gnuTime = access("/usr/bin/time", X_OK) == 0
+
+  /// Runs `argv` with stdout and stderr sent to /dev/null, measuring its peak memory.
+  static func measure(_ argv: [String]) -> ChildRun {
+    guard gnuTime else { var r = run(argv); r.maxRSSKiB = 0; return r }
+    let report = "/tmp/subdash-bench-rss-\(getpid())"
+    defer { unlink(report) }
+    var r = run(["/usr/bin/time", "-f", "%M", "-o", report] + argv)
+    r.maxRSSKiB = 0
+    if let f = fopen(report, "r") {
+      var kib = 0
+      if fscanf_int(f, &kib) { r.maxRSSKiB = kib }
+      fclose(f)
+    }
+    return r
+  }
+
+  /// Reads the last integer in a small report file.
+  private static func fscanf_int(_ f: UnsafeMutablePointer<FILE>, _ out: inout Int) -> Bool {
+    var line = [CChar](repeating: 0, count: 256)
+    var found = false
+    while fgets(&line, Int32(line.count), f) != nil {
+      let text = String(decoding: line.prefix(while: { $0 != 0 && $0 != 10 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if let v = Int(text) { out = v; found = true }
+    }
+    return found
+  }
+
   /// Runs `argv` with stdout and stderr sent to /dev/null.
   static func run(_ argv: [String]) -> ChildRun {
     var actions = posix_spawn_file_actions_t()

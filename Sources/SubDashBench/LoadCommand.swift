@@ -10,6 +10,8 @@ struct Load: ParsableCommand {
   var sizes = "1,1000,10000,100000"
   @Option(help: "Runs per tool and file; the table shows medians.")
   var runs = 5
+  @Flag(help: "Only the in-process timings (quick iterations while optimizing).")
+  var inProcessOnly = false
 
   func run() throws {
     print(Machine.describe())
@@ -20,7 +22,7 @@ struct Load: ParsableCommand {
     print("""
 
       In-process (median of \(runs)): parse = JSONParser.parse of the bytes; load+derive = StateFile.load + Lifecycle.derive.
-      Processes (median wall time of \(runs), peak RSS): SubDash = `SubDashBench load-once F` (read, load, derive, exit);
+      Processes (median wall time of \(runs); peak RSS by /usr/bin/time -f %M, which adds ~1 ms): SubDash = `SubDashBench load-once F` (read, load, derive, exit);
       python3 = `python3 -c "import json; json.load(open(F))"`; jq = `jq -c . F > /dev/null`.
 
       | transactions | file | parse | load+derive | SubDash process | python3 json.load | jq -c . | SubDash ÷ python3 | RSS SubDash | RSS python3 | RSS jq |
@@ -29,18 +31,22 @@ struct Load: ParsableCommand {
     for n in try parseSizes(sizes) {
       let path = try StateFiles.ensure(renewals: n, in: location.dir)
       let (parse, load) = try inProcess(path)
+      if inProcessOnly {
+        print("| \(n) | \(Stats.bytes(StateFiles.size(path))) | \(Stats.time(parse)) | \(Stats.time(load)) |")
+        continue
+      }
       var ours: [ChildRun] = [], py: [ChildRun] = [], jqRuns: [ChildRun] = []
       // Interleaved so that a slow moment on a shared machine hits every tool alike.
       for _ in 0..<runs {
-        ours.append(ChildProcess.run([me, "load-once", path]))
-        if let python { py.append(ChildProcess.run([python, "-c", "import json, sys; json.load(open(sys.argv[1]))", path])) }
-        if jq { jqRuns.append(ChildProcess.run(["jq", "-c", ".", path])) }
+        ours.append(ChildProcess.measure([me, "load-once", path]))
+        if let python { py.append(ChildProcess.measure([python, "-c", "import json, sys; json.load(open(sys.argv[1]))", path])) }
+        if jq { jqRuns.append(ChildProcess.measure(["jq", "-c", ".", path])) }
       }
       if let bad = ours.first(where: { $0.exitStatus != 0 }) { throw ValidationError("load-once \(path) exited with \(bad.exitStatus)") }
       let oursWall = Stats.median(ours.map(\.seconds))
       let pyWall = python != nil ? Stats.median(py.map(\.seconds)) : .nan
       let jqWall = jq ? Stats.median(jqRuns.map(\.seconds)) : .nan
-      let rss = { (r: [ChildRun]) in r.isEmpty ? "n/a" : Stats.bytes((r.map(\.maxRSSKiB).max() ?? 0) * 1024) }
+      let rss = { (r: [ChildRun]) in r.isEmpty || !ChildProcess.gnuTime ? "n/a" : Stats.bytes((r.map(\.maxRSSKiB).max() ?? 0) * 1024) }
       print("| \(n) | \(Stats.bytes(StateFiles.size(path))) | \(Stats.time(parse)) | \(Stats.time(load)) | \(Stats.time(oursWall)) | \(Stats.time(pyWall)) | \(Stats.time(jqWall)) | \(Stats.fixed(oursWall / pyWall, 2)) | \(rss(ours)) | \(rss(py)) | \(rss(jqRuns)) |")
     }
   }

@@ -14,11 +14,24 @@ public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
 /// App Store omits fields freely); a present value of the wrong kind is an error naming its path.
 public struct ObjectReader: Sendable {
   public let object: JSONObject
-  public let path: JSONPath
+  // The path is built only when asked for (errors, nested readers): an array of 100,000 history
+  // entries would otherwise allocate a path per entry just in case one of them is wrong.
+  private let parentPath: JSONPath
+  private let lastComponent: JSONPath.Component?
+
+  public var path: JSONPath { lastComponent.map { parentPath.appending($0) } ?? parentPath }
 
   public init(_ object: JSONObject, at path: JSONPath) {
     self.object = object
-    self.path = path
+    parentPath = path
+    lastComponent = nil
+  }
+
+  /// The reader for element `index` of the array at `arrayPath`.
+  init(_ object: JSONObject, in arrayPath: JSONPath, index: Int) {
+    self.object = object
+    parentPath = arrayPath
+    lastComponent = .index(index)
   }
 
   public init(_ json: JSON, at path: JSONPath) throws(DecodeError) {
@@ -101,10 +114,17 @@ public struct ObjectReader: Sendable {
 
   /// An array of objects, each read by `read`.
   public func objects<T>(_ key: String, _ read: (ObjectReader) throws(DecodeError) -> T) throws(DecodeError) -> [T]? {
-    guard let items = try array(key) else { return nil }
+    guard let v = value(key) else { return nil }
+    guard case .array(let items) = v else { throw mismatch(key, "an array", v) }
+    let p = path.appending(key)
     var out: [T] = []
     out.reserveCapacity(items.count)
-    for (json, p) in items { out.append(try read(try ObjectReader(json, at: p))) }
+    for k in items.indices {
+      guard case .object(let o) = items[k] else {
+        throw DecodeError(p.appending(k), "expected an object, found \(items[k].kindName)")
+      }
+      out.append(try read(ObjectReader(o, in: p, index: k)))
+    }
     return out
   }
 

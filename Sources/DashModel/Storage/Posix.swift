@@ -24,18 +24,30 @@ enum Posix {
     if fstat(fd, &st) != 0 { return .failure(PosixFailure(errorText())) }
     if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(PosixFailure("is a directory, not a file")) }
     if Int(st.st_size) > limit { return .failure(PosixFailure("file is \(st.st_size) bytes; the limit is \(limit) bytes")) }
-    var out = [UInt8](repeating: 0, count: max(0, Int(st.st_size)))
-    var got = 0
-    while true {
-      if got == out.count { out.append(contentsOf: repeatElement(0, count: 65536)) }
-      let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
-      if n < 0 { if errno == EINTR { continue }; return .failure(PosixFailure(errorText())) }
-      if n == 0 { break }
-      got += n
+    // Room for the whole file plus a spare page, so the read that finds the end never has to grow
+    // (and copy) a buffer of a hundred megabytes; uninitialized, since read() fills it.
+    var capacity = max(0, Int(st.st_size)) + 4096
+    var out: [UInt8] = []
+    var failure: PosixFailure?
+    while failure == nil {
+      var got = 0
+      out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        while got < buffer.count {
+          let n = read(fd, buffer.baseAddress! + got, buffer.count - got)
+          if n < 0 { if errno == EINTR { continue }; failure = PosixFailure(errorText()); break }
+          if n == 0 { break }
+          got += n
+        }
+        count = got
+      }
+      if failure != nil { break }
       if got > limit { return .failure(PosixFailure("file grew past the limit of \(limit) bytes while reading")) }
+      if got < capacity { return .success(out) }
+      // The file grew while being read: start again with a bigger buffer.
+      if lseek(fd, 0, SEEK_SET) < 0 { return .failure(PosixFailure(errorText())) }
+      capacity = min(capacity * 2, limit + 1)
     }
-    out.removeSubrange(got...)
-    return .success(out)
+    return .failure(failure!)
   }
 
   static func writeAll(fd: Int32, _ bytes: [UInt8]) -> Bool {
