@@ -12,6 +12,10 @@ struct SimContext {
   private(set) var summary: HistorySummary
   /// Only what this step added, continuing the paid-time fold where the history left off.
   private(set) var added: HistorySummary
+  /// The date of the last event applied in this step. Win-back eligibility changes are looked for
+  /// after it: the clock itself only moves when the step ends, so without this a processed
+  /// eligibility change would be found again, and again, until the event limit (found by fuzzing).
+  var processedUntil: Instant?
 
   init(_ state: SubscriptionState) throws(ActionError) {
     if state.subscriber.environment == .production {

@@ -67,6 +67,7 @@ extension SimContext {
     case .winBackEligibility: refreshWinBack(at: event.date)
     }
     if event.kind != .winBackEligibility { refreshWinBack(at: event.date) }
+    processedUntil = max(processedUntil ?? event.date, event.date)
   }
 
   /// Applies every event due by `target` in order, then moves the clock to `target` (never
