@@ -21,6 +21,8 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 /// and repeated values of 100,000 similar objects share one allocation each.
 public struct JSONParser {
   public static let defaultMaxDepth = 256
+  /// Objects up to this many keys check duplicates pairwise (by hash); bigger ones use a Set.
+  static let linearKeyCheckLimit = 32
 
   /// Parses a whole document.
   public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSON {
@@ -147,6 +149,7 @@ public struct JSONParser {
     entries.reserveCapacity(keyCountHint[hintSlot])
     let hashBase = keyHashes.count
     var hasNonASCIIKey = false
+    var largeObjectKeys: Set<String>? = nil
     defer { keyHashes.removeSubrange(hashBase...) }
     while true {
       skipSpace()
@@ -160,8 +163,15 @@ public struct JSONParser {
       // Swift compares strings by canonical equivalence ("\u{212A}" == "K"), and so do lookups: once
       // a non-ASCII key is involved, every key is compared as a string, not by its bytes' hash.
       if !ascii { hasNonASCIIKey = true }
-      for k in hashBase..<keyHashes.count where (hasNonASCIIKey || keyHashes[k] == hash) && entries[k - hashBase].key == key {
-        throw error("duplicate key \"\(key)\"", at: keyStart)
+      if entries.count < Self.linearKeyCheckLimit {
+        for k in hashBase..<keyHashes.count where (hasNonASCIIKey || keyHashes[k] == hash) && entries[k - hashBase].key == key {
+          throw error("duplicate key \"\(key)\"", at: keyStart)
+        }
+      } else {
+        // A hostile object with 100,000 keys would make the pairwise check quadratic (seconds);
+        // a Set hashes strings by canonical equivalence too.
+        if largeObjectKeys == nil { largeObjectKeys = Set(entries.map(\.key)) }
+        if !largeObjectKeys!.insert(key).inserted { throw error("duplicate key \"\(key)\"", at: keyStart) }
       }
       keyHashes.append(hash)
       skipSpace()

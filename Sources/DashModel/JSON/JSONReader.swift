@@ -84,7 +84,9 @@ public struct ObjectReader: Sendable {
 
   public func double(_ key: String) throws(DecodeError) -> Double? {
     guard let v = value(key) else { return nil }
-    guard case .number(let n) = v, let d = Double(n), d.isFinite else { throw mismatch(key, "a number", v) }
+    guard case .number(let n) = v, let d = Double(n) else { throw mismatch(key, "a number", v) }
+    // 1e999 is valid JSON but no Double: say so rather than "expected a number, found a number".
+    guard d.isFinite else { throw DecodeError(path.appending(key), "number \(n) is out of range") }
     return d
   }
 

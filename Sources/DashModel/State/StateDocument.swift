@@ -82,7 +82,8 @@ public struct JournalInfo: Equatable, Sendable {
   init(_ r: ObjectReader) throws(DecodeError) {
     source = r.object
     file = try r.requiredString("file")
-    if file.contains("/") || file == ".." || file == "." {
+    if file.isEmpty || file.contains("/") || file == ".." || file == "."
+      || file.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       throw DecodeError(r.path.appending("file"), "the journal must be a plain file name beside the state file")
     }
     committedBytes = try r.int64("committedBytes") ?? 0

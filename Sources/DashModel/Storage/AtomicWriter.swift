@@ -19,7 +19,10 @@ public enum AtomicWriter {
     if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
     let dir = Posix.directory(of: path)
     let tmp = "\(dir)/.\(name).subdash-tmp-\(getpid())"
-    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    // The name is predictable: remove whatever has it (a crashed writer's leftover, or a planted
+    // symlink) and create it exclusively, so the write can only go to a new file of our own.
+    unlink(tmp)
+    let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
     if fd < 0 { throw fail("cannot create a temporary file in \(dir)") }
     var ok = Posix.writeAll(fd: fd, bytes)
     var code = errno

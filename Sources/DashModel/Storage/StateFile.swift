@@ -55,6 +55,11 @@ public enum StateFile {
     guard !relative.isEmpty, !relative.hasPrefix("/") else {
       throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" must be a path relative to the state file's directory")
     }
+    // A NUL would end the C string early ("a.storekit\u0000…" opens a.storekit), and control
+    // characters in a file name are never what someone meant.
+    guard !relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+      throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "the catalog file name contains a control character")
+    }
     let full = dir + "/" + relative
     guard let realDir = Posix.realPath(dir) else {
       throw StateFileError(file: stateName, message: "cannot resolve the state file's directory")
