@@ -44,7 +44,12 @@ public struct StateDocument: Equatable, Sendable {
     winBackOffers = try r.objects("winBackOffers") { (o) throws(DecodeError) in try WinBackReader.read(o, productId: nil) } ?? []
     offerCodes = try r.objects("offerCodes") { (o) throws(DecodeError) in try OfferCodeBatch(o) } ?? []
     policy = try r.object("policy").map { (p) throws(DecodeError) in try AccessPolicy(p) } ?? AccessPolicy()
-    simulation = try r.object("simulation")?.object
+    let sim = try r.object("simulation")
+    // The virtual clock is every reader's `now` (the dashboard takes it as it is): a date outside
+    // years 1900–3000 is refused here, with its path, instead of overflowing calendar arithmetic
+    // in whatever reads it first (found by fuzzing). The other settings are the simulator's to read.
+    _ = try sim?.instant("now")
+    simulation = sim?.object
     journal = try r.object("journal").map { (j) throws(DecodeError) in try JournalInfo(j) }
   }
 
