@@ -83,6 +83,9 @@ public struct JSONParser {
 
   private mutating func parseDocument() throws(JSONSyntaxError) -> JSON {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+    if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
+      throw error("the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8")
+    }
     skipSpace()
     if i >= bytes.count { throw error("the file is empty (expected a JSON value)") }
     let v = try parseValue()
@@ -165,13 +168,14 @@ public struct JSONParser {
       if !ascii { hasNonASCIIKey = true }
       if entries.count < Self.linearKeyCheckLimit {
         for k in hashBase..<keyHashes.count where (hasNonASCIIKey || keyHashes[k] == hash) && entries[k - hashBase].key == key {
-          throw error("duplicate key \"\(key)\"", at: keyStart)
+          throw duplicate(key, earlier: entries[k - hashBase].key, at: keyStart)
         }
       } else {
         // A hostile object with 100,000 keys would make the pairwise check quadratic (seconds);
         // a Set hashes strings by canonical equivalence too.
         if largeObjectKeys == nil { largeObjectKeys = Set(entries.map(\.key)) }
-        if !largeObjectKeys!.insert(key).inserted { throw error("duplicate key \"\(key)\"", at: keyStart) }
+        let (inserted, earlier) = largeObjectKeys!.insert(key)
+        if !inserted { throw duplicate(key, earlier: earlier, at: keyStart) }
       }
       keyHashes.append(hash)
       skipSpace()
@@ -194,6 +198,16 @@ public struct JSONParser {
       }
       throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
     }
+  }
+
+  /// Keys that are equal as Swift strings but spelled with different code points ("K" and the
+  /// Kelvin sign) would read as one key, so they are duplicates too; the message says why.
+  private func duplicate(_ key: String, earlier: String, at offset: Int) -> JSONSyntaxError {
+    if Array(key.utf8) != Array(earlier.utf8) {
+      let spelled = key.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
+      return error("duplicate key \"\(spelled)\" (the same text as the earlier key \"\(earlier)\" once Unicode-normalized)", at: offset)
+    }
+    return error("duplicate key \"\(key)\"", at: offset)
   }
 
   private mutating func parseArray() throws(JSONSyntaxError) -> JSON {

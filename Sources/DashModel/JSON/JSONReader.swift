@@ -96,7 +96,9 @@ public struct ObjectReader: Sendable {
   public func instant(_ key: String) throws(DecodeError) -> Instant? {
     guard let d = try double(key) else { return nil }
     guard d >= -2_208_988_800_000, d <= 32_503_680_000_000 else {
-      throw DecodeError(path.appending(key), "date \(d) ms is outside years 1900–3000 (milliseconds since 1970 expected)")
+      // Quote the number as written (253402300799000, not 253402300799000.0).
+      let literal = object[key].flatMap { if case .number(let n) = $0 { return n } else { return nil } } ?? "\(d)"
+      throw DecodeError(path.appending(key), "date \(literal) ms is outside years 1900–3000 (milliseconds since 1970 expected)")
     }
     return Instant(ms: d)
   }
@@ -150,11 +152,20 @@ public struct ObjectWriter {
 
   public mutating func set(_ key: String, _ v: String?) { object[key] = v.map(JSON.string) }
   public mutating func set(_ key: String, _ v: Bool?) { object[key] = v.map(JSON.bool) }
-  public mutating func set(_ key: String, _ v: Int?) { object[key] = v.map { JSON.int($0) } }
-  public mutating func set(_ key: String, _ v: Int64?) { object[key] = v.map { JSON.int($0) } }
+  public mutating func set(_ key: String, _ v: Int?) { set(key, v.map { Int64($0) }) }
+  public mutating func set(_ key: String, _ v: Int64?) {
+    setPreserving(key, v.map { JSON.int($0) }, same: { old in v.map { Self.literal(old, is: $0) } ?? false })
+  }
   public mutating func set(_ key: String, _ v: Instant?) { setPreserving(key, v.map { JSON.double($0.ms) }, same: { Double($0) == v?.ms }) }
   public mutating func set(_ key: String, _ v: [String]?) { object[key] = v.map { .array($0.map(JSON.string)) } }
   public mutating func set(_ key: String, json v: JSON?) { object[key] = v }
+
+  /// Whether a number literal spells exactly `v` (1, 1.0, 1e0 all spell 1).
+  static func literal(_ text: String, is v: Int64) -> Bool {
+    if let i = Int64(text) { return i == v }
+    guard let d = Double(text), d == d.rounded(), abs(d) < 9.0e15 else { return false }
+    return Int64(d) == v
+  }
 
   /// Keeps the original literal when the value is numerically unchanged (1.0e12 stays 1.0e12).
   private mutating func setPreserving(_ key: String, _ v: JSON?, same: (String) -> Bool) {

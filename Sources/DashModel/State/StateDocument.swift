@@ -27,6 +27,9 @@ public struct StateDocument: Equatable, Sendable {
     if let f = format, !f.hasPrefix("subdash-state/") {
       throw DecodeError(r.path.appending("format"), "\"\(f)\" is not a SubDash state format (expected \(DashModelInfo.stateFormat))")
     }
+    if !r.has("subscriber"), r.has("subscriptionGroups") || r.has("products") {
+      throw DecodeError(r.path, "this is a .storekit catalog, not a SubDash state file (name it in a state file's \"catalogFile\")")
+    }
     guard let sub = try r.object("subscriber") else {
       throw DecodeError(r.path.appending("subscriber"), "required object is missing")
     }

@@ -41,7 +41,15 @@ public enum StateFile {
         throw located(error, in: bytes, fileName: fileName)
       }
     case .file(let relative):
-      catalog = try catalogFile(relative)
+      do {
+        catalog = try catalogFile(relative)
+      } catch {
+        // Errors about the reference itself point at it in the state file.
+        if error.file == fileName, let path = error.path, error.line == nil {
+          throw located(DecodeError(path, error.message), in: bytes, fileName: fileName)
+        }
+        throw error
+      }
     }
     return SubscriptionState(document: document, catalog: catalog)
   }
@@ -66,6 +74,9 @@ public enum StateFile {
     }
     guard let realCatalog = Posix.realPath(full) else {
       throw StateFileError(file: relative, message: "catalog file not found (named by \(stateName) at $.catalogFile)")
+    }
+    if realCatalog == realDir {
+      throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" is the state file's directory, not a catalog file")
     }
     guard realCatalog.hasPrefix(realDir + "/") else {
       throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" resolves outside the state file's directory; copy the catalog beside the state file")
