@@ -24,9 +24,12 @@ if ((needs_build == 0)); then
 fi
 if ((needs_build)); then
   echo "fuzz: building $bin (swiftc -sanitize=fuzzer,address)…"
+  # Compile a snapshot, so editing a source during the minutes this takes cannot break the build.
+  rm -rf "$out/src" && mkdir -p "$out/src"
+  cp "${sources[@]}" Fuzz/StateFileFuzz.swift "$out/src/"
   # ld.gold warns about every ASan helper symbol it cannot export; only real errors matter.
   if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name DashModel \
-      "${sources[@]}" Fuzz/StateFileFuzz.swift -o "$bin.new" >"$out/build.log" 2>&1; then
+      "$out"/src/*.swift -o "$bin.new" >"$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" | tail -30
     echo "fuzz: BUILD FAILED"
     exit 1
