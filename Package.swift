@@ -35,6 +35,9 @@ let package = Package(
       name: "SubDashBench",
       dependencies: ["DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
+    // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
+    // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
+    .executableTarget(name: "SubDashFaultProbe", dependencies: ["DashModel"]),
     .testTarget(
       name: "DashModelTests",
       dependencies: ["DashModel"],

@@ -43,6 +43,20 @@ public enum AtomicWriter {
       _ = fsync(dfd)
       close(dfd)
     }
+    removeStaleTemporaryFiles(of: name, in: dir)
+  }
+
+  /// A writer killed mid-save leaves its hidden temporary file behind; the next save removes
+  /// those whose writer is no longer running, so crashes do not accumulate clutter.
+  static func removeStaleTemporaryFiles(of name: String, in dir: String) {
+    let prefix = ".\(name).subdash-tmp-"
+    guard let d = opendir(dir) else { return }
+    defer { closedir(d) }
+    while let e = readdir(d) {
+      let entry = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+      guard entry.hasPrefix(prefix), let pid = pid_t(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + entry) }
+    }
   }
 }
 
