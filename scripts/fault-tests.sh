@@ -10,8 +10,10 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 source scripts/fault-lib.sh
-swift build -c release --product SubDashFaultProbe >/dev/null || { echo "fault-tests: BUILD FAILED"; exit 1; }
-probe="$(swift build -c release --show-bin-path)/SubDashFaultProbe"
+# Debug by default: after `swift build` (CI) it is already built; SUBDASH_FAULT_CONFIG=release for speed.
+config=${SUBDASH_FAULT_CONFIG:-debug}
+swift build -c "$config" --product SubDashFaultProbe >/dev/null || { echo "fault-tests: BUILD FAILED"; exit 1; }
+probe="$(swift build -c "$config" --show-bin-path)/SubDashFaultProbe"
 work=$(mktemp -d "${TMPDIR:-/tmp}/subdash-fault-tests.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0 skipped=0

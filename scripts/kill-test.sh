@@ -9,8 +9,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 kills=${1:-200}
 seed=${2:-$RANDOM}
-swift build -c release --product SubDashFaultProbe >/dev/null
-probe="$(swift build -c release --show-bin-path)/SubDashFaultProbe"
+# Debug by default: after `swift build` (CI) it is already built; SUBDASH_FAULT_CONFIG=release for speed.
+config=${SUBDASH_FAULT_CONFIG:-debug}
+swift build -c "$config" --product SubDashFaultProbe >/dev/null
+probe="$(swift build -c "$config" --show-bin-path)/SubDashFaultProbe"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/subdash-kill-test.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 echo "kill-test: seed $seed"
