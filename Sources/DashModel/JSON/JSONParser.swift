@@ -63,7 +63,7 @@ public struct JSONParser {
   private let maxDepth: Int
   private var i = 0
   private var depth = 0
-  private var interner = StringInterner()
+  private var interner: StringInterner
   /// Key count of the last object closed at each depth: the objects of an array usually have the
   /// same keys, so the next one reserves that much and never regrows.
   private var keyCountHint: [Int]
@@ -78,7 +78,10 @@ public struct JSONParser {
   private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.bytes = bytes
     self.maxDepth = maxDepth
-    keyCountHint = [Int](repeating: 0, count: min(maxDepth, 1024) + 2)
+    // Sized to the input: the journal is parsed a line at a time, and a table sized for a
+    // hundred-megabyte document would cost more to set up than such a line costs to parse.
+    interner = StringInterner(inputBytes: bytes.count)
+    keyCountHint = [Int](repeating: 0, count: 16)
   }
 
   private mutating func parseDocument() throws(JSONSyntaxError) -> JSON {
@@ -148,7 +151,8 @@ public struct JSONParser {
     var entries: [(key: String, value: JSON)] = []
     skipSpace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(JSONObject(entries: entries)) }
-    let hintSlot = min(depth, keyCountHint.count - 1)
+    if depth >= keyCountHint.count { keyCountHint.append(contentsOf: repeatElement(0, count: depth + 1 - keyCountHint.count)) }
+    let hintSlot = depth
     entries.reserveCapacity(keyCountHint[hintSlot])
     let hashBase = keyHashes.count
     var hasNonASCIIKey = false

@@ -15,8 +15,16 @@ import Darwin
 /// makes later key comparisons pointer-equal. A small direct-mapped table is enough, since
 /// repeats are close together; a miss only costs the allocation it would have cost anyway.
 struct StringInterner {
-  private static let slotCount = 1024
-  private var slots = [String?](repeating: nil, count: slotCount)
+  private let mask: Int
+  private var slots: [String?]
+
+  /// A table of 8 to 1,024 slots, about one per 64 bytes of input.
+  init(inputBytes: Int) {
+    var n = 8
+    while n < 1024 && n * 64 < inputBytes { n *= 2 }
+    mask = n - 1
+    slots = [String?](repeating: nil, count: n)
+  }
 
   /// Strings this long or longer allocate; much longer ones rarely repeat.
   static let internedLengths = 16...64
@@ -24,7 +32,7 @@ struct StringInterner {
   /// An ASCII string for `bytes`, shared with an equal earlier one when possible.
   mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> String {
     guard Self.internedLengths.contains(bytes.count) else { return String(decoding: bytes, as: UTF8.self) }
-    let slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
+    let slot = Int(truncatingIfNeeded: hash) & mask
     if let s = slots[slot], Self.equal(s, bytes) { return s }
     let s = String(decoding: bytes, as: UTF8.self)
     slots[slot] = s
