@@ -37,14 +37,18 @@ public enum Phrases {
   public static func renewal(_ r: LifecycleReport, catalog: Catalog) -> String {
     switch r.renewal {
     case .renews(let date, let product, let price, let currency):
-      var s = "renews on \(Format.date(date)) (in \(Format.countdown(date - r.now)))"
+      // In grace or billing retry the renewal date has passed: "in 0s" would read as "now".
+      var s = date > r.now
+        ? "renews on \(Format.date(date)) (in \(Format.countdown(date - r.now)))"
+        : "renewal due \(Format.date(date)) not paid yet; Apple is retrying"
       s += " as \(productName(product, in: catalog))"
       if let price { s += " at \(Format.money(milliunits: price, currency: currency ?? ""))" }
       return s
     case .expiresAutoRenewOff(let date):
       return "expires on \(Format.date(date)) (in \(Format.countdown(date - r.now))), auto-renew off"
     case .switches(let date, let product):
-      return "switches to \(productName(product, in: catalog)) on \(Format.date(date)) (in \(Format.countdown(date - r.now)))"
+      let when = date > r.now ? "(in \(Format.countdown(date - r.now)))" : "(overdue)"
+      return "switches to \(productName(product, in: catalog)) on \(Format.date(date)) \(when)"
     case .awaitsPriceConsent(let date, let price):
       var s = "price increase pending consent"
       if let price { s += ": \(Format.money(milliunits: price, currency: ""))" }
