@@ -313,6 +313,23 @@ test_resize() {
   quit
 }
 
+test_help_overlay() {
+  in_test_dir help
+  copy_example active
+  e2e_start help 120 40 "$SUBDASH_BIN" active.json
+  e2e_wait_for "ACCESS: YES"
+  e2e_type '?'
+  e2e_wait_for "┌─ Keys ─"
+  # Wide terminals show every sentence whole, simulation keys included.
+  e2e_assert_screen "upgrade to a higher level: immediate, prorated refund of unused time"
+  e2e_assert_screen "crossgrade within the level: now if the duration matches, else at renewal"
+  e2e_assert_screen "R        resolve the billing issue (payment succeeds) (not now)"
+  e2e_assert_screen "Z        decline the Ask to Buy request (not now)"
+  e2e_keys Escape
+  e2e_wait_gone "┌─ Keys ─"
+  quit
+}
+
 # --- read-only and the demo -------------------------------------------------------------------
 
 test_read_only() {
@@ -481,6 +498,7 @@ e2e_run "win-back offer accepted: active again" test_win_back
 e2e_run "external rewrites, a broken file and its fix show live" test_external_rewrite
 e2e_run "an in-place write is seen" test_in_place_write
 e2e_run "resize 120x40, 40x12, 30x10 (too small), 80x24" test_resize
+e2e_run "? lists every key, whole on a wide terminal" test_help_overlay
 e2e_run "--read-only refuses changes and writes nothing" test_read_only
 e2e_run "subdash alone opens a demo copy; Examples stay untouched" test_demo
 e2e_run "q quits and restores the terminal" test_quit
