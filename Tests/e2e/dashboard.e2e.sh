@@ -110,6 +110,22 @@ test_refunded_banner() {
   quit
 }
 
+# --now views the file at another moment: support staff asking "did they have access then?".
+test_now_option() {
+  open_dashboard nowopt grace-period --now 1779775199999    # grace ends 1 ms later
+  e2e_assert_screen "at 2026-05-26 05:59 UTC"
+  e2e_assert_screen "⚠ GRACE PERIOD"
+  e2e_assert_screen "ACCESS: YES — in billing grace period"
+  quit
+  e2e_stop
+  open_dashboard nowopt2 grace-period --now 2026-05-26T06:00:00Z
+  e2e_assert_screen "at 2026-05-26 06:00 UTC"
+  e2e_assert_screen "✖ BILLING RETRY"
+  e2e_assert_screen "ACCESS: NO — in billing retry, not in grace"
+  e2e_refute_screen "CHECK FILE"
+  quit
+}
+
 # --- plan changes -----------------------------------------------------------------------------
 
 test_upgrade() {
@@ -487,6 +503,7 @@ e2e_run "--retry-access limited changes the verdict" test_retry_limited_access
 e2e_run "expired (voluntary) banner with the reason" test_expired_voluntary_banner
 e2e_run "expired (billing) banner with the reason" test_expired_billing_banner
 e2e_run "refunded banner" test_refunded_banner
+e2e_run "--now views the file at that moment (±1 ms around grace's end)" test_now_option
 e2e_run "upgrade: picker, confirm, file and journal written" test_upgrade
 e2e_run "downgrade: pending at renewal, autoRenewProductId written" test_downgrade
 e2e_run "two changes at one instant: the later is listed first" test_same_instant_order

@@ -71,19 +71,24 @@ public struct ViewModel: Sendable {
 
   public var environment: AppStoreEnvironment? { report.environment ?? state.subscriber.environment }
   public var isProduction: Bool { environment == .production }
-  /// The instant the model reasons about: simulated time when the file keeps a clock.
+  /// The instant the model reasons about: `--now`, else simulated time when the file keeps a
+  /// clock, else the wall.
   public var now: Instant { clock.now }
 }
 
-/// The two clocks a developer watches: the simulator's (when the file has one) and the wall.
+/// The two clocks a developer watches: the simulator's (when the file has one) and the wall;
+/// or the moment support staff asked for with `--now`, which wins over both.
 public struct DashClock: Equatable, Sendable {
   public var simulated: Instant?
   public var wall: Instant
-  public init(simulated: Instant? = nil, wall: Instant) {
+  /// `--now`: the file is viewed at this fixed moment whatever its own clock says.
+  public var viewingAt: Instant?
+  public init(simulated: Instant? = nil, wall: Instant, viewingAt: Instant? = nil) {
     self.simulated = simulated
     self.wall = wall
+    self.viewingAt = viewingAt
   }
-  public var now: Instant { simulated ?? wall }
+  public var now: Instant { viewingAt ?? simulated ?? wall }
 }
 
 /// Session flags from the command line.
