@@ -346,6 +346,25 @@ test_help_overlay() {
   quit
 }
 
+test_ascii_and_no_colour() {
+  open_dashboard ascii grace-period --ascii --no-color
+  e2e_assert_screen "! GRACE PERIOD  payment failed"
+  e2e_assert_screen "-- Current plan ----"
+  e2e_assert_screen "ACCESS: YES - in billing grace period"
+  if e2e_screen | LC_ALL=C grep -q '[^ -~]'; then echo "non-ASCII on screen with --ascii" >&2; e2e__show_screen; exit 1; fi
+  if e2e_screen_ansi | grep -qE $'\e\\[(3[0-7]|38;5;[0-9]+)m'; then echo "colour used despite --no-color" >&2; exit 1; fi
+  quit
+  e2e_stop
+  # A non-UTF-8 locale and NO_COLOR do the same without flags.
+  in_test_dir asciilocale
+  copy_example grace-period
+  e2e_start asciilocale 80 24 env LANG=C NO_COLOR=1 "$SUBDASH_BIN" grace-period.json
+  e2e_wait_for "! GRACE PERIOD"
+  e2e_assert_screen "-- Current plan ----"
+  if e2e_screen_ansi | grep -qE $'\e\\[(3[0-7]|38;5;[0-9]+)m'; then echo "colour used despite NO_COLOR" >&2; exit 1; fi
+  quit
+}
+
 # --- read-only and the demo -------------------------------------------------------------------
 
 test_read_only() {
@@ -471,6 +490,8 @@ test_show() {
   [[ "$(show_json grace-period.json .access.level)" == yes ]]
   [[ "$(show_json grace-period.json .simulatedClock)" == true ]]
   [[ "$("$SUBDASH_BIN" show --now 2026-05-26T06:00:00Z --json grace-period.json | jq -r .statusName)" == "billing retry" ]]
+  # --json ends with a newline (the shell prompt must not be glued to the closing brace).
+  [[ "$("$SUBDASH_BIN" show --json grace-period.json | tail -c 2 | od -An -c | tr -d ' ')" == '}\n' ]]
 }
 
 # show_fails FILE EXPECTED_STDERR: exit code 2, nothing on stdout, exactly that one line on stderr.
@@ -490,8 +511,12 @@ test_show_errors() {
   jq '.subscriber.latestTransaction.expiresDate = "soon"' "$EXAMPLES/active.json" >badtype.json
   show_fails badtype.json "subdash: badtype.json:16:22: \$.subscriber.latestTransaction.expiresDate: expected a number, found a string"
   show_fails missing.json "subdash: missing.json: cannot read: No such file or directory"
-  # The dashboard refuses a broken file the same way, before touching the terminal.
+  # A bad option value is a usage error (64), not a file error.
   local rc=0
+  "$SUBDASH_BIN" show --retry-access maybe broken.json >out.txt 2>err.txt || rc=$?
+  [[ $rc -eq 64 ]] && grep -qF "Usage: subdash show" err.txt
+  # The dashboard refuses a broken file the same way, before touching the terminal.
+  rc=0
   "$SUBDASH_BIN" broken.json </dev/null >out.txt 2>err.txt || rc=$?
   [[ $rc -eq 2 ]] && grep -qxF "subdash: broken.json:3:18: invalid JSON: expected a quoted key, found ','" err.txt
 }
@@ -516,6 +541,7 @@ e2e_run "external rewrites, a broken file and its fix show live" test_external_r
 e2e_run "an in-place write is seen" test_in_place_write
 e2e_run "resize 120x40, 40x12, 30x10 (too small), 80x24" test_resize
 e2e_run "? lists every key, whole on a wide terminal" test_help_overlay
+e2e_run "--ascii/--no-color, and LANG=C/NO_COLOR" test_ascii_and_no_colour
 e2e_run "--read-only refuses changes and writes nothing" test_read_only
 e2e_run "subdash alone opens a demo copy; Examples stay untouched" test_demo
 e2e_run "q quits and restores the terminal" test_quit
