@@ -414,6 +414,12 @@ test_quit() {
   e2e_refute_screen "ACCESS: YES"
 }
 
+test_ctrl_c() {
+  open_dashboard ctrlc active
+  e2e_keys C-c
+  e2e_wait_exit 130
+}
+
 test_sigterm() {
   open_dashboard sigterm grace-period
   kill -TERM "$(e2e_app_pid subdash)"
@@ -545,6 +551,7 @@ e2e_run "--ascii/--no-color, and LANG=C/NO_COLOR" test_ascii_and_no_colour
 e2e_run "--read-only refuses changes and writes nothing" test_read_only
 e2e_run "subdash alone opens a demo copy; Examples stay untouched" test_demo
 e2e_run "q quits and restores the terminal" test_quit
+e2e_run "Ctrl-C exits 130 with the terminal restored" test_ctrl_c
 e2e_run "SIGTERM exits 143 with the terminal restored" test_sigterm
 e2e_run "SIGHUP in a dialog exits 129 with the terminal restored" test_sighup
 e2e_run "follows subdash simulate: grace, retry, then R recovers" test_follow_simulation
