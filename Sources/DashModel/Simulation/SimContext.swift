@@ -36,6 +36,12 @@ struct SimContext {
     settings.now ?? state.subscriber.latestTransaction?.purchaseDate ?? Instant.epoch
   }
 
+  /// The time of the last event applied in this step, if any.
+  var lastEventDate: Instant?
+
+  /// Where this step has got to: the clock, or the last applied event when that is later.
+  var reached: Instant { max(now, lastEventDate ?? now) }
+
   var latest: TransactionPayload? { state.subscriber.latestTransaction }
 
   var renewalInfo: RenewalInfoPayload {

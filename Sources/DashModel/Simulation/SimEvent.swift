@@ -63,10 +63,13 @@ extension SimContext {
     case .expiration: expireAtPeriodEnd(at: event.date)
     case .gracePeriodEnd: endGrace(at: event.date)
     case .billingRetryEnd: endBillingRetry(at: event.date)
-    case .billingRecovery: try? recover(at: event.date)
-    case .winBackEligibility: refreshWinBack(at: event.date)
+    case .billingRecovery:
+      // A recovery that cannot apply is dropped, so it can never be pending forever.
+      do { try recover(at: event.date) } catch { settings.billingIssue?.recoverAt = nil }
+    case .winBackEligibility: break
     }
-    if event.kind != .winBackEligibility { refreshWinBack(at: event.date) }
+    lastEventDate = max(lastEventDate ?? event.date, event.date)
+    refreshWinBack(at: event.date)
   }
 
   /// Applies every event due by `target` in order, then moves the clock to `target` (never

@@ -35,7 +35,7 @@ public enum Simulator {
     var clock = end
     var message = applied == 0 ? "Advanced to \(Format.date(end)); nothing happened" : "Advanced to \(Format.date(end)): \(describe(ctx))"
     if applied == SimContext.eventLimit, let next = ctx.pendingEvents().first, next.date <= end {
-      clock = max(ctx.now, ctx.state.subscriber.latestTransaction?.signedDate ?? ctx.now)
+      clock = ctx.reached
       message = "Stopped after \(applied) events at \(Format.date(clock)); advance again to continue"
     }
     ctx.refreshWinBack(at: clock)
