@@ -2,28 +2,29 @@
 /// never reads the wall clock; `simulation.now` in the document is the virtual clock, and every
 /// notification is signed at the virtual time of the event that caused it.
 ///
-/// Every entry point refuses Production data (`ActionError.productionData`).
+/// Every entry point that changes the state refuses Production data
+/// (`ActionError.productionData`); the read-only ones (clock, rules, nextEvent) answer for any file.
 public enum Simulator {
   /// The next thing the App Store will do on its own, if anything is scheduled. It may lie before
   /// the clock (a period that ended while nobody simulated): `advance` applies it at its own time.
   public static func nextEvent(_ state: SubscriptionState) throws(ActionError) -> SimEvent? {
-    try SimContext(state).pendingEvents().first
+    try SimContext(state, readOnly: true).pendingEvents().first
   }
 
   /// The virtual clock of a state (`simulation.now`, else the latest purchase date).
   public static func clock(_ state: SubscriptionState) throws(ActionError) -> Instant {
-    try SimContext(state).now
+    try SimContext(state, readOnly: true).now
   }
 
   /// The settings resolved against the catalog: the rate (pass it to `Actions.apply` as
   /// `timing`), grace, failures, Ask to Buy and the renewal cap in force.
   public static func rules(_ state: SubscriptionState) throws(ActionError) -> SimulationRules {
-    try SimContext(state).rules
+    try SimContext(state, readOnly: true).rules
   }
 
   /// The settings of a state, as written in its `simulation` object.
   public static func settings(_ state: SubscriptionState) throws(ActionError) -> SimulationSettings {
-    try SimContext(state).settings
+    try SimContext(state, readOnly: true).settings
   }
 
   /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
