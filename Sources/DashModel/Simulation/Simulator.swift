@@ -12,8 +12,11 @@ public enum Simulator {
   }
 
   /// The virtual clock of a state (`simulation.now`, else the latest purchase date).
+  /// It needs only `simulation.now`, so a bad rate or grace setting does not hide the clock.
   public static func clock(_ state: SubscriptionState) throws(ActionError) -> Instant {
-    try SimContext(state, readOnly: true).now
+    let settings: SimulationSettings
+    do { settings = try SimulationSettings(of: state) } catch { throw ActionError.other("\(error.path): \(error.message)") }
+    return settings.now ?? state.subscriber.latestTransaction?.purchaseDate ?? Instant.epoch
   }
 
   /// The settings resolved against the catalog: the rate (pass it to `Actions.apply` as
@@ -24,7 +27,7 @@ public enum Simulator {
 
   /// The settings of a state, as written in its `simulation` object.
   public static func settings(_ state: SubscriptionState) throws(ActionError) -> SimulationSettings {
-    try SimContext(state, readOnly: true).settings
+    do { return try SimulationSettings(of: state) } catch { throw ActionError.other("\(error.path): \(error.message)") }
   }
 
   /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
