@@ -46,6 +46,8 @@ extension SimContext {
         if let g = issue.gracePeriodExpiresDate, !issue.graceExpired { out.append(SimEvent(date: g, kind: .gracePeriodEnd)) }
         out.append(SimEvent(date: issue.retryExpiresDate, kind: .billingRetryEnd))
         if let r = issue.recoverAt, r < issue.retryExpiresDate { out.append(SimEvent(date: r, kind: .billingRecovery)) }
+      } else if renewalInfo.expirationIntent != nil && e <= reached {
+        // Already expired for good; a period that ended before the clock never renews late.
       } else if renewalInfo.autoRenewOn {
         out.append(SimEvent(date: e, kind: .renewal))
       } else if renewalInfo.expirationIntent == nil {

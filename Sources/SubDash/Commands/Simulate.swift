@@ -21,7 +21,7 @@ struct Simulate: ParsableCommand {
   @Option(help: "Time rate: an SKTestSession.TimeRate name (monthlyRenewalEveryFiveMinutes, realTime …), its raw value, or sandbox-3m|5m|15m|30m|1h.")
   var rate: String?
 
-  @Flag(help: "Jump from event to event as fast as possible until nothing is scheduled.")
+  @Flag(help: "Jump from event to event as fast as possible until nothing is scheduled (a subscription that keeps renewing runs until Ctrl-C; see --until and --steps).")
   var fast = false
 
   @Option(help: "Jump from event to event up to this virtual date, then stop there.")
