@@ -42,6 +42,12 @@ let package = Package(
       dependencies: ["DashView", "DashModel"],
       resources: [.copy("Snapshots")]
     ),
+    // The executable's platform layer (file watcher, signals, event loop, key codes), tested
+    // without a terminal: the loop runs against a pipe and a fake terminal.
+    .testTarget(
+      name: "SubDashTests",
+      dependencies: ["SubDash", "DashView"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,9 @@ import ArgumentParser
 @main
 struct SubDash: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "subdash", abstract: "A terminal dashboard for one App Store subscriber.",
-    subcommands: [Simulate.self])
-  func run() throws { print("subdash") }
+    commandName: "subdash",
+    abstract: "A terminal dashboard and App Store simulator for one subscriber's auto-renewable subscription.",
+    // terminal-check is hidden from this list; `subdash terminal-check --help` documents it.
+    subcommands: [Open.self, Show.self, Simulate.self, TerminalCheck.self],
+    defaultSubcommand: Open.self)
 }

@@ -1,5 +1,5 @@
 /// Prices as App Store milliunits (9.99 → 9990), parsed from decimal strings without going
-/// through Double, which would turn 19.99 into 19.98999….
+/// through Double, which would turn 19.99 into 19.98999…. Display goes through `Format.money`.
 public enum Money {
   public static func milliunits(_ text: String, at path: JSONPath) throws(DecodeError) -> Int64 {
     guard let v = parse(text) else { throw DecodeError(path, "\"\(text)\" is not a price such as 4.99") }
@@ -19,22 +19,11 @@ public enum Money {
     }
     return w * 1000 + frac
   }
+}
 
-  /// "9.99 USD"; whole amounts keep two decimals ("10.00 USD"), milliunits beyond cents show three.
+extension Money {
+  /// "9.99 USD" (or "9.99" without a currency); see `Format.money` for the digit rules.
   public static func format(_ milli: Int64, currency: String?) -> String {
-    let negative = milli < 0
-    let m = abs(milli)
-    let whole = m / 1000
-    let frac = m % 1000
-    var s = "\(whole)."
-    if frac % 10 == 0 {
-      let cents = frac / 10
-      s += cents < 10 ? "0\(cents)" : "\(cents)"
-    } else {
-      s += String(repeating: "0", count: 3 - String(frac).count) + String(frac)
-    }
-    if negative { s = "-" + s }
-    if let currency, !currency.isEmpty { s += " " + currency }
-    return s
+    Format.money(milliunits: milli, currency: currency ?? "")
   }
 }

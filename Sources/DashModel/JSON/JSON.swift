@@ -50,8 +50,12 @@ public struct JSONObject: Equatable, Sendable {
 
   public subscript(key: String) -> JSON? {
     get {
-      for e in entries where e.key == key { return e.value }
-      return nil
+      // Scan through a buffer pointer: iterating the array of (String, JSON) tuples by value
+      // retains and releases both halves of every entry, which dominated decoding profiles.
+      entries.withUnsafeBufferPointer { buf in
+        for i in buf.indices where buf[i].key == key { return buf[i].value }
+        return nil
+      }
     }
     set {
       if let i = entries.firstIndex(where: { $0.key == key }) {

@@ -1,0 +1,61 @@
+import DashModel
+
+/// Alarms that must not be missed, each with a glyph and a capitalised word as well as a colour:
+/// file error, refund/revocation, grace, billing retry, expiry, price consent, Ask to Buy, and the
+/// first contradiction found in the file.
+enum BannerPanel {
+  static func lines(_ vm: ViewModel, glyphs g: Glyphs, compact: Bool) -> [Line] {
+    func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
+    let r = vm.report
+    let now = vm.now
+    var out: [Line] = []
+    func banner(_ glyph: String, _ label: String, _ text: String, _ role: Role, _ field: FieldID?) {
+      var line = Line([Run("\(glyph) \(label)", Style(role, bold: true)), Run("  \(text)", Style(role))])
+      if let field, vm.highlights.isHighlighted(field, at: vm.clock.wall) {
+        line = line.styled { $0.role = .changed }
+      }
+      out.append(line)
+    }
+    if let error = vm.fileError {
+      banner(g.error, "FILE ERROR", "\(error) \(g.dash) showing last good state", .danger, nil)
+    }
+    if let rev = r.revocation, r.status == .revoked {
+      let label = rev.type == .familyRevoke ? "REVOKED" : "REFUNDED"
+      banner(g.error, label, "\(rev.text) on \(fmt(rev.date)); access ended", .danger, .revocation)
+    }
+    if let grace = r.grace, r.status == .billingGracePeriod {
+      let left = Format.countdown(grace.expiresDate - now)
+      banner(g.warn, "GRACE PERIOD", "payment failed; access kept for \(left), until \(fmt(grace.expiresDate))", .warn, .grace)
+    }
+    if let retry = r.billingRetry, r.status == .billingRetry {
+      banner(g.error, "BILLING RETRY", "payment failing since \(fmt(retry.since)); retrying until \(fmt(retry.retryUntil)); access: \(retry.accessDuringRetry.rawValue)", .danger, .billingRetry)
+    }
+    if let expiry = r.expiry, r.status == .expired {
+      banner(g.error, "EXPIRED", "on \(fmt(expiry.date)): \(expiry.reason)", .danger, .expiry)
+    }
+    if let pi = r.priceIncrease, pi.status == .customerHasNotResponded {
+      var text = "awaiting consent"
+      if let price = pi.newPriceMilli { text += " to \(PlanText.money(price, currency: pi.currency ?? PlanText.currency(vm)))" }
+      if let date = pi.effectiveDate { text += "; without it the subscription expires on \(fmt(date))" }
+      banner(g.warn, "PRICE INCREASE", text, .warn, .priceIncrease)
+    }
+    if let ask = r.askToBuy, ask.status == .pending {
+      let name = vm.state.catalog.product(ask.productId)?.displayName ?? ask.productId
+      banner(g.info, "ASK TO BUY", "\(name) requested \(fmt(ask.requestedDate)); waiting for a parent", .accent, .askToBuy)
+    }
+    if let warning = r.warnings.first {
+      let more = r.warnings.count > 1 ? " (+\(r.warnings.count - 1) more)" : ""
+      banner(g.warn, "CHECK FILE", warning + more, .warn, nil)
+    }
+    return out
+  }
+
+  /// "ACCESS: YES — subscribed"
+  static func access(_ vm: ViewModel, glyphs g: Glyphs) -> Line {
+    let a = vm.report.access
+    let role: Role = a.level == .yes ? .ok : a.level == .limited ? .warn : .danger
+    var line = Line([Run("ACCESS: \(a.level.rawValue.uppercased())", Style(role, bold: true)), Run(" \(g.dash) \(a.rule)", Style(role))])
+    if vm.highlights.isHighlighted(.access, at: vm.clock.wall) { line = line.styled { $0.role = .changed } }
+    return line
+  }
+}

@@ -1,0 +1,34 @@
+import DashModel
+
+/// The notification log, newest first: date, TYPE / SUBTYPE, summary. Wide panels give each
+/// event one row; narrow ones (a side column) give it two: the type, then date and summary.
+enum EventsPanel {
+  static func title(_ vm: ViewModel) -> String { "Recent events (\(vm.notifications.count))" }
+
+  /// One entry per notification (each one or two lines), or a single "no notifications" entry.
+  static func entries(_ vm: ViewModel, width: Int) -> [[Line]] {
+    guard !vm.notifications.isEmpty else { return [[Line("no notifications yet", Style(.dim))]] }
+    let dateWidth = 12
+    let longest = vm.notifications.map { DisplayWidth.of(Sanitizer.clean($0.label)) }.max() ?? 0
+    let oneRow = width - dateWidth - 2 >= 60
+    let labelWidth = min(longest, 36)
+    let newestChanged = vm.highlights.isHighlighted(.events, at: vm.clock.wall)
+    return vm.notifications.enumerated().map { i, n in
+      let date = n.signedDate.map(Format.dateShort) ?? "(no date)   "
+      let summary = n.summary ?? n.productId
+      var lines: [Line]
+      if oneRow {
+        let label = PlansPanel.pad(Sanitizer.truncate(n.label, to: labelWidth), labelWidth)
+        var line = Line([Run(date, Style(.dim)), Run("  "), Run(label, Style(.value))])
+        if let summary { line = line + Line("  " + summary) }
+        lines = [line]
+      } else {
+        var second = Line([Run("  "), Run(date, Style(.dim))])
+        if let summary { second = second + Line("  " + summary) }
+        lines = [Line(n.label, Style(.value)), second]
+      }
+      if i == 0 && newestChanged { lines = lines.map { $0.styled { $0.role = .changed } } }
+      return lines
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import DashModel
+
+/// The key hints valid right now, and the status line.
+enum FooterPanel {
+  static func hints(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs, ascii: Bool) -> [(key: String, hint: String)] {
+    switch ui.mode {
+    case .browsing:
+      var bindings = KeyMap.browsing.filter { !$0.hint.isEmpty && $0.command != .quit }
+      if vm.simulationKeysAllowed { bindings += KeyMap.simulation }
+      return bindings.filter { Availability.of($0.command, in: vm).isAvailable }.map { ($0.label(ascii: ascii), $0.hint) }
+    case .help: return [("j/k", "scroll"), ("Esc", "close")]
+    case .confirming: return [("y", "confirm"), ("n", "cancel")]
+    case .typingCode: return [("Enter", "redeem"), ("Esc", "cancel"), (g.leftRight, "move"), ("Backspace", "delete")]
+    case .picking: return [("j/k \(g.upDown)", "move"), ("Enter", "choose"), ("Esc", "cancel")]
+    }
+  }
+
+  /// Hints that fit, in order; while browsing "q quit" is always kept at the end.
+  static func line(_ vm: ViewModel, _ ui: UIState, width: Int, glyphs g: Glyphs, ascii: Bool) -> Line {
+    let items = hints(vm, ui, glyphs: g, ascii: ascii)
+    let tail: [(key: String, hint: String)] = ui.mode == .browsing ? [("q", "quit")] : []
+    func spans(_ item: (key: String, hint: String)) -> [Run] {
+      [Run(item.key, Style(.keyHint, bold: true)), Run(" " + item.hint, Style(.dim))]
+    }
+    func cost(_ item: (key: String, hint: String)) -> Int { DisplayWidth.of(item.key) + 1 + DisplayWidth.of(item.hint) + 2 }
+    var budget = width - tail.reduce(0) { $0 + cost($1) }
+    var out: [Run] = []
+    // A hint that does not fit is skipped, not a reason to hide the shorter ones after it.
+    for item in items where cost(item) <= budget {
+      out += spans(item) + [Run("  ")]
+      budget -= cost(item)
+    }
+    for item in tail { out += spans(item) }
+    return Line(out)
+  }
+
+  static func status(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs) -> Line {
+    if let s = ui.status {
+      return s.isError ? Line("\(g.error) \(s.message)", Style(.danger, bold: true)) : Line(s.message, Style(.accent))
+    }
+    if vm.options.readOnly { return Line("read-only session: keys that change the file are disabled", Style(.dim)) }
+    return .empty
+  }
+}

@@ -1,0 +1,57 @@
+import DashModel
+
+/// Two lines: product name, environment badge and file on the left, the clocks on the right;
+/// the subscriber's identifiers below.
+enum HeaderPanel {
+  static func draw(_ vm: ViewModel, into c: inout Canvas, _ r: Rect) {
+    let dot = " \(c.glyphs.dot) "
+    var left = Line("SubDash", Style(.title, bold: true)) + Line(" ")
+    left = left + Line(badge(vm), Style(.badge, bold: true, reverse: true))
+    if vm.options.readOnly { left = left + Line(" ") + Line("[read-only]", Style(.badge, bold: true)) }
+    left = left + Line("  ") + Line(vm.fileName, Style(.value))
+    let hl = vm.highlights.isHighlighted(.environment, at: vm.clock.wall)
+    if hl { left = left.styled { if $0.role == .badge { $0.role = .changed } } }
+
+    var ids: [Run] = []
+    let sub = vm.state.subscriber
+    if let otid = sub.originalTransactionId {
+      ids += [Run("originalTransactionId ", Style(.label)), Run(otid, Style(.value))]
+    } else {
+      ids += [Run("no transaction yet", Style(.dim))]
+    }
+    if let token = sub.latestTransaction?.appAccountToken ?? sub.renewalInfo?.appAccountToken {
+      ids += [Run(dot, Style(.dim)), Run("appAccountToken ", Style(.label)), Run(token, Style(.value))]
+    }
+
+    // Both clocks use one format: full dates when the left side keeps 30 columns, short dates
+    // when it keeps 20, none on narrower screens (the badge must stay visible).
+    var clocks = clockLines(vm, short: false)
+    if r.width - clocks.map(\.width).max()! - 2 < 30 { clocks = clockLines(vm, short: true) }
+    if r.width - clocks.map(\.width).max()! - 2 < 20 { clocks = [.empty, .empty] }
+    for (i, leftLine) in [left, Line(ids)].enumerated() where i < r.height {
+      let y = r.y + i
+      let right = clocks[i]
+      let rightWidth = right.width
+      c.draw(leftLine, x: r.x, y: y, width: r.width - (rightWidth > 0 ? rightWidth + 2 : 0))
+      if rightWidth > 0 { c.drawRight(right, x: r.x, y: y, width: r.width) }
+    }
+  }
+
+  /// "[Sandbox]", "[Production]", or "[no environment]" when the file names none.
+  static func badge(_ vm: ViewModel) -> String {
+    "[\(vm.environment?.rawValue ?? "no environment")]"
+  }
+
+  /// Line 1: simulated time (or "now" when the file keeps no clock); line 2: wall time.
+  private static func clockLines(_ vm: ViewModel, short: Bool) -> [Line] {
+    func fmt(_ t: Instant) -> String { short ? Format.dateShort(t) : Format.date(t) }
+    let label = Style(.label)
+    guard let sim = vm.clock.simulated else {
+      return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), .empty]
+    }
+    return [
+      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]),
+      Line([Run("wall ", label), Run(fmt(vm.clock.wall), Style(.value))]),
+    ]
+  }
+}

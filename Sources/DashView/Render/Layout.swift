@@ -1,0 +1,99 @@
+import DashModel
+
+/// Stacks titled sections into a column, dropping the least important ones when rows run out.
+enum Layout {
+  enum Kind: Int, Comparable {
+    // Raw value = importance: the lowest is dropped first.
+    case events = 0, winBack, plans, plan
+    static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  struct Section {
+    var kind: Kind
+    var title: String
+    var lines: [Line]
+    var highlighted = false
+    /// Events only: the lines of each entry (one notification may take two rows).
+    var entries: [[Line]] = []
+    /// Rows this section needs at least (title included); events grow into what is left.
+    var minimumRows: Int {
+      switch kind {
+      case .plan: return 1 + min(2, lines.count)
+      case .events: return 1 + (entries.first?.count ?? 1)
+      default: return 1 + lines.count
+      }
+    }
+    var fullRows: Int { 1 + lines.count }
+  }
+
+  static func sections(_ vm: ViewModel, _ ui: UIState, width: Int, glyphs g: Glyphs, include: [Kind]) -> [Section] {
+    include.map { kind in
+      switch kind {
+      case .plan: return Section(kind: .plan, title: "Current plan", lines: PlanPanel.lines(vm, glyphs: g, compact: width < 60))
+      case .plans: return Section(kind: .plans, title: PlansPanel.title(vm), lines: PlansPanel.lines(vm, width: width, glyphs: g))
+      case .winBack: return Section(kind: .winBack, title: "Win-back offers", lines: WinBackPanel.lines(vm, glyphs: g),
+                                    highlighted: vm.highlights.isHighlighted(.winBack, at: vm.clock.wall))
+      case .events:
+        let entries = EventsPanel.entries(vm, width: width - 2)
+        return Section(kind: .events, title: EventsPanel.title(vm), lines: entries.flatMap { $0 },
+                       highlighted: vm.highlights.isHighlighted(.events, at: vm.clock.wall), entries: entries)
+      }
+    }
+  }
+
+  /// Drops sections by importance until the minimums fit, grows fixed ones to full size in order,
+  /// gives the rest to events, then draws.
+  static func stack(_ all: [Section], in r: Rect, ui: UIState, into c: inout Canvas) {
+    var kept = all
+    while !kept.isEmpty, kept.reduce(0, { $0 + $1.minimumRows }) > r.height {
+      let weakest = kept.indices.min { kept[$0].kind < kept[$1].kind }!
+      kept.remove(at: weakest)
+    }
+    var spare = r.height - kept.reduce(0) { $0 + $1.minimumRows }
+    var rows = kept.map(\.minimumRows)
+    for i in kept.indices where kept[i].kind != .events {
+      let grow = min(spare, kept[i].fullRows - rows[i])
+      rows[i] += grow
+      spare -= grow
+    }
+    if let e = kept.firstIndex(where: { $0.kind == .events }) { rows[e] += spare }
+
+    var y = r.y
+    for (section, height) in zip(kept, rows) {
+      drawSection(section, in: Rect(x: r.x, y: y, width: r.width, height: height), ui: ui, into: &c)
+      y += height
+    }
+  }
+
+  private static func drawSection(_ s: Section, in r: Rect, ui: UIState, into c: inout Canvas) {
+    guard r.height > 0 else { return }
+    let visible = r.height - 1
+    if s.kind == .events {
+      // The selected event stays visible; a pointer marks it so selection never relies on colour.
+      let count = s.entries.count
+      let perEntry = max(1, s.entries.first?.count ?? 1)
+      let fits = max(1, visible / perEntry)
+      let selection = min(ui.eventSelection, max(0, count - 1))
+      let start = selection >= fits ? selection - fits + 1 : 0
+      var title = s.title
+      if count > fits, visible > 0 { title += " \(start + 1)-\(min(count, start + fits)) of \(count)" }
+      c.rule(title, x: r.x, y: r.y, width: r.width, highlighted: s.highlighted)
+      var y = r.y + 1
+      for i in start..<min(count, start + fits) {
+        let isSelected = i == selection && ui.mode == .browsing && count > 1
+        for (k, entryLine) in s.entries[i].enumerated() where y < r.maxY {
+          let pointer = Line(isSelected && k == 0 ? c.glyphs.pointer + " " : "  ", Style(.accent, bold: true))
+          var line = entryLine
+          if isSelected { line = line.styled { $0.role = $0.role == .changed ? .changed : .selection } }
+          c.draw(pointer + line, x: r.x, y: y, width: r.width)
+          y += 1
+        }
+      }
+      return
+    }
+    c.rule(s.title, x: r.x, y: r.y, width: r.width, highlighted: s.highlighted)
+    for (i, line) in s.lines.prefix(visible).enumerated() {
+      c.draw(line, x: r.x, y: r.y + 1 + i, width: r.width)
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import DashModel
+
+/// Boxes drawn over the dashboard: help, confirmation, code entry, picker.
+enum Overlays {
+  static func draw(_ vm: ViewModel, _ ui: UIState, into c: inout Canvas) {
+    switch ui.mode {
+    case .browsing: return
+    case .help(let offset): help(vm, offset: offset, into: &c)
+    case .confirming(let conf): confirm(conf, into: &c)
+    case .typingCode(let editor): code(editor, into: &c)
+    case .picking(let picker): pick(vm, picker, into: &c)
+    }
+  }
+
+  /// A box of `lines`-many rows plus borders, centred, clipped to the screen with a margin.
+  private static func centred(_ c: Canvas, width: Int, lines: Int) -> Rect {
+    let w = min(c.frame.width - 2, width)
+    let h = min(c.frame.height - 2, lines + 2)
+    return Rect(x: (c.frame.width - w) / 2, y: max(1, (c.frame.height - h) / 2), width: w, height: h)
+  }
+
+  // MARK: - Help
+
+  /// Every key with its description; unavailable ones are listed with the reason.
+  static func helpLines(_ vm: ViewModel, ascii: Bool) -> [Line] {
+    var out: [Line] = [Line("Dashboard", Style(.title, bold: true))]
+    func row(_ b: KeyBinding) -> Line {
+      var line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.keyHint, bold: true)), Run(b.help)])
+      if case .unavailable = Availability.of(b.command, in: vm), b.command.isMutating {
+        line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Run(b.help, Style(.dim)), Run(" (not now)", Style(.dim))])
+      }
+      return line
+    }
+    out += KeyMap.browsing.filter { !$0.help.isEmpty }.map(row)
+    out.append(.empty)
+    out.append(Line("Dialogs", Style(.title, bold: true)))
+    out.append(Line([Run(PlansPanel.pad("y / n", 9), Style(.keyHint, bold: true)), Run("confirm / cancel the previewed action")]))
+    out.append(Line([Run(PlansPanel.pad("Enter", 9), Style(.keyHint, bold: true)), Run("choose in a list; submit a code")]))
+    out.append(Line([Run(PlansPanel.pad("Esc", 9), Style(.keyHint, bold: true)), Run("cancel; while typing a code every other key is text")]))
+    out.append(.empty)
+    out.append(Line("Simulation (test data only)", Style(.title, bold: true)))
+    if vm.simulationKeysAllowed {
+      out += KeyMap.simulation.map(row)
+    } else {
+      out.append(Line("disabled: this file holds Production data", Style(.dim)))
+    }
+    return out
+  }
+
+  private static func help(_ vm: ViewModel, offset: Int, into c: inout Canvas) {
+    let lines = helpLines(vm, ascii: c.ascii)
+    let r = centred(c, width: 78, lines: lines.count)
+    let title = lines.count > r.height - 2 ? "Keys (j/k to scroll)" : "Keys"
+    c.box(r, title: title)
+    let visible = r.height - 2
+    let start = min(max(0, offset), max(0, lines.count - visible))
+    for (i, line) in lines.dropFirst(start).prefix(visible).enumerated() {
+      c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4)
+    }
+  }
+
+  // MARK: - PendingAction
+
+  private static func confirm(_ conf: PendingAction, into c: inout Canvas) {
+    let width = min(c.frame.width - 2, 72)
+    let text = Line(conf.preview.summary, Style(.value)).wrapped(width: width - 4, maxLines: max(1, c.frame.height - 6), indent: 0)
+    let r = centred(c, width: width, lines: text.count + 2)
+    c.box(r, title: "Confirm")
+    for (i, line) in text.prefix(r.height - 4).enumerated() { c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4) }
+    let prompt = Line([Run("y", Style(.keyHint, bold: true)), Run(" confirm   "), Run("n", Style(.keyHint, bold: true)), Run(" cancel")])
+    c.draw(prompt, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
+  }
+
+  // MARK: - Code entry
+
+  private static func code(_ editor: LineEditor, into c: inout Canvas) {
+    let r = centred(c, width: 60, lines: 2)
+    c.box(r, title: "Redeem offer code")
+    let label = "Code: "
+    let fieldX = r.x + 2 + label.count
+    let fieldWidth = max(1, r.x + r.width - 2 - fieldX)
+    c.draw(label, Style(.label), x: r.x + 2, y: r.y + 1, width: label.count)
+    c.frame.fill(x: fieldX, y: r.y + 1, width: fieldWidth, height: 1, style: Style(.value, reverse: true))
+    // Scroll the field so the cursor stays inside it.
+    let scalars = editor.scalars.map { c.fold(String(Character($0))) }
+    var start = 0
+    func columns(_ from: Int, _ to: Int) -> Int { scalars[from..<to].reduce(0) { $0 + DisplayWidth.of($1) } }
+    while columns(start, editor.cursor) > fieldWidth - 1 { start += 1 }
+    var x = fieldX
+    for s in scalars[start...] {
+      let w = DisplayWidth.of(s)
+      if x + w > fieldX + fieldWidth { break }
+      x += c.frame.put(s, x: x, y: r.y + 1, style: Style(.value, reverse: true))
+    }
+    c.frame.cursor = (fieldX + columns(start, editor.cursor), r.y + 1)
+    let hint = Line([Run("Enter", Style(.keyHint, bold: true)), Run(" redeem   "), Run("Esc", Style(.keyHint, bold: true)), Run(" cancel")])
+    if r.height > 3 { c.draw(hint, x: r.x + 2, y: r.y + 2, width: r.width - 4) }
+  }
+
+  // MARK: - Picker
+
+  private static func pick(_ vm: ViewModel, _ picker: Picker, into c: inout Canvas) {
+    let g = c.glyphs
+    let currency = PlanText.currency(vm)
+    // Narrow boxes give each item two rows: its name, then what choosing it would do.
+    let perItem = min(c.frame.width - 2, 76) < 60 ? 2 : 1
+    let r = centred(c, width: 76, lines: picker.items.count * perItem + 1)
+    c.box(r, title: picker.kind.title)
+    let visible = max(1, (r.height - 3) / perItem)
+    let start = picker.selection >= visible ? picker.selection - visible + 1 : 0
+    for (row, i) in (start..<min(picker.items.count, start + visible)).enumerated() {
+      let item = picker.items[i]
+      let selected = i == picker.selection
+      let (effect, ok) = PlanText.effect(of: item.action, vm.advisor.preview(item.action), now: vm.now, currency: currency, compact: perItem == 2)
+      let name = Line([Run("\(selected ? g.pointer : " ") ", Style(.accent, bold: true)), Run(item.title, Style(.value, bold: selected))])
+      var lines = perItem == 1 ? [name + Line("  \(effect)", Style(ok ? .plain : .dim))] : [name, Line("    \(effect)", Style(ok ? .plain : .dim))]
+      if selected { lines = lines.map { $0.styled { $0.reverse = true } } }
+      for (k, line) in lines.enumerated() { c.draw(line, x: r.x + 1, y: r.y + 1 + row * perItem + k, width: r.width - 2) }
+    }
+    let hint = Line([Run("Enter", Style(.keyHint, bold: true)), Run(" choose   "), Run("Esc", Style(.keyHint, bold: true)), Run(" cancel")])
+    c.draw(hint, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
+  }
+}

@@ -1,0 +1,86 @@
+import DashModel
+
+/// The current plan: name and level, renewal outlook, price and ownership, offers, status rule.
+/// Lines are in priority order, so a short screen keeps the first ones.
+enum PlanPanel {
+  static func lines(_ vm: ViewModel, glyphs g: Glyphs, compact: Bool) -> [Line] {
+    let r = vm.report
+    let wall = vm.clock.wall
+    func mark(_ line: Line, _ field: FieldID) -> Line {
+      vm.highlights.isHighlighted(field, at: wall) ? line.styled { $0.role = .changed } : line
+    }
+    guard let product = r.product else {
+      return [
+        Line("No subscription: this customer never subscribed", Style(.value, bold: true)),
+        Line("offer codes for new customers can be redeemed (r)", Style(.dim)),
+      ]
+    }
+    let dot = " \(g.dot) "
+    var out: [Line] = []
+    let groupName = r.group.map { " in \($0.name)" } ?? ""
+    out.append(mark(Line([
+      Run(product.displayName, Style(.value, bold: true)),
+      Run("  \(PlanText.level(product, in: r.group))\(groupName)", Style(.label)),
+    ]), .product))
+    out.append(renewal(vm, compact: compact))
+    let ownership = r.ownership == .familyShared ? "family shared" : "purchased"
+    out.append(mark(Line([
+      Run(PlanText.price(product.priceMilli, currency: PlanText.currency(vm), period: product.period), Style(.value)),
+      Run(dot, Style(.dim)), Run(ownership, Style(r.ownership == .familyShared ? .accent : .value)),
+      Run(dot + product.productID, Style(.dim)),
+    ]), .ownership))
+    if r.offerInEffect != nil || r.offerQueued != nil {
+      var spans: [Run] = []
+      if let now = r.offerInEffect { spans += [Run("offer ", Style(.label)), Run(now.text, Style(.value))] }
+      if let next = r.offerQueued {
+        if !spans.isEmpty { spans.append(Run(dot, Style(.dim))) }
+        spans += [Run("next offer ", Style(.label)), Run(next.text, Style(.value))]
+      }
+      out.append(mark(Line(spans), .offer))
+    }
+    let status = r.status.map { "\($0.description) (\($0.rawValue))" } ?? "none"
+    out.append(mark(Line([Run("status ", Style(.label)), Run(status, Style(.value)), Run(dot + r.statusRule, Style(.dim))]), .status))
+    return out
+  }
+
+  /// "renews on DATE (in 12d 04h)", "expires on DATE (in …), auto-renew off", "switches to X on DATE",
+  /// "price increase pending consent", or what ended it.
+  static func renewal(_ vm: ViewModel, compact: Bool) -> Line {
+    func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
+    let r = vm.report
+    let now = vm.now
+    func inTime(_ d: Instant) -> String { d > now ? " (in \(Format.countdown(d - now)))" : "" }
+    func name(_ id: String) -> String { vm.state.catalog.product(id)?.displayName ?? id }
+    let text: String
+    let role: Role
+    switch r.renewal {
+    case .renews(let date, let productId, let price, let currency):
+      // In grace the renewal date has passed: Apple is still trying to charge it.
+      var t = date > now ? "renews on \(fmt(date))\(inTime(date))" : "renewal due \(fmt(date)) not paid yet; Apple is retrying"
+      if productId != r.product?.productID { t += " into \(name(productId))" }
+      if let price { t += " at \(PlanText.money(price, currency: currency ?? PlanText.currency(vm)))" }
+      text = t
+      role = date > now ? .ok : .warn
+    case .expiresAutoRenewOff(let date):
+      text = "expires on \(fmt(date))\(inTime(date)), auto-renew off"
+      role = .warn
+    case .switches(let date, let to):
+      text = "switches to \(name(to)) on \(fmt(date))" + (date > now ? inTime(date) : " (overdue)")
+      role = .accent
+    case .awaitsPriceConsent(let date, let price):
+      let at = price.map { " at \(PlanText.money($0, currency: PlanText.currency(vm)))" } ?? ""
+      text = "price increase pending consent: renews on \(fmt(date))\(at) only if accepted"
+      role = .warn
+    case .none:
+      role = .danger
+      switch r.status {
+      case .revoked?: text = "not renewing: refunded or revoked" + (r.revocation.map { " on \(fmt($0.date))" } ?? "")
+      case .expired?: text = "not renewing: expired" + (r.expiry.map { " on \(fmt($0.date))" } ?? "")
+      case .billingRetry?, .billingGracePeriod?: text = "not renewing until the payment succeeds"
+      default: text = "not renewing"
+      }
+    }
+    let line = Line(text, Style(role))
+    return vm.highlights.isHighlighted(.renewal, at: vm.clock.wall) ? line.styled { $0.role = .changed } : line
+  }
+}

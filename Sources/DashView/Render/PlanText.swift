@@ -1,0 +1,66 @@
+import DashModel
+
+/// Sentences about plans, offers and dates, shared by the panels and the pickers.
+enum PlanText {
+  /// Full dates normally; `Nov 22 03:42` on narrow screens where the year costs a truncated sentence.
+  static func date(_ instant: Instant, compact: Bool) -> String { compact ? Format.dateShort(instant) : Format.date(instant) }
+
+  /// `P1M` → `1 month`; text that is not a period is shown as it is.
+  static func period(_ iso: String) -> String { (try? ISOPeriod(parsing: iso))?.name ?? iso }
+
+  /// `9.99 USD`, or `9.99` when the file names no currency.
+  static func money(_ milli: Int64, currency: String?) -> String { Format.money(milliunits: milli, currency: currency ?? "") }
+
+  /// "9.99 USD / 1 month"
+  static func price(_ milli: Int64, currency: String?, period: String) -> String {
+    "\(PlanText.money(milli, currency: currency)) / \(PlanText.period(period))"
+  }
+
+  /// "Win back 3 months — 4.99 USD / 1 month for 3 periods" or "… — free for 1 month".
+  static func winBackTitle(_ o: WinBackOffer, currency: String?) -> String {
+    "\(o.referenceName) — \(winBackTerms(o, currency: currency))"
+  }
+
+  static func winBackTerms(_ o: WinBackOffer, currency: String?) -> String {
+    let period = PlanText.period(o.period)
+    switch o.paymentMode {
+    case .freeTrial: return "free for \(o.periodCount == 1 ? period : "\(o.periodCount) × \(period)")"
+    case .payUpFront: return "\(PlanText.money(o.priceMilli, currency: currency)) up front for \(o.periodCount == 1 ? period : "\(o.periodCount) × \(period)")"
+    case .payAsYouGo: return "\(PlanText.money(o.priceMilli, currency: currency)) / \(period) for \(o.periodCount) period\(o.periodCount == 1 ? "" : "s")"
+    }
+  }
+
+  /// "level 2 of 3": the product's rank among the group's distinct levels (levels may skip numbers).
+  static func level(_ p: SubscriptionProduct, in group: SubscriptionGroup?) -> String {
+    let levels = Array(Set((group?.subscriptions ?? [p]).map(\.level))).sorted()
+    let rank = (levels.firstIndex(of: p.level) ?? 0) + 1
+    return "level \(rank) of \(levels.count)"
+  }
+
+  /// What choosing `action` would do, from its preview: "upgrade now, refund 3.21 USD",
+  /// "downgrade on 2026-04-01 09:30 UTC", "crossgrade now", or the model's refusal.
+  static func effect(of action: PlanAction, _ result: Result<ActionPreview, ActionError>, now: Instant, currency: String?, compact: Bool = false) -> (text: String, ok: Bool) {
+    guard case .success(let p) = result else {
+      if case .failure(let e) = result { return (e.message, false) }
+      return ("", false)
+    }
+    let when = p.effectiveDate <= now ? "now" : "on \(PlanText.date(p.effectiveDate, compact: compact))"
+    let verb: String
+    switch action {
+    case .upgrade: verb = "upgrade"
+    case .downgrade: verb = "downgrade"
+    case .crossgrade: verb = "crossgrade"
+    case .acceptWinBack: verb = "accept"
+    case .redeemOfferCode: verb = "redeem"
+    case .setAutoRenew(let on): verb = on ? "turn auto-renew on" : "turn auto-renew off"
+    }
+    var text = "\(verb) \(when)"
+    if let refund = p.refundMilli, refund > 0 { text += ", refund \(PlanText.money(refund, currency: currency))" }
+    return (text, true)
+  }
+
+  /// The subscriber's currency (catalog prices carry none).
+  static func currency(_ vm: ViewModel) -> String? {
+    vm.state.subscriber.latestTransaction?.currency ?? vm.state.subscriber.renewalInfo?.currency
+  }
+}

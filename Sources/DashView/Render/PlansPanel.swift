@@ -1,0 +1,66 @@
+import DashModel
+
+/// The group's tiers by level, the current one marked ●, a pending one ◆, and for each what
+/// choosing it would do now (from the model's preview).
+enum PlansPanel {
+  static func title(_ vm: ViewModel) -> String {
+    vm.report.group.map { "Plans in \($0.name)" } ?? "Plans"
+  }
+
+  static func lines(_ vm: ViewModel, width: Int, glyphs g: Glyphs) -> [Line] {
+    let r = vm.report
+    guard let group = r.group ?? vm.state.currentGroup else { return [Line("no subscription group in the catalog", Style(.dim))] }
+    let tiers = group.tiers
+    let current = r.product
+    let pendingId = r.pendingChange?.toProductId ?? {
+      if case .switches(_, let to) = r.renewal { return to } else { return nil }
+    }()
+    let currency = PlanText.currency(vm)
+    let nameWidth = min(24, tiers.map { DisplayWidth.of($0.displayName) }.max() ?? 0)
+    let prices = tiers.map { PlanText.price($0.priceMilli, currency: currency, period: $0.period) }
+    let priceWidth = prices.map { DisplayWidth.of($0) }.max() ?? 0
+    let showPrice = width >= 60
+    let pendingChanged = vm.highlights.isHighlighted(.pendingChange, at: vm.clock.wall)
+    let effects = tiers.map { effect($0, current: current, pending: $0.productID == pendingId && $0.productID != current?.productID, vm: vm) }
+    // When every other tier is refused for the same reason (expired, revoked), say it once below.
+    let refusals = Set(tiers.indices.filter { tiers[$0].productID != current?.productID && !effects[$0].1 }.map { effects[$0].0 })
+    let others = tiers.filter { $0.productID != current?.productID }.count
+    let sharedRefusal = refusals.count == 1 && others > 1 && effects.filter { !$0.1 }.count == others ? refusals.first : nil
+
+    var lines: [Line] = tiers.enumerated().map { i, p in
+      let isCurrent = p.productID == current?.productID
+      let isPending = p.productID == pendingId && !isCurrent
+      let marker = isCurrent ? g.current : isPending ? g.pending : " "
+      var spans = [
+        Run(marker + " ", Style(isCurrent ? .ok : .accent, bold: true)),
+        Run(pad(Sanitizer.truncate(p.displayName, to: nameWidth, ellipsis: g.ellipsis), nameWidth), Style(.value, bold: isCurrent)),
+        Run("  level \(p.level)", Style(.label)),
+      ]
+      if showPrice { spans.append(Run("  " + pad(prices[i], priceWidth), Style(.value))) }
+      let (effect, ok) = sharedRefusal == nil ? effects[i] : (isCurrent ? effects[i].0 : "", effects[i].1)
+      var effectStyle = Style(isCurrent ? .ok : ok ? .plain : .dim)
+      if isPending && pendingChanged { effectStyle.role = .changed }
+      if !effect.isEmpty { spans.append(Run("  " + effect, effectStyle)) }
+      return Line(spans)
+    }
+    if let sharedRefusal { lines.append(Line("no plan change: " + sharedRefusal, Style(.dim))) }
+    return lines
+  }
+
+  private static func effect(_ p: SubscriptionProduct, current: SubscriptionProduct?, pending: Bool, vm: ViewModel) -> (String, Bool) {
+    guard let current else { return ("", true) }
+    if p.productID == current.productID { return ("current plan", true) }
+    let action: PlanAction = p.level < current.level ? .upgrade(toProductId: p.productID)
+      : p.level > current.level ? .downgrade(toProductId: p.productID) : .crossgrade(toProductId: p.productID)
+    if pending, let change = vm.report.pendingChange {
+      return ("pending \(change.kind.rawValue) on \(Format.dateShort(change.effectiveDate))", true)
+    }
+    let result = vm.advisor.preview(action)
+    return PlanText.effect(of: action, result, now: vm.now, currency: PlanText.currency(vm), compact: true)
+  }
+
+  static func pad(_ s: String, _ width: Int) -> String {
+    let w = DisplayWidth.of(s)
+    return w >= width ? s : s + String(repeating: " ", count: width - w)
+  }
+}

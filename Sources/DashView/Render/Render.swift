@@ -1,0 +1,52 @@
+import DashModel
+
+/// The smallest screen the dashboard lays out; below it a one-line message is shown instead.
+public let minimumScreen = (width: 40, height: 12)
+
+/// Draws the whole screen for `vm` in `ui`'s mode at `width`×`height` cells.
+///
+/// Steps: header, banners and access verdict at the top; footer and status at the bottom; the
+/// panels in between (two columns from 120 wide), dropping events, then win-back, then plans,
+/// then detail lines when rows run out; then the mode's overlay, which may place the cursor.
+public func render(_ vm: ViewModel, _ ui: UIState, width: Int, height: Int) -> Frame {
+  guard width >= minimumScreen.width, height >= minimumScreen.height else {
+    var c = Canvas(width: width, height: height, ascii: vm.options.ascii)
+    let message = Line("Terminal too small: need \(minimumScreen.width)x\(minimumScreen.height), have \(width)x\(height)", Style(.warn, bold: true))
+    for (y, line) in message.wrapped(width: width, maxLines: height, indent: 0).enumerated() { c.draw(line, x: 0, y: y, width: width) }
+    return c.frame
+  }
+  var c = Canvas(width: width, height: height, ascii: vm.options.ascii)
+  let g = c.glyphs
+  HeaderPanel.draw(vm, into: &c, Rect(x: 0, y: 0, width: width, height: 2))
+  var y = 2
+
+  // Alarms first; they may take two lines each on narrow screens but never starve the plan.
+  let wrap = width < 100 ? 2 : 1
+  let bannerBudget = max(1, height - 8)
+  let banners = BannerPanel.lines(vm, glyphs: g, compact: width < 60).flatMap { $0.wrapped(width: width, maxLines: wrap) }
+  for line in banners.prefix(bannerBudget) {
+    c.draw(line, x: 0, y: y, width: width)
+    y += 1
+  }
+  for line in BannerPanel.access(vm, glyphs: g).wrapped(width: width, maxLines: width < 80 ? 2 : 1) {
+    c.draw(line, x: 0, y: y, width: width)
+    y += 1
+  }
+
+  let body = Rect(x: 0, y: y, width: width, height: height - 2 - y)
+  if width >= 120 {
+    // The left column keeps close to the 80-column design; events take the rest.
+    let leftWidth = max(76, width * 3 / 5)
+    Layout.stack(Layout.sections(vm, ui, width: leftWidth, glyphs: g, include: [.plan, .plans, .winBack]), in: Rect(x: 0, y: body.y, width: leftWidth, height: body.height), ui: ui, into: &c)
+    for yy in body.y..<body.maxY { c.draw(g.vertical, Style(.border), x: leftWidth + 1, y: yy, width: 1) }
+    let right = Rect(x: leftWidth + 3, y: body.y, width: width - leftWidth - 3, height: body.height)
+    Layout.stack(Layout.sections(vm, ui, width: right.width, glyphs: g, include: [.events]), in: right, ui: ui, into: &c)
+  } else {
+    Layout.stack(Layout.sections(vm, ui, width: width, glyphs: g, include: [.plan, .plans, .winBack, .events]), in: body, ui: ui, into: &c)
+  }
+
+  c.draw(FooterPanel.line(vm, ui, width: width, glyphs: g, ascii: c.ascii), x: 0, y: height - 2, width: width)
+  c.draw(FooterPanel.status(vm, ui, glyphs: g), x: 0, y: height - 1, width: width)
+  Overlays.draw(vm, ui, into: &c)
+  return c.frame
+}

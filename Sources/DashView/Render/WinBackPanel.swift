@@ -1,0 +1,24 @@
+import DashModel
+
+/// Eligible win-back offers best first, or the rule that makes none eligible.
+enum WinBackPanel {
+  static func lines(_ vm: ViewModel, glyphs g: Glyphs) -> [Line] {
+    let wb = vm.report.winBack
+    var out: [Line]
+    if wb.eligible.isEmpty {
+      out = [Line([Run("none: ", Style(.label)), Run(wb.whyNone ?? "no offer is eligible", Style(.dim))])]
+    } else {
+      let currency = PlanText.currency(vm)
+      out = wb.eligible.enumerated().map { i, o in
+        var spans = [
+          Run("\(i + 1). ", Style(.label)), Run(o.referenceName, Style(.value, bold: i == 0)),
+          Run(" \(g.dash) \(PlanText.winBackTerms(o, currency: currency))", Style(.value)),
+        ]
+        if o.priority == .high { spans.append(Run("  high priority", Style(.dim))) }
+        return Line(spans)
+      }
+    }
+    if vm.highlights.isHighlighted(.winBack, at: vm.clock.wall) { out = out.map { $0.styled { $0.role = .changed } } }
+    return out
+  }
+}

@@ -1,0 +1,45 @@
+import DashModel
+
+/// `subdash show`: the dashboard's information as plain lines with no terminal control, for a
+/// support ticket or a script. It reuses the dashboard's own panels, so the words in a ticket are
+/// the words on screen; only the layout differs (sections one after another, nothing truncated).
+public enum PlainReport {
+  public static func lines(_ vm: ViewModel, ascii: Bool = false) -> [String] {
+    let g: Glyphs = ascii ? .ascii : .unicode
+    let width = 1_000  // no truncation: a ticket wants the whole sentence
+    var out: [String] = []
+    let t = vm.state.subscriber.latestTransaction
+    var who = "originalTransactionId " + (t?.originalTransactionId ?? vm.state.subscriber.originalTransactionId ?? "(none)")
+    if let token = t?.appAccountToken { who += "  appAccountToken \(token)" }
+    out.append("SubDash \(HeaderPanel.badge(vm))  \(vm.fileName)")
+    out.append(who)
+    if let sim = vm.clock.simulated {
+      out.append("clock: simulated \(Format.date(sim)); wall \(Format.date(vm.clock.wall))")
+    } else {
+      out.append("clock: \(Format.date(vm.clock.wall))")
+    }
+    out += BannerPanel.lines(vm, glyphs: g, compact: false).map(\.text)
+    out.append(BannerPanel.access(vm, glyphs: g).text)
+    section("Current plan", PlanPanel.lines(vm, glyphs: g, compact: false).map(\.text), into: &out)
+    section(PlansPanel.title(vm), PlansPanel.lines(vm, width: width, glyphs: g).map(\.text), into: &out)
+    section("Win-back offers", WinBackPanel.lines(vm, glyphs: g).map(\.text), into: &out)
+    if vm.report.warnings.count > 1 {
+      section("Warnings", vm.report.warnings.map { "\(g.warn) \($0)" }, into: &out)
+    }
+    let events = EventsPanel.entries(vm, width: width).map { $0.map(\.text).joined(separator: " ") }
+    section(EventsPanel.title(vm), events.isEmpty ? ["(none)"] : events, into: &out)
+    return out.map { trimTrailing(Sanitizer.clean($0)) }
+  }
+
+  private static func section(_ title: String, _ lines: [String], into out: inout [String]) {
+    out.append("")
+    out.append("== \(title) ==")
+    out += lines
+  }
+
+  private static func trimTrailing(_ s: String) -> String {
+    var s = s
+    while s.hasSuffix(" ") { s.removeLast() }
+    return s
+  }
+}

@@ -1,0 +1,110 @@
+import DashModel
+
+/// Whether a browsing command would do anything now, and if not, the one-line reason the status
+/// line shows. The footer lists exactly the available commands.
+enum Availability: Equatable {
+  case available
+  case unavailable(String)
+
+  var isAvailable: Bool { self == .available }
+
+  static func of(_ command: Command, in vm: ViewModel) -> Availability {
+    if command.isMutating, vm.options.readOnly {
+      return .unavailable("read-only: \(name(of: command)) disabled (started with --read-only)")
+    }
+    switch command {
+    case .upgrade: return planChange(.upgrade, in: vm)
+    case .downgrade: return planChange(.downgrade, in: vm)
+    case .crossgrade: return planChange(.crossgrade, in: vm)
+    case .winBack:
+      if !vm.report.winBack.eligible.isEmpty { return .available }
+      return .unavailable("no win-back offer: \(vm.report.winBack.whyNone ?? "none is eligible")")
+    case .toggleAutoRenew:
+      switch vm.report.status {
+      case .active?, .billingGracePeriod?, .billingRetry?: return .available
+      case nil: return .unavailable("auto-renew: this subscriber never subscribed")
+      default: return .unavailable("auto-renew: the subscription is \(vm.report.status!.description)")
+      }
+    case .simulate(let sim):
+      guard vm.simulationKeysAllowed else {
+        return .unavailable("simulation keys are disabled on Production data (\(name(of: command)) refused)")
+      }
+      return simulation(sim, in: vm)
+    case .redeemCode, .help, .quit, .moveUp, .moveDown, .pageUp, .pageDown, .first, .last:
+      return .available
+    }
+  }
+
+  private static func planChange(_ kind: PickerKind, in vm: ViewModel) -> Availability {
+    let targets = vm.advisor.targets(kind)
+    guard let first = targets.first else {
+      if vm.report.product == nil { return .unavailable("\(kind.rawValue): no current subscription") }
+      switch kind {
+      case .upgrade: return .unavailable(ActionError.alreadyTopLevel.message)
+      case .downgrade: return .unavailable(ActionError.alreadyBottomLevel.message)
+      default: return .unavailable(ActionError.noCrossgradeTarget.message)
+      }
+    }
+    if vm.advisor.hasViableTarget(kind) { return .available }
+    if case .failure(let error) = vm.advisor.preview(first.action) { return .unavailable(error.message) }
+    return .available
+  }
+
+  /// Light checks so the footer only offers steps that apply; the engine has the final word.
+  private static func simulation(_ sim: SimCommand, in vm: ViewModel) -> Availability {
+    let r = vm.report
+    let hasSubscription = r.status != nil
+    let isActive = r.status == .active
+    switch sim {
+    case .advanceToNextEvent, .advance: return .available
+    case .failNextRenewal, .expireNow, .requestPriceIncrease:
+      if !isActive { return .unavailable("\(sim.name): the subscription is not active") }
+      if sim == .requestPriceIncrease, r.priceIncrease?.status == .customerHasNotResponded {
+        return .unavailable("price increase: one is already awaiting consent")
+      }
+      return .available
+    case .resolveBillingIssue:
+      return r.status == .billingRetry || r.status == .billingGracePeriod ? .available
+        : .unavailable("resolve billing: there is no billing issue")
+    case .refund:
+      return hasSubscription && r.status != .revoked ? .available : .unavailable("refund: nothing to refund")
+    case .consentPriceIncrease, .declinePriceIncrease:
+      return r.priceIncrease?.status == .customerHasNotResponded ? .available
+        : .unavailable("\(sim.name): no price increase is awaiting consent")
+    case .approveAskToBuy, .declineAskToBuy:
+      return r.askToBuy?.status == .pending ? .available : .unavailable("\(sim.name): no Ask to Buy request is pending")
+    }
+  }
+
+  private static func name(of command: Command) -> String {
+    switch command {
+    case .upgrade: return "upgrade"
+    case .downgrade: return "downgrade"
+    case .crossgrade: return "crossgrade"
+    case .redeemCode: return "redeeming a code"
+    case .winBack: return "win-back"
+    case .toggleAutoRenew: return "auto-renew"
+    case .simulate(let s): return s.name
+    default: return "this key"
+    }
+  }
+}
+
+extension SimCommand {
+  /// Short name for messages: "advance to next event".
+  var name: String {
+    switch self {
+    case .advanceToNextEvent: return "advance to next event"
+    case .advance: return "advance the clock"
+    case .failNextRenewal: return "fail next renewal"
+    case .resolveBillingIssue: return "resolve billing issue"
+    case .expireNow: return "expire now"
+    case .refund: return "refund"
+    case .requestPriceIncrease: return "price increase"
+    case .consentPriceIncrease: return "consent to price increase"
+    case .declinePriceIncrease: return "decline price increase"
+    case .approveAskToBuy: return "approve Ask to Buy"
+    case .declineAskToBuy: return "decline Ask to Buy"
+    }
+  }
+}

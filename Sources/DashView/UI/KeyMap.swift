@@ -1,0 +1,91 @@
+import DashModel
+
+/// What a key means while browsing. Modes with their own keys (help, confirmation, code entry,
+/// picker) are handled in the reducer; their footer hints live in `KeyMap.hints(for:)`.
+public enum Command: Equatable, Sendable {
+  case upgrade, downgrade, crossgrade, redeemCode, winBack, toggleAutoRenew
+  case help, quit
+  case moveUp, moveDown, pageUp, pageDown, first, last
+  case simulate(SimCommand)
+
+  /// Commands that change the file: refused in read-only mode.
+  var isMutating: Bool {
+    switch self {
+    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .simulate: return true
+    default: return false
+    }
+  }
+}
+
+/// One row of the key map: the keys, how hints show them, and what they do.
+public struct KeyBinding: Sendable {
+  public let keys: [Key]
+  /// "u", "j/k ↑/↓"; `asciiLabel` replaces it in ASCII mode when it holds other glyphs.
+  public let label: String
+  public let asciiLabel: String?
+  public let command: Command
+  /// Footer word(s): "upgrade".
+  public let hint: String
+  /// Help overlay sentence.
+  public let help: String
+
+  func label(ascii: Bool) -> String { ascii ? (asciiLabel ?? label) : label }
+}
+
+/// The single table that drives dispatch, the footer and the help overlay, so a key can never be
+/// documented without working or work without being documented.
+public enum KeyMap {
+  public static let browsing: [KeyBinding] = [
+    KeyBinding(keys: [.char("?")], label: "?", asciiLabel: nil, command: .help, hint: "help",
+               help: "show this list of keys"),
+    KeyBinding(keys: [.char("u")], label: "u", asciiLabel: nil, command: .upgrade, hint: "upgrade",
+               help: "upgrade to a higher level: immediate, prorated refund of unused time"),
+    KeyBinding(keys: [.char("d")], label: "d", asciiLabel: nil, command: .downgrade, hint: "downgrade",
+               help: "downgrade to a lower level: takes effect at the next renewal"),
+    KeyBinding(keys: [.char("c")], label: "c", asciiLabel: nil, command: .crossgrade, hint: "crossgrade",
+               help: "crossgrade within the level: now if the duration matches, else at renewal"),
+    KeyBinding(keys: [.char("r")], label: "r", asciiLabel: nil, command: .redeemCode, hint: "code",
+               help: "type an offer code and redeem it"),
+    KeyBinding(keys: [.char("w")], label: "w", asciiLabel: nil, command: .winBack, hint: "win-back",
+               help: "choose and accept an eligible win-back offer (best first)"),
+    KeyBinding(keys: [.char("a")], label: "a", asciiLabel: nil, command: .toggleAutoRenew, hint: "auto-renew",
+               help: "turn auto-renew off or on"),
+    KeyBinding(keys: [.char("j"), .down], label: "j/k ↓/↑", asciiLabel: "j/k", command: .moveDown, hint: "",
+               help: "move through recent events (also the arrow keys)"),
+    KeyBinding(keys: [.char("k"), .up], label: "k", asciiLabel: nil, command: .moveUp, hint: "",
+               help: ""),
+    KeyBinding(keys: [.pageDown], label: "PgDn", asciiLabel: nil, command: .pageDown, hint: "",
+               help: "page down / up through recent events (PgDn / PgUp)"),
+    KeyBinding(keys: [.pageUp], label: "PgUp", asciiLabel: nil, command: .pageUp, hint: "", help: ""),
+    KeyBinding(keys: [.home, .char("g")], label: "g", asciiLabel: nil, command: .first, hint: "",
+               help: "newest event (also Home); G or End: oldest"),
+    KeyBinding(keys: [.end, .char("G")], label: "G", asciiLabel: nil, command: .last, hint: "", help: ""),
+    KeyBinding(keys: [.char("q")], label: "q", asciiLabel: nil, command: .quit, hint: "quit",
+               help: "quit SubDash"),
+  ]
+
+  /// Keys that drive the simulator. Shown and accepted only on non-Production files.
+  public static let simulation: [KeyBinding] = [
+    sim(">", .advanceToNextEvent, "next event", "advance the clock to the next scheduled event"),
+    sim("+", .advance(.day), "1 day", "advance the clock by one day"),
+    sim("f", .failNextRenewal, "fail renewal", "make the next renewal fail (billing issue)"),
+    sim("R", .resolveBillingIssue, "resolve billing", "resolve the billing issue (payment succeeds)"),
+    sim("x", .expireNow, "expire", "expire the subscription now"),
+    sim("F", .refund, "refund", "refund the latest transaction (revokes access)"),
+    sim("p", .requestPriceIncrease, "price increase", "request a price increase that needs consent"),
+    sim("P", .consentPriceIncrease, "consent", "customer consents to the price increase"),
+    sim("N", .declinePriceIncrease, "decline", "customer declines the price increase"),
+    sim("A", .approveAskToBuy, "approve", "approve the Ask to Buy request"),
+    sim("Z", .declineAskToBuy, "decline", "decline the Ask to Buy request"),
+  ]
+
+  private static func sim(_ key: Character, _ cmd: SimCommand, _ hint: String, _ help: String) -> KeyBinding {
+    KeyBinding(keys: [.char(key)], label: String(key), asciiLabel: nil, command: .simulate(cmd), hint: hint, help: help)
+  }
+
+  /// The browsing command for `key`, if any. Simulation keys are returned even on Production so
+  /// the reducer can say why they are refused instead of ignoring them.
+  public static func command(for key: Key) -> Command? {
+    (browsing + simulation).first { $0.keys.contains(key) }?.command
+  }
+}

@@ -1,0 +1,227 @@
+import DashModel
+
+/// Applies one thing that happened to the UI state and returns what the runtime must do.
+///
+/// Keys are routed by mode first: while a code is being typed every printable key is text
+/// (`q` is a letter there), and only the browsing mode knows the command keys.
+public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewModel) -> [UIEffect] {
+  switch action {
+  case .keyPressed(let key):
+    switch state.mode {
+    case .browsing: return Browsing.handle(key, &state, vm)
+    case .help(let offset): Overlay.help(key, offset: offset, &state, vm); return []
+    case .confirming(let c): return Overlay.confirm(key, c, &state)
+    case .typingCode(let editor): Overlay.typeCode(key, editor, &state, vm); return []
+    case .picking(let picker): Overlay.pick(key, picker, &state, vm); return []
+    }
+  case .fileReloaded, .ticked:
+    // The file or the clock moved under an open dialog: previews and lists are recomputed so a
+    // confirmation never shows a refund computed for an older state.
+    Refresh.revalidate(&state, vm)
+    return []
+  case .fileFailed(let message):
+    if case .confirming = state.mode {
+      state.mode = .browsing
+      state.status = .error("cancelled: the file became invalid (\(message))")
+    }
+    return []
+  case .actionSucceeded(let message):
+    state.status = StatusLine(message)
+    return []
+  case .actionFailed(let message):
+    state.status = .error(message)
+    return []
+  case .resized:
+    state.eventSelection = Browsing.clampedSelection(state.eventSelection, vm)
+    return []
+  }
+}
+
+/// Keys in the main view.
+enum Browsing {
+  static let pageSize = 5
+
+  static func handle(_ key: Key, _ state: inout UIState, _ vm: ViewModel) -> [UIEffect] {
+    guard let command = KeyMap.command(for: key) else { return [] }
+    if case .unavailable(let why) = Availability.of(command, in: vm) {
+      state.status = .error(why)
+      return []
+    }
+    switch command {
+    case .quit: return [.quit]
+    case .help: state.mode = .help(offset: 0)
+    case .upgrade: open(.upgrade, &state, vm)
+    case .downgrade: open(.downgrade, &state, vm)
+    case .crossgrade: open(.crossgrade, &state, vm)
+    case .winBack: open(.winBack, &state, vm)
+    case .redeemCode:
+      state.mode = .typingCode(LineEditor())
+      state.status = nil
+    case .toggleAutoRenew:
+      let isOn = vm.state.subscriber.renewalInfo?.autoRenewOn ?? false
+      Overlay.askToConfirm(.setAutoRenew(!isOn), &state, vm)
+    case .simulate(let sim):
+      state.status = StatusLine("simulating: \(sim.name)…")
+      return [.simulate(sim)]
+    case .moveUp: move(by: -1, &state, vm)
+    case .moveDown: move(by: 1, &state, vm)
+    case .pageUp: move(by: -pageSize, &state, vm)
+    case .pageDown: move(by: pageSize, &state, vm)
+    case .first: state.eventSelection = 0
+    case .last: state.eventSelection = clampedSelection(Int.max, vm)
+    }
+    return []
+  }
+
+  /// One target goes straight to its confirmation; several open a picker.
+  private static func open(_ kind: PickerKind, _ state: inout UIState, _ vm: ViewModel) {
+    let items = vm.advisor.targets(kind)
+    if items.count == 1 {
+      Overlay.askToConfirm(items[0].action, &state, vm)
+    } else {
+      state.mode = .picking(Picker(kind: kind, items: items))
+      state.status = nil
+    }
+  }
+
+  private static func move(by delta: Int, _ state: inout UIState, _ vm: ViewModel) {
+    let target = state.eventSelection + delta
+    state.eventSelection = clampedSelection(target, vm)
+  }
+
+  static func clampedSelection(_ index: Int, _ vm: ViewModel) -> Int {
+    min(max(0, index), max(0, vm.notifications.count - 1))
+  }
+}
+
+/// Keys inside the help overlay, confirmation, code entry and picker.
+enum Overlay {
+  static func help(_ key: Key, offset: Int, _ state: inout UIState, _ vm: ViewModel) {
+    let last = Overlays.helpLines(vm, ascii: vm.options.ascii).count - 1
+    func scroll(_ delta: Int) { state.mode = .help(offset: min(max(0, offset + delta), last)) }
+    switch key {
+    case .escape, .char("?"), .char("q"), .enter: state.mode = .browsing
+    case .down, .char("j"): scroll(1)
+    case .up, .char("k"): scroll(-1)
+    case .pageDown: scroll(Browsing.pageSize)
+    case .pageUp: scroll(-Browsing.pageSize)
+    default: break
+    }
+  }
+
+  static func confirm(_ key: Key, _ confirmation: PendingAction, _ state: inout UIState) -> [UIEffect] {
+    switch key {
+    case .char("y"), .char("Y"):
+      state.mode = .browsing
+      state.status = StatusLine("applying: \(confirmation.preview.summary)")
+      return [.perform(confirmation.action)]
+    case .char("n"), .char("N"), .escape:
+      state.mode = .browsing
+      state.status = StatusLine("cancelled; nothing was changed")
+      return []
+    default:
+      return []
+    }
+  }
+
+  static func typeCode(_ key: Key, _ editor: LineEditor, _ state: inout UIState, _ vm: ViewModel) {
+    var editor = editor
+    switch key {
+    case .escape:
+      state.mode = .browsing
+      state.status = StatusLine("code entry cancelled")
+      return
+    case .enter:
+      let code = editor.text.trimmingSpaces
+      guard !code.isEmpty else { state.status = .error(ActionError.emptyCode.message); return }
+      askToConfirm(.redeemOfferCode(code), &state, vm, stayOnError: .typingCode(editor))
+      return
+    case .char(let c):
+      if editor.insert(c) {
+        state.status = nil
+      } else if editor.scalars.count + c.unicodeScalars.count > LineEditor.maxLength {
+        state.status = .error("a code is at most \(LineEditor.maxLength) characters")
+      } else {
+        state.status = .error("only printable characters can be typed in a code")
+      }
+    case .backspace: editor.backspace()
+    case .delete: editor.delete()
+    case .left: editor.moveLeft()
+    case .right: editor.moveRight()
+    case .home, .ctrl("a"): editor.moveHome()
+    case .end, .ctrl("e"): editor.moveEnd()
+    default: break
+    }
+    state.mode = .typingCode(editor)
+  }
+
+  static func pick(_ key: Key, _ picker: Picker, _ state: inout UIState, _ vm: ViewModel) {
+    var picker = picker
+    switch key {
+    case .escape, .char("q"):
+      state.mode = .browsing
+      state.status = StatusLine("cancelled; nothing was changed")
+      return
+    case .down, .char("j"): picker.move(by: 1)
+    case .up, .char("k"): picker.move(by: -1)
+    case .home: picker.move(by: -picker.items.count)
+    case .end: picker.move(by: picker.items.count)
+    case .enter:
+      guard picker.items.indices.contains(picker.selection) else { return }
+      askToConfirm(picker.items[picker.selection].action, &state, vm, stayOnError: .picking(picker))
+      return
+    default: return
+    }
+    state.mode = .picking(picker)
+  }
+
+  /// Asks the model for a preview: success opens the y/n confirmation; failure shows the model's
+  /// message and returns to `stayOnError` (so a mistyped code can be corrected).
+  static func askToConfirm(_ action: PlanAction, _ state: inout UIState, _ vm: ViewModel, stayOnError: Mode = .browsing) {
+    switch vm.advisor.preview(action) {
+    case .success(let preview):
+      state.mode = .confirming(PendingAction(action: action, preview: preview))
+      state.status = nil
+    case .failure(let error):
+      state.mode = stayOnError
+      state.status = .error(error.message)
+    }
+  }
+}
+
+/// Keeping open dialogs true to the latest file and clock.
+enum Refresh {
+  static func revalidate(_ state: inout UIState, _ vm: ViewModel) {
+    state.eventSelection = Browsing.clampedSelection(state.eventSelection, vm)
+    switch state.mode {
+    case .confirming(let c):
+      switch vm.advisor.preview(c.action) {
+      case .success(let preview): state.mode = .confirming(PendingAction(action: c.action, preview: preview))
+      case .failure(let error):
+        state.mode = .browsing
+        state.status = .error("cancelled: \(error.message)")
+      }
+    case .picking(var picker):
+      picker.items = vm.advisor.targets(picker.kind)
+      if picker.items.isEmpty {
+        state.mode = .browsing
+        state.status = .error("cancelled: nothing to choose any more")
+      } else {
+        picker.move(by: 0)
+        state.mode = .picking(picker)
+      }
+    case .browsing, .help, .typingCode:
+      break
+    }
+  }
+}
+
+extension String {
+  /// Leading and trailing spaces removed (no Foundation in the reducer).
+  var trimmingSpaces: String {
+    var s = Substring(self)
+    while s.first == " " { s.removeFirst() }
+    while s.last == " " { s.removeLast() }
+    return String(s)
+  }
+}

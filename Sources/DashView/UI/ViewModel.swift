@@ -1,0 +1,100 @@
+import DashModel
+
+/// Everything the dashboard shows, as one value the runtime rebuilds after each reload or tick:
+/// the loaded state, its lifecycle report at `clock.now`, the event log and the session's flags.
+/// `render` and `reduce` read it and never change it.
+public struct ViewModel: Sendable {
+  public var state: SubscriptionState
+  public var report: LifecycleReport
+  /// App Store Server Notifications, newest first by `signedDate`.
+  public var notifications: [NotificationRecord]
+  /// The state file's name as the user typed it, for the header and error banners.
+  public var fileName: String
+  public var clock: DashClock
+  public var options: DisplayOptions
+  /// Simulation keys act only on test data: false for Production files.
+  public var simulationKeysAllowed: Bool
+  /// The last reload's error (`state.json:3:9: …`) while the last good state stays on screen.
+  public var fileError: String?
+  public var highlights: ChangeHighlights
+  public var advisor: ActionAdvisor
+
+  /// - Parameters:
+  ///   - notifications: in any order; they are shown newest first.
+  ///   - simulationKeysAllowed: defaults to "the file is not Production data".
+  public init(
+    state: SubscriptionState, report: LifecycleReport, notifications: [NotificationRecord], fileName: String,
+    clock: DashClock, options: DisplayOptions = DisplayOptions(), simulationKeysAllowed: Bool? = nil,
+    fileError: String? = nil, highlights: ChangeHighlights = ChangeHighlights(), advisor: ActionAdvisor
+  ) {
+    self.state = state
+    self.report = report
+    self.notifications = ViewModel.newestFirst(notifications)
+    self.fileName = fileName
+    self.clock = clock
+    self.options = options
+    self.simulationKeysAllowed = simulationKeysAllowed ?? ((report.environment ?? state.subscriber.environment) != .production)
+    self.fileError = fileError
+    self.highlights = highlights
+    self.advisor = advisor
+  }
+
+  /// Derives the report at `clock.now` and plugs in the real actions: what the runtime calls after
+  /// every load, reload and tick.
+  /// - Parameters:
+  ///   - notifications: the log to show (inline plus journal, e.g. `StateFile.recentNotifications`).
+  ///   - timing: the file's renewal rate, so previews date things as the simulator will.
+  public static func derived(
+    state: SubscriptionState, notifications: [NotificationRecord], fileName: String, clock: DashClock,
+    options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime,
+    fileError: String? = nil, highlights: ChangeHighlights = ChangeHighlights()
+  ) -> ViewModel {
+    let report = Lifecycle.derive(state, at: clock.now)
+    return ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
+                     options: options, fileError: fileError, highlights: highlights,
+                     advisor: .live(state, report: report, at: clock.now, timing: timing))
+  }
+
+  /// Sorts by `signedDate` descending; undated records go last, ties keep file order.
+  public static func newestFirst(_ records: [NotificationRecord]) -> [NotificationRecord] {
+    records.enumerated().sorted { a, b in
+      switch (a.element.signedDate, b.element.signedDate) {
+      case let (x?, y?) where x != y: return x > y
+      case (.some, nil): return true
+      case (nil, .some): return false
+      default: return a.offset > b.offset
+      }
+    }.map(\.element)
+  }
+
+  public var environment: AppStoreEnvironment? { report.environment ?? state.subscriber.environment }
+  public var isProduction: Bool { environment == .production }
+  /// The instant the model reasons about: simulated time when the file keeps a clock.
+  public var now: Instant { clock.now }
+}
+
+/// The two clocks a developer watches: the simulator's (when the file has one) and the wall.
+public struct DashClock: Equatable, Sendable {
+  public var simulated: Instant?
+  public var wall: Instant
+  public init(simulated: Instant? = nil, wall: Instant) {
+    self.simulated = simulated
+    self.wall = wall
+  }
+  public var now: Instant { simulated ?? wall }
+}
+
+/// Session flags from the command line.
+public struct DisplayOptions: Equatable, Sendable {
+  /// `--read-only`: no key changes the file.
+  public var readOnly: Bool
+  /// `--ascii`: no box drawing or other non-ASCII glyphs (old terminals, serial consoles).
+  public var ascii: Bool
+  /// False with `--no-color` or NO_COLOR; roles still carry meaning through glyphs and words.
+  public var color: Bool
+  public init(readOnly: Bool = false, ascii: Bool = false, color: Bool = true) {
+    self.readOnly = readOnly
+    self.ascii = ascii
+    self.color = color
+  }
+}

@@ -1,0 +1,147 @@
+import DashModel
+import DashView
+
+/// The dashboard's state outside the pure UI: the last good file contents and what was derived
+/// from them. It loads, derives and performs effects; `reduce` and `render` stay pure.
+final class DashboardSession {
+  let path: String
+  let displayName: String
+  let options: DisplayOptions
+  let nowOverride: Instant?
+  let retryAccess: AccessPolicy.RetryAccess?
+
+  private(set) var state: SubscriptionState
+  private(set) var notifications: [NotificationRecord] = []
+  private(set) var fileError: String?
+  private(set) var highlights = ChangeHighlights()
+  private var lastModel: ViewModel?
+
+  /// How long a changed field stays highlighted after an external change.
+  static let highlightSpan = Span.seconds(4)
+  static let eventsShown = 50
+
+  init(path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) throws(StateFileError) {
+    self.path = path
+    self.displayName = displayName
+    self.options = options
+    self.nowOverride = nowOverride
+    self.retryAccess = retryAccess
+    state = try StateFile.load(path: path)
+    applyOverrides()
+    notifications = (try? StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)) ?? []
+  }
+
+  private func applyOverrides() {
+    if let retryAccess { state.document.policy.billingRetryAccess = retryAccess }
+  }
+
+  /// Re-reads the file. On failure the last good state stays and the error is shown in a banner.
+  /// Returns the error message, or nil when the reload succeeded.
+  @discardableResult
+  func reload(wall: Instant) -> String? {
+    do {
+      state = try StateFile.load(path: path)
+      applyOverrides()
+      notifications = try StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)
+      fileError = nil
+      if let old = lastModel {
+        let changed = ChangeDetector.diff(old: old, new: model(wall: wall))
+        highlights.mark(changed, until: wall + Self.highlightSpan)
+      }
+      return nil
+    } catch {
+      fileError = error.description
+      return error.description
+    }
+  }
+
+  /// The moment the model reasons about: `--now`, else the file's simulated clock, else the wall.
+  func viewingTime(wall: Instant) -> (now: Instant, simulated: Bool) {
+    WallClock.viewingTime(for: state, override: nowOverride, wall: wall)
+  }
+
+  func model(wall: Instant) -> ViewModel {
+    let (now, simulated) = viewingTime(wall: wall)
+    // Previews use the file's renewal rate, so "new period ends …" matches what the simulator does.
+    let timing: any RenewalTiming = (try? Simulator.rules(state).rate) ?? TimeRate.realTime
+    let vm = ViewModel.derived(
+      state: state, notifications: notifications, fileName: displayName,
+      clock: DashClock(simulated: simulated ? now : nil, wall: wall), options: options, timing: timing,
+      fileError: fileError, highlights: highlights)
+    lastModel = vm
+    return vm
+  }
+
+  /// Applies a plan action to the latest on-disk state under the lock. Returns the status message.
+  func perform(_ action: PlanAction, wall: Instant) -> EffectOutcome {
+    guard !options.readOnly else { return .failed(ActionError.readOnly.message) }
+    return write(wall: wall) { current, now in Actions.apply(action, to: current, at: now) }
+  }
+
+  /// Runs one simulation step on the latest on-disk state. Refused on Production data.
+  func simulate(_ command: SimCommand, wall: Instant) -> EffectOutcome {
+    guard !options.readOnly else { return .failed(ActionError.readOnly.message) }
+    return write(wall: wall) { current, now in
+      if current.subscriber.environment == .production {
+        return .failure(.productionData("Simulation"))
+      }
+      return Simulator.apply(command, to: current, at: now)
+    }
+  }
+
+  private func write(wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
+    let override = nowOverride
+    do {
+      let saved = try StateFile.update(path: path) { (current) throws(StateFileError) -> Change in
+        let now = WallClock.viewingTime(for: current, override: override, wall: wall).now
+        switch body(current, now) {
+        case .success(let change): return change
+        case .failure(let error): throw StateFileError(file: "", message: error.message)
+        }
+      }
+      return .succeeded(saved.change.message)
+    } catch {
+      // Model refusals carry no file name; storage failures do.
+      return .failed(error.file.isEmpty ? error.message : error.description)
+    }
+  }
+
+  /// Milliseconds until the screen would change by itself (a countdown, the wall clock's minute,
+  /// a highlight fading), or nil when nothing on screen moves: then the loop sleeps until a key
+  /// or a file event, with no wake-ups at all.
+  func msUntilScreenChanges(wall: Instant) -> Int32? {
+    var deadlines: [Span] = []
+    if let fade = highlights.nextExpiry(after: wall) { deadlines.append(fade - wall) }
+    let (now, simulated) = viewingTime(wall: wall)
+    if !simulated && nowOverride == nil, let next = nextCountdownTarget(now: now) {
+      // Countdowns show seconds under an hour, minutes otherwise.
+      let remaining = next - now
+      let step: Double = remaining < .hours(1) ? 1000 : 60_000
+      deadlines.append(Span(ms: step - now.ms.truncatingRemainder(dividingBy: step) + 1))
+    } else {
+      // The header's wall clock shows minutes.
+      deadlines.append(Span(ms: 60_000 - wall.ms.truncatingRemainder(dividingBy: 60_000) + 1))
+    }
+    guard let soonest = deadlines.min() else { return nil }
+    return Int32(max(1, min(soonest.ms, 3_600_000)))
+  }
+
+  private func nextCountdownTarget(now: Instant) -> Instant? {
+    // The report just drawn; deriving again here would double the work of every wake-up.
+    guard let r = lastModel?.report else { return nil }
+    var targets: [Instant] = []
+    switch r.renewal {
+    case .renews(let d, _, _, _), .expiresAutoRenewOff(let d), .switches(let d, _), .awaitsPriceConsent(let d, _): targets.append(d)
+    case .none: break
+    }
+    if let g = r.grace { targets.append(g.expiresDate) }
+    if let b = r.billingRetry { targets.append(b.retryUntil) }
+    return targets.filter { $0 > now }.min()
+  }
+}
+
+/// The result of performing an effect, as the status line will show it.
+enum EffectOutcome {
+  case succeeded(String)
+  case failed(String)
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import DashModel
+import DashView
+import Foundation
+import Glibc
+
+/// `subdash [FILE]`: the interactive dashboard.
+struct Open: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "open",
+    abstract: "Open the interactive dashboard (the default command).",
+    discussion: """
+      Without FILE, a demo subscriber opens in a writable temporary copy.
+      Keys: u upgrade, d downgrade, c crossgrade, r redeem an offer code, w accept a win-back offer, \
+      a toggle auto-renew, ? help (lists every key, including simulation keys), q quit.
+      The file is watched: changes by other programs (the simulator, a test harness, an editor) \
+      show at once, with changed fields highlighted. Actions are written atomically under a lock, \
+      applied to what is on disk at that moment.
+      Exit codes: 0 after q; 2 bad input (one-line error naming file:line:column and JSON path); \
+      1 the terminal cannot be used; 128+N when ended by signal N.
+      """)
+
+  @Argument(help: "The state file. Without one, a demo subscriber opens in a temporary copy.")
+  var file: String?
+
+  @Flag(name: .long, help: "Disable every key that changes the file (support staff inspecting a subscriber).")
+  var readOnly = false
+
+  @Flag(name: .long, help: "No colour (NO_COLOR is honoured too); meaning is kept by glyphs and words.")
+  var noColor = false
+
+  @Flag(name: .long, help: "No box drawing or other non-ASCII glyphs (automatic when the locale is not UTF-8).")
+  var ascii = false
+
+  @OptionGroup var viewing: ViewingOptions
+
+  func run() throws {
+    let path: String
+    let displayName: String
+    if let file {
+      path = file
+      displayName = file
+    } else {
+      do { path = try DemoFile.makeTemporaryCopy() } catch { throw badInput("cannot create the demo copy: \(error)") }
+      displayName = "demo (\(path))"
+    }
+    let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
+    let options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
+    let session: DashboardSession
+    do {
+      session = try DashboardSession(path: path, displayName: displayName, options: options,
+                                     nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
+    } catch let error as StateFileError {
+      throw badInput(error.description)
+    }
+    let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
+    if code != 0 { throw ExitCode(code) }
+  }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import DashModel
+import DashView
+import Foundation
+
+/// `subdash show FILE`: the dashboard's information as plain text (or the derived lifecycle as
+/// JSON) on stdout. Never writes the file.
+struct Show: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print a subscriber's state as plain text (or JSON) for a ticket or a script.",
+    discussion: "Exit codes: 0 ok; 2 the file could not be read or is invalid (one-line error on stderr naming file:line:column and JSON path).")
+
+  @Argument(help: "The state file (JSON).")
+  var file: String
+
+  @Flag(name: .long, help: "Print the derived lifecycle (status, access verdict, dates, warnings) as JSON.")
+  var json = false
+
+  @Option(name: .long, help: "How many recent notifications to list.")
+  var events = 10
+
+  @Flag(name: .long, help: "Only ASCII characters in the output.")
+  var ascii = false
+
+  @OptionGroup var viewing: ViewingOptions
+
+  func run() throws {
+    var state: SubscriptionState
+    do { state = try StateFile.load(path: file) } catch { throw badInput(error.description) }
+    try viewing.apply(to: &state)
+    let wall = WallClock.now()
+    let (now, simulated) = WallClock.viewingTime(for: state, override: try viewing.nowOverride(), wall: wall)
+    let report = Lifecycle.derive(state, at: now)
+    if json {
+      var o = report.json.objectValue ?? JSONObject()
+      o["file"] = .string(file)
+      o["simulatedClock"] = .bool(simulated)
+      print(JSONWriter.string(.object(o)), terminator: "")
+      return
+    }
+    let recent: [NotificationRecord]
+    do { recent = try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
+    let vm = ViewModel.derived(
+      state: state, notifications: recent, fileName: file,
+      clock: DashClock(simulated: simulated ? now : nil, wall: wall),
+      options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
+    for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
+  }
+}
+
+/// Prints a one-line error to stderr and returns the exit code for bad input (2), so scripts
+/// can tell "the file is bad" from "the command line is bad" (ArgumentParser's 64).
+func badInput(_ message: String) -> ExitCode {
+  FileHandle.standardError.write(Data(("subdash: " + message + "\n").utf8))
+  return ExitCode(2)
+}

@@ -1,0 +1,168 @@
+import DashView
+import Glibc
+
+/// What woke the loop, in the order handled within one wakeup: signals, resize, keys, file, tick.
+enum LoopEvent: Equatable {
+  case key(Key)
+  /// The watched file may have changed (not debounced).
+  case fileChanged
+  /// SIGINT, SIGTERM, SIGHUP (or any other watched signal the loop does not handle itself).
+  case signal(Int32)
+  /// The timeout returned by `nextTimeout` has elapsed.
+  case tick
+  /// The screen size changed, or the terminal came back from Ctrl-Z: render a new frame.
+  case resize
+  /// The tty hung up or became invalid. No more keys will arrive; the app should stop.
+  case ttyClosed
+}
+
+enum LoopControl { case `continue`, stop }
+
+/// The parts of `Terminal` the loop drives; a protocol so the loop can be tested with a pipe.
+protocol LoopTerminal: AnyObject {
+  func readKey() -> Key?
+  /// Re-reads the window size after SIGWINCH; true if it changed.
+  func updateSize() -> Bool
+  /// Ctrl-Z: give the tty back, stop the process, repaint when continued.
+  func suspend()
+  /// Repaint everything (after an outside SIGSTOP/SIGCONT).
+  func redrawAll()
+}
+
+extension Terminal: LoopTerminal {}
+
+/// The program's only loop: blocks in poll() on the tty, the file watcher and the signalfd, on
+/// the main thread. Nothing runs between events, so an idle dashboard costs no CPU and no
+/// wakeups unless the caller asks for a timeout.
+///
+///     loop.run(nextTimeout: { state.msUntilNextDeadline }) { event in
+///       ...; return .continue   // or .stop
+///     }
+final class EventLoop {
+  private let terminal: LoopTerminal
+  private let ttyFD: Int32
+  private let signals: SignalWatcher?
+  private let watcher: FileWatcher?
+
+  init(terminal: LoopTerminal, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0) {
+    self.terminal = terminal
+    self.signals = signals
+    self.watcher = watcher
+    self.ttyFD = ttyFD
+  }
+
+  /// Runs until `handle` returns `.stop`.
+  /// - Parameter nextTimeout: asked before every wait: milliseconds until the caller wants a
+  ///   `.tick` (nil = no tick; 0 = at once). Lets the caller implement clocks and debouncing
+  ///   without the loop waking up when there is nothing to do.
+  func run(nextTimeout: () -> Int32? = { nil }, _ handle: (LoopEvent) -> LoopControl) {
+    var ttyOpen = true
+    var nextStatCheck: Int64?
+    var ignoreNextContinue = false
+
+    while true {
+      let requested = nextTimeout().map { max(0, $0) }
+      let started = Monotonic.nowMs()
+      let deadline = requested.map { started + Int64($0) }
+      var timeout: Int32 = requested ?? -1
+
+      // Stat polling has no descriptor to wait on, so it bounds the wait instead.
+      if let watcher, watcher.fd == nil {
+        let due = nextStatCheck ?? started + Int64(watcher.pollIntervalMs)
+        nextStatCheck = due
+        let wait = Int32(clamping: max(0, due - started))
+        timeout = timeout < 0 ? wait : min(timeout, wait)
+      } else {
+        nextStatCheck = nil
+      }
+
+      var fds: [pollfd] = []
+      let ttyIndex = ttyOpen ? append(&fds, ttyFD) : nil
+      let signalIndex = signals.map { append(&fds, $0.fd) }
+      let watchIndex = watcher?.fd.map { append(&fds, $0) }
+
+      let rc = poll(&fds, nfds_t(fds.count), timeout)
+      // EINTR (a signal not routed through signalfd) is just a wakeup: fall through and drain.
+      if rc < 0 && errno != EINTR && errno != EAGAIN && errno != ENOMEM {
+        preconditionFailure("poll failed: errno \(errno)")
+      }
+      let interrupted = rc < 0
+      func ready(_ index: Int?) -> Bool {
+        guard let index else { return false }
+        return interrupted || fds[index].revents != 0
+      }
+
+      // 1. Signals first, so SIGTERM wins over a flood of keys.
+      var resized = false
+      if let signals, ready(signalIndex) {
+        for sig in signals.drain() {
+          switch sig {
+          case SIGWINCH:
+            if terminal.updateSize() { resized = true }
+          case SIGTSTP:
+            terminal.suspend()
+            ignoreNextContinue = true  // our own resume already repainted
+            resized = true             // the size may have changed while stopped
+          case SIGCONT:
+            if ignoreNextContinue {
+              ignoreNextContinue = false
+            } else {
+              _ = terminal.updateSize()
+              terminal.redrawAll()
+              resized = true
+            }
+          default:
+            if handle(.signal(sig)) == .stop { return }
+          }
+        }
+      }
+      if resized, handle(.resize) == .stop { return }
+
+      // 2. Keys: always drain, even when poll did not flag the tty, because ncurses may hold
+      //    bytes it already read (the rest of an escape sequence, a KEY_RESIZE it queued).
+      if ttyOpen {
+        var sawResize = resized
+        while let key = terminal.readKey() {
+          if key == .resize {
+            if !sawResize, handle(.resize) == .stop { return }
+            sawResize = true
+          } else if handle(.key(key)) == .stop {
+            return
+          }
+        }
+        if let ttyIndex, fds[ttyIndex].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+          ttyOpen = false  // stop polling it, or poll() would return at once forever
+          if handle(.ttyClosed) == .stop { return }
+        }
+      }
+
+      // 3. The watched file.
+      if let watcher {
+        let now = Monotonic.nowMs()
+        if watcher.fd != nil {
+          if ready(watchIndex), watcher.drain(), handle(.fileChanged) == .stop { return }
+        } else if let due = nextStatCheck, now >= due {
+          nextStatCheck = now + Int64(watcher.pollIntervalMs)
+          if watcher.drain(), handle(.fileChanged) == .stop { return }
+        }
+      }
+
+      // 4. The caller's timer.
+      if let deadline, Monotonic.nowMs() >= deadline, handle(.tick) == .stop { return }
+    }
+  }
+
+  private func append(_ fds: inout [pollfd], _ fd: Int32) -> Int {
+    fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+    return fds.count - 1
+  }
+}
+
+/// Milliseconds on the monotonic clock: immune to wall-clock jumps (NTP, manual changes).
+enum Monotonic {
+  static func nowMs() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+  }
+}

@@ -1,0 +1,146 @@
+import Glibc
+
+/// Tells the event loop when one file has changed on disk.
+///
+/// inotify watches the file's *directory*, not the file: editors and atomic writers replace the
+/// file by renaming a temp file over it, which a watch on the old inode would never see (and the
+/// watch would die with the old inode). Events are filtered on the exact file name, so temp
+/// files such as `.state.json.tmp` or Foundation's `.dat.nosync*` are ignored.
+///
+/// When inotify is unavailable (no kernel support, out of watches, a directory that does not
+/// exist yet) or `SUBDASH_NO_INOTIFY=1`, it falls back to comparing inode, size and mtime,
+/// which the loop does every `pollIntervalMs`.
+///
+/// Debouncing is the caller's job: `drain()` only reports "something happened".
+final class FileWatcher {
+  enum Mode: Equatable { case inotify, polling }
+
+  let path: String
+  private(set) var mode: Mode
+  /// The inotify descriptor to poll for POLLIN, or nil when polling by stat.
+  private(set) var fd: Int32?
+  /// How often the loop must call `drain()` when there is no descriptor to wait on.
+  let pollIntervalMs: Int32 = 250
+
+  private let directory: String
+  private let name: [UInt8]
+  private var lastStat: FileIdentity?
+
+  /// Events subscribed to on the directory.
+  private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
+  /// The ones that mean "the content at `path` is now different": finished in-place writes,
+  /// rename-over, and the file going away. IN_CREATE alone is not a change: the writer has not
+  /// written yet and its IN_CLOSE_WRITE follows; IN_MODIFY is never subscribed, since it fires
+  /// for every write(2) of a half-written file.
+  private static let changeMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
+
+  /// True when `SUBDASH_NO_INOTIFY=1`: a support switch for file systems where inotify is
+  /// silent (NFS, some container bind mounts, WSL's /mnt).
+  static var inotifyDisabledByEnvironment: Bool {
+    getenv("SUBDASH_NO_INOTIFY").map { String(cString: $0) == "1" } ?? false
+  }
+
+  init(path: String, useInotify: Bool = !FileWatcher.inotifyDisabledByEnvironment) {
+    self.path = path
+    let slash = path.lastIndex(of: "/")
+    self.directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    self.name = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8)
+    self.mode = .polling
+    self.lastStat = FileIdentity(path: path)
+    if useInotify { startInotify() }
+  }
+
+  deinit { if let fd { close(fd) } }
+
+  private func startInotify() {
+    let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    guard fd >= 0 else { return }
+    guard inotify_add_watch(fd, directory, Self.mask) >= 0 else {
+      close(fd)
+      return
+    }
+    self.fd = fd
+    self.mode = .inotify
+  }
+
+  /// Consumes everything pending and returns true if the watched file may have changed.
+  /// Cheap: one read(2) per call in inotify mode, one stat(2) in polling mode.
+  func drain() -> Bool {
+    guard let fd else { return pollStat() }
+    var changed = false
+    var lostWatch = false
+    let bufferSize = 16 * 1024
+    withUnsafeTemporaryAllocation(byteCount: bufferSize, alignment: MemoryLayout<inotify_event>.alignment) { buf in
+      while true {
+        let n = read(fd, buf.baseAddress, bufferSize)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }  // EAGAIN: drained
+        for event in Self.parse(UnsafeRawBufferPointer(rebasing: buf[..<n])) {
+          if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }  // events were lost: assume the worst
+          if event.mask & UInt32(IN_IGNORED) != 0 { lostWatch = true }    // directory removed or unmounted
+          if event.name == name, event.mask & Self.changeMask != 0 { changed = true }
+        }
+      }
+    }
+    if lostWatch {
+      // The directory itself went away; inotify cannot follow it back, stat polling can.
+      close(fd)
+      self.fd = nil
+      mode = .polling
+      lastStat = FileIdentity(path: path)
+      changed = true
+    }
+    return changed
+  }
+
+  private func pollStat() -> Bool {
+    let now = FileIdentity(path: path)
+    defer { lastStat = now }
+    return now != lastStat
+  }
+
+  struct Event: Equatable {
+    var mask: UInt32
+    var name: [UInt8]
+  }
+
+  /// Splits a read(2) buffer into events. `inotify_event` is 16 bytes followed by `len` bytes of
+  /// NUL-padded name (the flexible array member does not import), and records are not aligned.
+  static func parse(_ bytes: UnsafeRawBufferPointer) -> [Event] {
+    var events: [Event] = []
+    let header = MemoryLayout<inotify_event>.size
+    var offset = 0
+    while offset + header <= bytes.count {
+      let ev = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+      let nameStart = offset + header
+      let nameEnd = min(bytes.count, nameStart + Int(ev.len))
+      var name = Array(bytes[nameStart..<nameEnd])
+      if let nul = name.firstIndex(of: 0) { name.removeSubrange(nul...) }
+      events.append(Event(mask: ev.mask, name: name))
+      offset = nameEnd
+    }
+    return events
+  }
+}
+
+/// What stat polling compares. The inode catches rename-over writes that keep size and mtime
+/// (same second, same length); ctime catches chmod-and-rewrite tricks; `missing` is a state too,
+/// so deleting and recreating the file both count as changes.
+struct FileIdentity: Equatable {
+  var device: UInt64 = 0
+  var inode: UInt64 = 0
+  var size: Int64 = 0
+  var mtimeNs: Int64 = 0
+  var ctimeNs: Int64 = 0
+
+  /// nil when the file does not exist or cannot be read.
+  init?(path: String) {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    device = UInt64(st.st_dev)
+    inode = UInt64(st.st_ino)
+    size = Int64(st.st_size)
+    mtimeNs = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+    ctimeNs = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+  }
+}

@@ -1,0 +1,73 @@
+import CNcurses  // only for signalfd(2), which the Glibc module does not import; no ncurses calls here
+import Glibc
+
+/// Turns asynchronous signals into readable events on a file descriptor (signalfd), so the one
+/// event loop can `poll()` them next to the tty and never runs code inside a signal handler.
+///
+/// Must be created before any thread exists: the mask is per thread and only inherited, so a
+/// thread started earlier would still take the signal with its default action (death, for SIGTERM).
+final class SignalWatcher {
+  /// What the dashboard watches:
+  /// - INT/TERM/HUP end the program gracefully (the loop restores the terminal first);
+  ///   ncurses does not handle SIGHUP at all, so without this a closed SSH link leaves a raw tty.
+  /// - TSTP is Ctrl-Z: the loop suspends the terminal itself (endwin, SIGSTOP, repaint).
+  /// - CONT repaints after any stop, including `kill -STOP` from outside.
+  /// - WINCH: ncurses' own handler would set a flag that is only read inside get_wch, racing with
+  ///   poll(); through signalfd the resize wakes poll instead and cannot be lost.
+  static let dashboardSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]
+
+  enum Failure: Error, CustomStringConvertible {
+    case mask(errno: Int32), signalfd(errno: Int32)
+    var description: String {
+      switch self {
+      case .mask(let e): return "cannot block signals: \(String(cString: strerror(e)))"
+      case .signalfd(let e): return "signalfd failed: \(String(cString: strerror(e)))"
+      }
+    }
+  }
+
+  /// Readable (POLLIN) whenever a watched signal is pending.
+  let fd: Int32
+  let signals: [Int32]
+  /// The mask before blocking. A child process inherits blocked signals across exec, so
+  /// anything the app spawns (an editor, a pager) must get this mask back
+  /// (posix_spawnattr_setsigmask), or Ctrl-C would not reach it.
+  private(set) var previousMask = sigset_t()
+
+  init(signals: [Int32] = SignalWatcher.dashboardSignals) throws {
+    self.signals = signals
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    for s in signals { sigaddset(&mask, s) }
+    let rc = pthread_sigmask(SIG_BLOCK, &mask, &previousMask)
+    guard rc == 0 else { throw Failure.mask(errno: rc) }
+    let fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+    guard fd >= 0 else {
+      let e = errno
+      pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+      throw Failure.signalfd(errno: e)
+    }
+    self.fd = fd
+  }
+
+  /// Reads every pending signal, in arrival order, without blocking. Empty when none is pending.
+  func drain() -> [Int32] {
+    var out: [Int32] = []
+    var info = signalfd_siginfo()
+    let size = MemoryLayout<signalfd_siginfo>.size
+    while true {
+      let n = read(fd, &info, size)
+      if n == size {
+        out.append(Int32(bitPattern: info.ssi_signo))
+      } else if n < 0 && errno == EINTR {
+        continue
+      } else {
+        return out  // EAGAIN: nothing more pending
+      }
+    }
+  }
+
+  /// Closes the descriptor but keeps the signals blocked: unblocking here would deliver a
+  /// pending SIGINT/SIGTERM with its default action and kill the process mid-cleanup.
+  deinit { close(fd) }
+}

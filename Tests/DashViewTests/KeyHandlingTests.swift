@@ -1,0 +1,318 @@
+import Testing
+@testable import DashModel
+@testable import DashView
+
+/// Presses keys the way a support person would and checks the whole UI state after each step.
+private struct Session {
+  var vm: ViewModel
+  var ui = UIState()
+  var effects: [UIEffect] = []
+
+  init(_ vm: ViewModel) { self.vm = vm }
+
+  @discardableResult
+  mutating func press(_ keys: Key...) -> [UIEffect] {
+    effects = []
+    for key in keys { effects += reduce(&ui, .keyPressed(key), context: vm) }
+    return effects
+  }
+
+  mutating func type(_ text: String) {
+    for c in text { effects = reduce(&ui, .keyPressed(.char(c)), context: vm) }
+  }
+
+  mutating func send(_ action: UIAction) -> [UIEffect] { reduce(&ui, action, context: vm) }
+
+  var code: LineEditor? { if case .typingCode(let e) = ui.mode { return e } else { return nil } }
+  var picker: Picker? { if case .picking(let p) = ui.mode { return p } else { return nil } }
+  var confirmation: PendingAction? { if case .confirming(let c) = ui.mode { return c } else { return nil } }
+}
+
+@Suite struct BrowsingKeyTests {
+  @Test func qQuitsOnlyWhileBrowsing() {
+    var s = Session(Scenarios.active.viewModel())
+    #expect(s.press(.char("q")) == [.quit])
+    s.press(.char("?"))
+    #expect(s.press(.char("q")) == [])
+    #expect(s.ui.mode == .browsing)
+  }
+
+  @Test func helpOpensScrollsAndCloses() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("?"))
+    #expect(s.ui.mode == .help(offset: 0))
+    s.press(.char("j"), .down, .char("k"))
+    #expect(s.ui.mode == .help(offset: 1))
+    s.press(.up, .up)
+    #expect(s.ui.mode == .help(offset: 0))
+    s.press(.escape)
+    #expect(s.ui == UIState())
+  }
+
+  @Test func jAndKMoveThroughEventsWithinTheLog() {
+    var s = Session(Scenarios.active.viewModel())
+    let last = s.vm.notifications.count - 1
+    #expect(last == 4)
+    s.press(.char("k"))
+    #expect(s.ui.eventSelection == 0)
+    s.press(.char("j"), .down)
+    #expect(s.ui.eventSelection == 2)
+    s.press(.char("G"))
+    #expect(s.ui.eventSelection == last)
+    s.press(.char("j"), .pageDown)
+    #expect(s.ui.eventSelection == last)
+    s.press(.up)
+    #expect(s.ui.eventSelection == last - 1)
+    s.press(.home)
+    #expect(s.ui.eventSelection == 0)
+  }
+
+  @Test func upgradeWithTwoHigherLevelsOpensAPicker() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("u"))
+    #expect(s.picker?.kind == .upgrade)
+    #expect(s.picker?.items.map(\.action) == [.upgrade(toProductId: "pass.premium.annual"), .upgrade(toProductId: "pass.premium.monthly")])
+    #expect(s.ui.status == nil)
+  }
+
+  @Test func downgradeWithOneLowerLevelGoesStraightToConfirmation() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("d"))
+    #expect(s.confirmation?.action == .downgrade(toProductId: "pass.individual.monthly"))
+    #expect(s.confirmation?.preview.summary.hasPrefix("Downgrade to Individual") == true)
+  }
+
+  @Test func confirmingWithYAsksTheRuntimeToPerform() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("a"))
+    let preview = s.confirmation?.preview
+    #expect(s.confirmation?.action == .setAutoRenew(false))
+    #expect(s.press(.char("q"), .char("x"), .enter) == [], "only y or n answer a confirmation")
+    #expect(s.press(.char("y")) == [.perform(.setAutoRenew(false))])
+    #expect(s.ui == UIState(mode: .browsing, status: StatusLine("applying: \(preview!.summary)")))
+    _ = s.send(.actionSucceeded("Auto-renew is off; access ends 2026-05-23 18:32 UTC."))
+    #expect(s.ui.status == StatusLine("Auto-renew is off; access ends 2026-05-23 18:32 UTC."))
+  }
+
+  @Test(arguments: [Key.char("n"), .char("N"), .escape])
+  func noOrEscapeCancelsWithoutEffects(_ key: Key) {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("d"))
+    #expect(s.press(key) == [])
+    #expect(s.ui == UIState(status: StatusLine("cancelled; nothing was changed")))
+  }
+
+  @Test func unavailableKeysSayWhyAndOpenNothing() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("w"))
+    #expect(s.ui == UIState(status: .error("no win-back offer: subscription is active")))
+    var expired = Session(Scenarios.expiredWithWinBack.viewModel())
+    expired.press(.char("a"))
+    #expect(expired.ui == UIState(status: .error("auto-renew: the subscription is expired")))
+    var top = Session(Scenarios.billingRetryNone.viewModel())
+    top.press(.char("u"))
+    #expect(top.ui == UIState(status: .error(ActionError.alreadyTopLevel.message)))
+  }
+
+  @Test func failedActionIsShownAsAnError() {
+    var s = Session(Scenarios.active.viewModel())
+    _ = s.send(.actionFailed("state.json changed on disk; try again"))
+    #expect(s.ui.status == .error("state.json changed on disk; try again"))
+  }
+}
+
+@Suite struct CodeEntryKeyTests {
+  @Test func printableKeysAreTextEvenQ() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("r"))
+    s.type("q?udq")
+    #expect(s.effects == [])
+    #expect(s.code?.text == "q?udq")
+    #expect(s.code?.cursor == 5)
+  }
+
+  @Test func editingKeysMoveAndDelete() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("r"))
+    s.type("SPRNG26")
+    s.press(.left, .left, .left, .left)
+    s.type("I")
+    #expect(s.code?.text == "SPRING26")
+    s.press(.home, .delete, .end, .backspace)
+    #expect(s.code?.text == "PRING2")
+    #expect(s.code?.cursor == 6)
+    s.press(.home, .backspace, .right)
+    #expect(s.code?.cursor == 1)
+  }
+
+  @Test func escapeCancelsAndKeepsNothing() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("r"))
+    s.type("ABC")
+    #expect(s.press(.escape) == [])
+    #expect(s.ui == UIState(status: StatusLine("code entry cancelled")))
+  }
+
+  @Test func unknownCodeStaysInTheFieldWithTheModelsMessage() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("r"))
+    s.type("NOPE42")
+    s.press(.enter)
+    #expect(s.code?.text == "NOPE42")
+    #expect(s.ui.status == .error(ActionError.unknownCode("NOPE42").message))
+  }
+
+  @Test func emptyCodeIsRefused() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("r"))
+    s.type("   ")
+    s.press(.enter)
+    #expect(s.code?.text == "   ")
+    #expect(s.ui.status == .error(ActionError.emptyCode.message))
+  }
+
+  @Test func validCodeOpensItsConfirmation() {
+    var s = Session(Scenarios.example("new-subscriber").viewModel())
+    s.press(.char("r"))
+    s.type(" NF7KQ2XW9P4M ")
+    s.press(.enter)
+    #expect(s.confirmation?.action == .redeemOfferCode("NF7KQ2XW9P4M"))
+    #expect(s.press(.char("y")) == [.perform(.redeemOfferCode("NF7KQ2XW9P4M"))])
+  }
+
+  @Test func controlCharactersAndOverlongCodesAreRejected() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("r"))
+    s.press(.char("\u{1B}"), .char("\u{202E}"))
+    #expect(s.code?.text == "")
+    #expect(s.ui.status == .error("only printable characters can be typed in a code"))
+    s.type(String(repeating: "A", count: LineEditor.maxLength))
+    #expect(s.ui.status == nil, "typing clears the complaint")
+    s.type("B")
+    #expect(s.code?.text == String(repeating: "A", count: LineEditor.maxLength))
+    #expect(s.ui.status == .error("a code is at most 64 characters"))
+  }
+}
+
+@Suite struct PickerKeyTests {
+  @Test func jkAndArrowsMoveWithinTheList() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("u"))
+    s.press(.char("j"))
+    #expect(s.picker?.selection == 1)
+    s.press(.down, .char("j"))
+    #expect(s.picker?.selection == 1)
+    s.press(.char("k"), .up)
+    #expect(s.picker?.selection == 0)
+    s.press(.end)
+    #expect(s.picker?.selection == 1)
+  }
+
+  @Test func enterConfirmsTheSelectedTarget() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("u"), .down, .enter)
+    #expect(s.confirmation?.action == .upgrade(toProductId: "pass.premium.monthly"))
+    #expect(s.confirmation?.preview.refundMilli ?? 0 > 0)
+    #expect(s.press(.char("y")) == [.perform(.upgrade(toProductId: "pass.premium.monthly"))])
+  }
+
+  @Test(arguments: [Key.escape, .char("q")])
+  func escapeOrQCancelsThePicker(_ key: Key) {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("u"))
+    #expect(s.press(key) == [])
+    #expect(s.ui == UIState(status: StatusLine("cancelled; nothing was changed")))
+  }
+
+  @Test func winBackPickerListsEligibleOffersBestFirst() {
+    let scenario = Scenarios.expiredWithWinBack
+    var s = Session(scenario.viewModel())
+    s.press(.char("w"))
+    #expect(s.picker?.items.map(\.action) == scenario.report.winBack.eligible.map { .acceptWinBack(offerId: $0.offerId) })
+    s.press(.enter)
+    #expect(s.confirmation?.action == .acceptWinBack(offerId: scenario.report.winBack.eligible[0].offerId))
+  }
+}
+
+@Suite struct ReadOnlyAndSimulationKeyTests {
+  @Test(arguments: [("u", "upgrade"), ("d", "downgrade"), ("c", "crossgrade"), ("r", "redeeming a code"), ("w", "win-back"), ("a", "auto-renew"), (">", "advance to next event")])
+  func readOnlyRefusesMutatingKeys(_ key: Character, _ name: String) {
+    var s = Session(Scenarios.active.viewModel(options: DisplayOptions(readOnly: true)))
+    #expect(s.press(.char(key)) == [])
+    #expect(s.ui == UIState(status: .error("read-only: \(name) disabled (started with --read-only)")))
+  }
+
+  @Test func readOnlyFooterOffersNoMutatingKey() {
+    let vm = Scenarios.active.viewModel(options: DisplayOptions(readOnly: true))
+    let footer = render(vm, UIState(), width: 120, height: 40).lines[38]
+    #expect(footer == "? help  q quit")
+    var s = Session(vm)
+    #expect(s.press(.char("q")) == [.quit])
+  }
+
+  @Test func simulationKeysBecomeEffectsOnTestData() {
+    var s = Session(Scenarios.active.viewModel())
+    #expect(s.press(.char(">")) == [.simulate(.advanceToNextEvent)])
+    #expect(s.ui.status == StatusLine("simulating: advance to next event…"))
+    #expect(s.press(.char("+")) == [.simulate(.advance(.day))])
+    #expect(s.press(.char("f")) == [.simulate(.failNextRenewal)])
+  }
+
+  @Test func simulationKeysAreRefusedOnProduction() {
+    let vm = Scenarios.production.viewModel()
+    #expect(!vm.simulationKeysAllowed)
+    var s = Session(vm)
+    #expect(s.press(.char(">")) == [])
+    #expect(s.ui.status == .error("simulation keys are disabled on Production data (advance to next event refused)"))
+    #expect(!render(vm, UIState(), width: 120, height: 40).lines[38].contains("next event"))
+  }
+
+  @Test func simulationStepsThatDoNotApplySayWhy() {
+    var s = Session(Scenarios.active.viewModel())
+    #expect(s.press(.char("R")) == [])
+    #expect(s.ui.status == .error("resolve billing: there is no billing issue"))
+    var grace = Session(Scenarios.grace.viewModel())
+    #expect(grace.press(.char("R")) == [.simulate(.resolveBillingIssue)])
+  }
+}
+
+@Suite struct ReloadAndTickTests {
+  @Test func aReloadThatMakesThePendingActionInvalidCancelsIt() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("d"))
+    s.vm = Scenarios.expiredWithWinBack.viewModel()
+    #expect(s.send(.fileReloaded) == [])
+    #expect(s.ui.mode == .browsing)
+    #expect(s.ui.status?.isError == true)
+    #expect(s.ui.status?.message.hasPrefix("cancelled: ") == true)
+  }
+
+  @Test func aTickRecomputesTheOpenPreview() {
+    let scenario = Scenarios.active
+    var s = Session(scenario.viewModel())
+    s.press(.char("u"), .enter)
+    let before = s.confirmation?.preview.refundMilli
+    s.vm = scenario.with(elapsed: .days(3)).viewModel()
+    _ = s.send(.ticked(s.vm.now))
+    let after = s.confirmation?.preview.refundMilli
+    #expect(before != nil && after != nil)
+    #expect(after! < before!, "less unused time is left three days later")
+  }
+
+  @Test func anInvalidFileCancelsAConfirmationButKeepsBrowsing() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("d"))
+    _ = s.send(.fileFailed("active.json:3:9: expected a value"))
+    #expect(s.ui == UIState(status: .error("cancelled: the file became invalid (active.json:3:9: expected a value)")))
+    _ = s.send(.fileFailed("active.json:3:9: expected a value"))
+    #expect(s.ui.mode == .browsing)
+  }
+
+  @Test func aShorterLogClampsTheSelection() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("G"))
+    s.vm = Scenarios.grace.viewModel()
+    _ = s.send(.fileReloaded)
+    #expect(s.ui.eventSelection == s.vm.notifications.count - 1)
+  }
+}

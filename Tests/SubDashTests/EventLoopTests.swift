@@ -1,0 +1,164 @@
+import DashView
+import Glibc
+import Testing
+@testable import SubDash
+
+/// Stands in for the tty: keys are bytes written to a pipe, read back one per readKey().
+final class FakeTerminal: LoopTerminal {
+  let readFD: Int32
+  let writeFD: Int32
+  var sizeChanges = 0
+  var suspends = 0
+  var redraws = 0
+
+  init() {
+    var fds: [Int32] = [0, 0]
+    precondition(pipe(&fds) == 0)
+    readFD = fds[0]
+    writeFD = fds[1]
+    _ = fcntl(readFD, F_SETFL, fcntl(readFD, F_GETFL) | O_NONBLOCK)
+  }
+  deinit {
+    close(readFD)
+    if writeFD >= 0 { close(writeFD) }
+  }
+
+  func type(_ text: String) { _ = text.withCString { write(writeFD, $0, strlen($0)) } }
+  func hangUp() { close(writeFD) }
+
+  func readKey() -> Key? {
+    var byte: UInt8 = 0
+    return read(readFD, &byte, 1) == 1 ? Key(scalar: UInt32(byte)) : nil
+  }
+  func updateSize() -> Bool {
+    sizeChanges += 1
+    return true
+  }
+  func suspend() { suspends += 1 }
+  func redrawAll() { redraws += 1 }
+}
+
+/// Sends `sig` to the calling thread only: signalfd reads thread-directed signals of its
+/// thread, and other test threads (which do not block it) are never hit.
+func signalSelf(_ sig: Int32) { _ = pthread_kill(pthread_self(), sig) }
+
+@Suite(.serialized) struct EventLoopTests {
+  @Test func drainsEveryPendingKeyOnOneWakeup() {
+    let term = FakeTerminal()
+    term.type("abq")
+    var seen: [LoopEvent] = []
+    EventLoop(terminal: term, signals: nil, watcher: nil, ttyFD: term.readFD).run { event in
+      seen.append(event)
+      return event == .key(.char("q")) ? .stop : .continue
+    }
+    #expect(seen == [.key(.char("a")), .key(.char("b")), .key(.char("q"))])
+  }
+
+  @Test func ticksWhenTheCallersTimeoutElapses() {
+    let term = FakeTerminal()
+    var ticks = 0
+    let started = Monotonic.nowMs()
+    EventLoop(terminal: term, signals: nil, watcher: nil, ttyFD: term.readFD).run(nextTimeout: { 20 }) { event in
+      if event == .tick { ticks += 1 }
+      return ticks == 3 ? .stop : .continue
+    }
+    #expect(ticks == 3)
+    #expect(Monotonic.nowMs() - started >= 60)
+  }
+
+  @Test func reportsAHungUpTtyOnceAndStopsPollingIt() {
+    let term = FakeTerminal()
+    term.type("x")
+    term.hangUp()
+    var seen: [LoopEvent] = []
+    var timeouts = 0
+    EventLoop(terminal: term, signals: nil, watcher: nil, ttyFD: term.readFD).run(nextTimeout: { 10 }) { event in
+      seen.append(event)
+      if event == .tick { timeouts += 1 }
+      return timeouts == 2 ? .stop : .continue
+    }
+    // Keys still buffered are delivered first; afterwards only ticks, no busy loop of hang-ups.
+    #expect(seen == [.key(.char("x")), .ttyClosed, .tick, .tick])
+  }
+
+  @Test func deliversFileChangesFromInotify() {
+    let dir = TempDir()
+    dir.write("state.json", "1")
+    let term = FakeTerminal()
+    let watcher = FileWatcher(path: dir.file("state.json"), useInotify: true)
+    dir.write("state.json", "2")
+    var seen: [LoopEvent] = []
+    EventLoop(terminal: term, signals: nil, watcher: watcher, ttyFD: term.readFD).run { event in
+      seen.append(event)
+      return .stop
+    }
+    #expect(seen == [.fileChanged])
+  }
+
+  @Test func pollingWatcherIsCheckedWithoutACallerTimeout() {
+    let dir = TempDir()
+    dir.write("state.json", "1")
+    let term = FakeTerminal()
+    let watcher = FileWatcher(path: dir.file("state.json"), useInotify: false)
+    dir.write("tmp", "22")
+    dir.rename("tmp", "state.json")
+    var seen: [LoopEvent] = []
+    EventLoop(terminal: term, signals: nil, watcher: watcher, ttyFD: term.readFD).run { event in
+      seen.append(event)
+      return .stop
+    }
+    #expect(seen == [.fileChanged])  // no .tick: the caller never asked for one
+  }
+
+  @Test func signalsBecomeEventsAndSuspendResizeAndContinueAreHandled() throws {
+    let signals = try SignalWatcher(signals: [SIGUSR1, SIGWINCH, SIGTSTP, SIGCONT])
+    let term = FakeTerminal()
+    signalSelf(SIGWINCH)
+    var seen: [LoopEvent] = []
+    let loop = EventLoop(terminal: term, signals: signals, watcher: nil, ttyFD: term.readFD)
+    loop.run { event in
+      seen.append(event)
+      return .stop
+    }
+    #expect(seen == [.resize])
+    #expect(term.sizeChanges == 1)
+
+    // Ctrl-Z: suspend, then a repaint request; the SIGCONT that follows our own resume is
+    // not a second repaint. A later SIGCONT (outside kill -STOP/-CONT) is.
+    signalSelf(SIGTSTP)
+    seen = []
+    loop.run { event in
+      seen.append(event)
+      return .stop
+    }
+    #expect(term.suspends == 1)
+    #expect(seen == [.resize])
+    signalSelf(SIGCONT)
+    signalSelf(SIGUSR1)
+    seen = []
+    loop.run { event in
+      seen.append(event)
+      return .stop
+    }
+    #expect(seen == [.signal(SIGUSR1)])
+    #expect(term.redraws == 0)
+    signalSelf(SIGCONT)
+    seen = []
+    loop.run { event in
+      seen.append(event)
+      return .stop
+    }
+    #expect(seen == [.resize])
+    #expect(term.redraws == 1)
+  }
+}
+
+@Suite(.serialized) struct SignalWatcherTests {
+  @Test func readsBlockedSignalsFromTheDescriptor() throws {
+    let w = try SignalWatcher(signals: [SIGUSR2])
+    #expect(w.drain() == [])
+    signalSelf(SIGUSR2)
+    #expect(w.drain() == [SIGUSR2])
+    #expect(w.drain() == [])
+  }
+}
