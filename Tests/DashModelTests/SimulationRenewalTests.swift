@@ -211,3 +211,17 @@ import Testing
     #expect(sim.info.eligibleWinBackOfferIds == ["premium.winback.half"])
   }
 }
+
+extension SimulationRenewalTests {
+  @Test func aProductMissingFromTheCatalogExpiresAsNotForSale() {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly")
+    var info = sim.info
+    info.autoRenewProductId = "pass.retired.monthly"
+    sim.state.subscriber.renewalInfo = info
+    sim.next()
+    #expect(sim.labels.last == "EXPIRED / PRODUCT_NOT_FOR_SALE")
+    #expect(sim.info.expirationIntent == .productNotAvailable)
+    #expect(sim.status == .expired)
+  }
+}

@@ -48,10 +48,8 @@ extension SimContext {
         if let r = issue.recoverAt, r < issue.retryExpiresDate { out.append(SimEvent(date: r, kind: .billingRecovery)) }
       } else if renewalInfo.expirationIntent != nil && e <= reached {
         // Already expired for good; a period that ended before the clock never renews late.
-      } else if renewalInfo.autoRenewOn {
-        out.append(SimEvent(date: e, kind: .renewal))
-      } else if renewalInfo.expirationIntent == nil {
-        out.append(SimEvent(date: e, kind: .expiration))
+      } else {
+        out.append(SimEvent(date: e, kind: renewalInfo.autoRenewOn ? .renewal : .expiration))
       }
     }
     if let w = nextWinBackChange() { out.append(w) }
