@@ -177,6 +177,15 @@ struct ActionsUpgradeTests {
     #expect(change.latest?.expiresDate == F.midPeriod + .minutes(5))
   }
 
+  @Test func aPeriodThatWouldEndAfterTheYear3000IsRefusedRatherThanWritten() {
+    let s = F.state()
+    var catalog = s.catalog
+    catalog.groups[0].subscriptions[0].period = "P2000Y"  // pass.premium
+    let absurd = SubscriptionState(document: s.document, catalog: catalog)
+    #expect(refusal(.upgrade(toProductId: "pass.premium"), in: absurd, at: F.midPeriod)
+      == .other("A period of P2000Y from 2026-01-25 12:00 UTC would end after the year 3000."))
+  }
+
   @Test func identifiersContinueTheHistoryAndUseTheSimulationSeed() throws {
     let state = F.state(
       subscriberExtras: """

@@ -8,18 +8,24 @@ struct ActionsWinBackTests {
   typealias F = ActionsFixture
   static let may = utc("2026-05-01T08:00:00Z")
 
-  /// Family Pass lapsed on Feb 10 after the customer turned auto-renew off.
-  static func churned(eligible: String? = #"["wb-family-3m", "wb-premium-free"]"#) -> SubscriptionState {
-    let list = eligible.map { #", "eligibleWinBackOfferIds": \#($0)"# } ?? ""
-    return F.state(autoRenew: 0, renewalExtras: #", "expirationIntent": 1"# + list)
+  /// Family Pass, paid Jan 10 to Feb 10 (31 days, so one paid month), lapsed on Feb 10 after the
+  /// customer turned auto-renew off. `paid: false` leaves the period out of the history.
+  static func churned(paid: Bool = true, renewalExtras: String = "") -> SubscriptionState {
+    let history = paid ? """
+      "transactions": [ { "transactionId": "1000000999", "productId": "pass.family", "price": 7990,
+        "purchaseDate": \(Int64(F.purchase.ms)), "expiresDate": \(Int64(F.expires.ms)) } ],
+      """ : ""
+    return F.state(autoRenew: 0, renewalExtras: #", "expirationIntent": 1"# + renewalExtras, subscriberExtras: history)
   }
 
   @Test func acceptingAWinBackOfferResumesTheSubscriptionWithIt() throws {
     let now = Self.may
-    let change = try applied(.acceptWinBack(offerId: "wb-family-3m"), to: Self.churned(), at: now)
+    let state = Self.churned(renewalExtras: #", "eligibleWinBackOfferIds": ["wb-family-3m", "wb-premium-free"]"#)
+    #expect(Lifecycle.derive(state, at: now).winBack.eligible.map(\.offerId) == ["wb-family-3m", "wb-premium-free"])
+    let change = try applied(.acceptWinBack(offerId: "wb-family-3m"), to: state, at: now)
     #expect(change.transactions.count == 1)
     let t = try #require(change.latest)
-    #expect(t.transactionId == Identifiers.transactionId(sequence: 0))
+    #expect(t.transactionId == Identifiers.transactionId(sequence: 1))  // after the one in the history
     #expect(t.originalTransactionId == "1000000111")
     #expect(t.productId == "pass.family")
     #expect(t.transactionReason == .purchase)
@@ -46,41 +52,55 @@ struct ActionsWinBackTests {
     #expect(n.subtype == "RESUBSCRIBE")
     #expect(n.status == .active)
     #expect(n.productId == "pass.family")
-    let preview = try Actions.preview(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(), at: now).get()
+    let preview = try Actions.preview(.acceptWinBack(offerId: "wb-family-3m"), in: state, at: now).get()
     #expect(preview.summary == "Resubscribe now to Family Pass with win-back offer wb-family-3m: 9.99 USD up front for 3 months, then 7.99 USD per 1 month; first period ends 2026-08-01 08:00 UTC.")
+    // Once back, the customer is active and no longer eligible.
+    #expect(refusal(.acceptWinBack(offerId: "wb-premium-free"), in: change.state, at: now)
+      == .winBackNotEligible("wb-premium-free", reason: "subscription is active"))
   }
 
-  @Test func theAppStoresEligibleListDecides() throws {
-    let listed = Self.churned(eligible: #"["wb-premium-free"]"#)
-    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: listed, at: Self.may)
-      == .winBackNotEligible("wb-family-3m", reason: "not in renewalInfo.eligibleWinBackOfferIds (it lists wb-premium-free)"))
-    let premium = try applied(.acceptWinBack(offerId: "wb-premium-free"), to: listed, at: Self.may)
+  @Test func eligibilityFollowsTheOffersRulesToTheMillisecond() throws {
+    // wb-family-3m: at least one month after the lapse (Feb 10 12:00), one paid month.
+    let opens = utc("2026-03-10T12:00:00Z")
+    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(), at: opens - .millisecond)
+      == .winBackNotEligible("wb-family-3m", reason: "too soon: eligible from 2026-03-10 12:00 UTC"))
+    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(), at: opens) == nil)
+    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(paid: false), at: Self.may)
+      == .winBackNotEligible("wb-family-3m", reason: "not enough paid time: 0 of 1 month"))
+    // An offer with no requirements is open while another is blocked.
+    let premium = try applied(.acceptWinBack(offerId: "wb-premium-free"), to: Self.churned(paid: false), at: Self.may)
     #expect(premium.latest?.productId == "pass.premium")
     #expect(premium.latest?.price == 0)
     #expect(premium.latest?.offerDiscountType == .freeTrial)
-    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(eligible: "[]"), at: Self.may)
-      == .winBackNotEligible("wb-family-3m", reason: "not in renewalInfo.eligibleWinBackOfferIds (it is empty)"))
+    #expect(premium.latest?.expiresDate == Self.may + .weeks(1))
   }
 
-  @Test func withoutTheListTheOffersGroupDecides() throws {
-    let unlisted = Self.churned(eligible: nil)
-    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: unlisted, at: Self.may) == nil)
-    #expect(refusal(.acceptWinBack(offerId: "wb-other"), in: unlisted, at: Self.may)
+  @Test func theOffersGroupMustBeTheSubscribersAndTheOfferMustExist() {
+    #expect(refusal(.acceptWinBack(offerId: "wb-other"), in: Self.churned(), at: Self.may)
       == .winBackNotEligible("wb-other", reason: "it is for other.monthly, outside the subscriber's group Birds Pass"))
-    #expect(refusal(.acceptWinBack(offerId: "wb-nothing"), in: unlisted, at: Self.may) == .unknownWinBack("wb-nothing"))
+    #expect(refusal(.acceptWinBack(offerId: "wb-nothing"), in: Self.churned(), at: Self.may) == .unknownWinBack("wb-nothing"))
+  }
+
+  @Test func aStaleEligibleListInTheFileDoesNotDecide() {
+    // SubDash recomputes eligibility from the offers' rules (and the lifecycle report warns when
+    // renewalInfo.eligibleWinBackOfferIds disagrees), so an outdated list neither grants nor blocks.
+    let stale = Self.churned(renewalExtras: #", "eligibleWinBackOfferIds": ["wb-other"]"#)
+    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: stale, at: Self.may) == nil)
+    #expect(refusal(.acceptWinBack(offerId: "wb-other"), in: stale, at: Self.may)
+      == .winBackNotEligible("wb-other", reason: "it is for other.monthly, outside the subscriber's group Birds Pass"))
   }
 
   @Test func onlyAChurnedCustomerMayAcceptOne() {
     let active = F.state(renewalExtras: #", "eligibleWinBackOfferIds": ["wb-family-3m"]"#)
     #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: active, at: F.expires - .millisecond)
-      == .winBackNotEligible("wb-family-3m", reason: "the subscription is active"))
+      == .winBackNotEligible("wb-family-3m", reason: "subscription is active"))
     let grace = F.state(renewalExtras: """
       , "isInBillingRetryPeriod": true, "gracePeriodExpiresDate": \(Int64(utc("2026-02-26T12:00:00Z").ms))
       """)
     #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: grace, at: utc("2026-02-20T00:00:00Z"))
-      == .winBackNotEligible("wb-family-3m", reason: "the subscription is in its billing grace period"))
+      == .winBackNotEligible("wb-family-3m", reason: "in billing grace period"))
     #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: grace, at: utc("2026-03-01T00:00:00Z"))
-      == .winBackNotEligible("wb-family-3m", reason: "the subscription is in billing retry"))
+      == .winBackNotEligible("wb-family-3m", reason: "in billing retry"))
     #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: F.newCustomer(), at: Self.may) == .noSubscription)
   }
 

@@ -119,7 +119,7 @@ struct StorageMalformedFileTests {
     let inner = outer.url.appendingPathComponent("case-1234")
     try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: false)
     let path = inner.appendingPathComponent("state.json").path
-    FileManager.default.createFile(atPath: path, contents: Data(#"{ "catalogFile": "../backyard-birds.storekit", "subscriber": {} }"#.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(#"{ "catalogFile": "../backyard-birds.storekit", "subscriber": {} }"#.utf8))
     let before = Array(FileManager.default.contents(atPath: path)!)
     let e = try #require(loadError(path))
     #expect(e.description == #"state.json: $.catalogFile: "../backyard-birds.storekit" resolves outside the state file's directory; copy the catalog beside the state file"#)

@@ -34,4 +34,13 @@ import Testing
     #expect(text.contains("BILLING RETRY"))
     #expect(!text.contains("GRACE PERIOD"))
   }
+
+  /// `subdash show --now`: the text report is derived at that moment and says so.
+  @Test func plainReportIsViewedAtTheGivenMoment() {
+    let clock = DashClock(simulated: grace.now, wall: grace.wall, viewingAt: graceEnds)
+    let lines = PlainReport.lines(grace.viewModel(clock: clock))
+    #expect(lines[2] == "clock: viewed at 2026-05-26 06:00 UTC (--now); wall 2026-05-14 15:07 UTC")
+    #expect(lines.contains { $0.hasPrefix("✖ BILLING RETRY") })
+    #expect(!lines.contains { $0.contains("GRACE PERIOD") })
+  }
 }

@@ -489,9 +489,16 @@ test_show() {
   copy_example grace-period
   local out
   out=$("$SUBDASH_BIN" show grace-period.json)
-  grep -qxF "Status       4 billing grace period — expiresDate 2026-05-10 06:00 UTC passed; gracePeriodExpiresDate 2026-05-26 06:00 UTC is after now" <<<"$out"
-  grep -qxF "Access       YES — in billing grace period until 2026-05-26 06:00 UTC" <<<"$out"
-  grep -qxF "Recent events (newest first)" <<<"$out"
+  grep -qF "clock: simulated 2026-05-14 15:00 UTC; wall " <<<"$out"
+  grep -qxF "⚠ GRACE PERIOD  payment failed; access kept for 11d 15h, until 2026-05-26 06:00 UTC" <<<"$out"
+  grep -qxF "ACCESS: YES — in billing grace period until 2026-05-26 06:00 UTC" <<<"$out"
+  grep -qxF "renewal due 2026-05-10 06:00 UTC not paid yet; Apple is retrying at 7.99 USD" <<<"$out"
+  grep -qxF "== Recent events (3) ==" <<<"$out"
+  # --now: the text is derived at that moment, and says so.
+  out=$("$SUBDASH_BIN" show --now 2026-05-26T06:00:00Z grace-period.json)
+  grep -qF "clock: viewed at 2026-05-26 06:00 UTC (--now)" <<<"$out"
+  grep -qF "✖ BILLING RETRY" <<<"$out"
+  if grep -qF "GRACE PERIOD" <<<"$out"; then echo "grace shown at --now 2026-05-26T06:00:00Z" >&2; exit 1; fi
   [[ "$(show_json grace-period.json .statusName)" == "billing grace period" ]]
   [[ "$(show_json grace-period.json .access.level)" == yes ]]
   [[ "$(show_json grace-period.json .simulatedClock)" == true ]]

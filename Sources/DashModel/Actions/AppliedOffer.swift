@@ -16,12 +16,16 @@ struct AppliedOffer {
   var priceMilli: Int64
   var label: String
 
+  /// More offer periods than any App Store offer has (the longest are 12 monthly periods); the
+  /// cap keeps period arithmetic on absurd data from overflowing.
+  static let maxPeriods = 1_000
+
   init(type: OfferType, identifier: String, mode: PaymentMode, period: ISOPeriod, count: Int, priceMilli: Int64, label: String) {
     self.type = type
     self.identifier = identifier
     self.mode = mode
     self.period = period
-    self.count = max(1, count)
+    self.count = min(max(1, count), Self.maxPeriods + 1)
     self.priceMilli = mode == .freeTrial ? 0 : priceMilli
     self.label = label
   }
@@ -65,22 +69,19 @@ struct AppliedOffer {
   func terms(currency: String?) -> String {
     switch mode {
     case .freeTrial: return "free trial for \(ISOPeriod.duration(period, times: count))"
-    case .payUpFront: return "\(Money.format(priceMilli, currency: currency)) up front for \(ISOPeriod.duration(period, times: count))"
-    case .payAsYouGo: return "\(Money.format(priceMilli, currency: currency)) per \(period.name) for \(count) period\(count == 1 ? "" : "s")"
+    case .payUpFront: return "\(ActionText.money(priceMilli, currency)) up front for \(ISOPeriod.duration(period, times: count))"
+    case .payAsYouGo: return "\(ActionText.money(priceMilli, currency)) per \(period.name) for \(count) period\(count == 1 ? "" : "s")"
     }
   }
 
-  /// Writes this offer as the one that applies to the next renewal.
-  func queue(on r: inout RenewalInfoPayload, renewalPriceMilli: Int64) {
+  /// Writes this offer as the one that applies to the next renewal, which charges its price.
+  func queue(on r: inout RenewalInfoPayload) {
     r.offerType = type
     r.offerIdentifier = identifier
     r.offerDiscountType = discountType
     r.offerPeriod = totalPeriodText
-    r.renewalPrice = renewalPriceMilli
+    r.renewalPrice = priceMilli
   }
-
-  /// The price the first renewal under this offer charges.
-  var renewalPriceMilli: Int64 { priceMilli }
 }
 
 extension ISOPeriod {

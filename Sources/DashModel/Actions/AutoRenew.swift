@@ -16,7 +16,7 @@ enum AutoRenew {
     let name = current.product.displayName
     let when = Format.date(ctx.nextRenewalDate)
     let renewing = ctx.catalog.product(r.autoRenewProductId)?.displayName ?? name
-    let price = Money.format(r.renewalPrice ?? current.product.priceMilli, currency: r.currency ?? ctx.defaultCurrency)
+    let price = ActionText.money(r.renewalPrice ?? current.product.priceMilli, r.currency ?? ctx.defaultCurrency)
     let text = on
       ? "auto-renew on: \(renewing) renews on \(when) for \(price)"
       : "auto-renew off: \(name) ends on \(when) instead of renewing"

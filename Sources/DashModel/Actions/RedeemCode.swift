@@ -81,7 +81,7 @@ enum RedeemCode {
     let turnedOn = !r.autoRenewOn
     r.autoRenewProductId = product.productID
     r.autoRenewStatus = .on
-    offer.queue(on: &r, renewalPriceMilli: offer.priceMilli)
+    offer.queue(on: &r)
     r.signedDate = ctx.now
     var state = ctx.state
     state.subscriber.renewalInfo = r

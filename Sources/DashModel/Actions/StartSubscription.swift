@@ -13,7 +13,7 @@ struct StartSubscription {
 
   func outcome(_ ctx: ActionContext) throws(ActionError) -> Outcome {
     let previous = ctx.latest
-    let expires = ctx.end(of: offer.period, count: offer.firstCount)
+    let expires = try ctx.end(of: offer.period, count: offer.firstCount)
     let new = NewTransaction(product: product, expiresDate: expires, priceMilli: offer.priceMilli, offer: offer)
       .build(in: ctx, sequence: ctx.transactionSequence(0), previous: previous)
 
@@ -36,7 +36,7 @@ struct StartSubscription {
     r.clearQueuedOffer()
     r.renewalDate = expires
     r.renewalPrice = product.priceMilli
-    if offer.remainingAfterFirst > 0 { offer.queue(on: &r, renewalPriceMilli: offer.priceMilli) }
+    if offer.remainingAfterFirst > 0 { offer.queue(on: &r) }
     r.currency = new.currency ?? r.currency
     r.environment = new.environment ?? r.environment
     r.recentSubscriptionStartDate = seriesStart
@@ -49,7 +49,7 @@ struct StartSubscription {
 
     let currency = new.currency
     let terms = offer.terms(currency: currency)
-    let regular = "then \(Money.format(product.priceMilli, currency: currency)) per \(product.periodName)"
+    let regular = "then \(ActionText.money(product.priceMilli, currency)) per \(product.periodName)"
     let ends = Format.date(expires)
     let verb = previous == nil ? "Subscribed" : "Resubscribed"
     let note = ctx.notification(type: notificationType, subtype: subtype, status: .active, productId: product.productID,

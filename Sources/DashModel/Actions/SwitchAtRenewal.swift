@@ -22,7 +22,7 @@ struct SwitchAtRenewal {
     r.renewalPrice = target.priceMilli
     var turnedOn = false
     if let o = offer {
-      o.queue(on: &r, renewalPriceMilli: o.priceMilli)
+      o.queue(on: &r)
       // Redeeming a code is a request to renew with it, so a cancelled subscription renews again.
       turnedOn = !r.autoRenewOn
       r.autoRenewStatus = .on
@@ -33,7 +33,7 @@ struct SwitchAtRenewal {
 
     let when = ctx.nextRenewalDate
     let currency = r.currency ?? ctx.defaultCurrency
-    let price = Money.format(r.renewalPrice ?? target.priceMilli, currency: currency)
+    let price = ActionText.money(r.renewalPrice ?? target.priceMilli, currency)
     let withOffer = offer.map { " with \($0.label) (\($0.terms(currency: currency)))" } ?? ""
     let on = turnedOn ? "; auto-renew turned back on" : ""
     let whenText = Format.date(when)

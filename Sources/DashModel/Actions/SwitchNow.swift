@@ -25,10 +25,10 @@ struct SwitchNow {
     let expires: Instant
     let price: Int64
     if let o = offer {
-      expires = ctx.end(of: o.period, count: o.firstCount)
+      expires = try ctx.end(of: o.period, count: o.firstCount)
       price = o.priceMilli
     } else {
-      expires = ctx.end(of: try ctx.period(target.period, of: target.productID))
+      expires = try ctx.end(of: try ctx.period(target.period, of: target.productID))
       price = target.priceMilli
     }
     var refund: Int64 = 0
@@ -49,9 +49,9 @@ struct SwitchNow {
     state.subscriber = subscriber
 
     let currency = new.currency
-    let refundText = "refund \(Money.format(refund, currency: old.currency ?? currency)) for the unused time of \(current.product.displayName)"
-    let charge = offer.map { "\(Money.format(price, currency: currency)) (\($0.label): \($0.terms(currency: currency)))" }
-      ?? Money.format(price, currency: currency)
+    let refundText = "refund \(ActionText.money(refund, old.currency ?? currency)) for the unused time of \(current.product.displayName)"
+    let charge = offer.map { "\(ActionText.money(price, currency)) (\($0.label): \($0.terms(currency: currency)))" }
+      ?? ActionText.money(price, currency)
     let ends = Format.date(expires)
     var note = ctx.notification(type: notificationType, subtype: "UPGRADE", status: .active, productId: target.productID,
                                 summary: "\(verb)d from \(current.product.displayName) to \(target.displayName) for \(charge); \(refundText); period ends \(ends)")
@@ -78,7 +78,7 @@ struct SwitchNow {
     r.clearQueuedOffer()
     r.renewalDate = new.expiresDate
     r.renewalPrice = target.priceMilli
-    if let o = offer, o.remainingAfterFirst > 0 { o.queue(on: &r, renewalPriceMilli: o.priceMilli) }
+    if let o = offer, o.remainingAfterFirst > 0 { o.queue(on: &r) }
     r.currency = new.currency ?? r.currency
     r.signedDate = ctx.now
     return r

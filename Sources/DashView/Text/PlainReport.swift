@@ -1,49 +1,47 @@
 import DashModel
 
-/// `subdash show`: the dashboard's information as plain lines, no terminal control, for a support
-/// ticket or a script. Every string from the file is sanitized.
+/// `subdash show`: the dashboard's information as plain lines with no terminal control, for a
+/// support ticket or a script. It reuses the dashboard's own panels, so the words in a ticket are
+/// the words on screen; only the layout differs (sections one after another, nothing truncated).
 public enum PlainReport {
-  public static func lines(
-    state: SubscriptionState, report r: LifecycleReport, events: [NotificationRecord],
-    fileName: String, simulated: Bool, wallNow: Instant?
-  ) -> [String] {
-    var rows: [(String, String)] = []
-    let t = state.subscriber.latestTransaction
-    var who = t?.originalTransactionId ?? state.subscriber.originalTransactionId ?? "(none)"
+  public static func lines(_ vm: ViewModel, ascii: Bool = false) -> [String] {
+    let g: Glyphs = ascii ? .ascii : .unicode
+    let width = 1_000  // no truncation: a ticket wants the whole sentence
+    var out: [String] = []
+    let t = vm.state.subscriber.latestTransaction
+    var who = "originalTransactionId " + (t?.originalTransactionId ?? vm.state.subscriber.originalTransactionId ?? "(none)")
     if let token = t?.appAccountToken { who += "  appAccountToken \(token)" }
-    rows.append(("Subscriber", who))
-    rows.append(("File", fileName))
-    rows.append(("Environment", r.environment?.rawValue ?? "unknown"))
-    var clock = Format.date(r.now) + (simulated ? " (simulated)" : "")
-    if simulated, let wallNow { clock += "; wall \(Format.date(wallNow))" }
-    rows.append(("Clock", clock))
-    rows.append(("Status", "\(Phrases.status(r)) — \(r.statusRule)"))
-    rows.append(("Access", Phrases.access(r)))
-    rows.append(("Plan", Phrases.plan(r)))
-    if let o = r.offerInEffect { rows.append(("Offer", o.text)) }
-    if let o = r.offerQueued { rows.append(("Next offer", o.text)) }
-    rows.append(("Renewal", Phrases.renewal(r, catalog: state.catalog)))
-    if let g = r.grace { rows.append(("Grace", Phrases.grace(g))) }
-    if let b = r.billingRetry { rows.append(("Retry", Phrases.billingRetry(b))) }
-    if let e = r.expiry { rows.append(("Expiry", Phrases.expiry(e))) }
-    if let v = r.revocation { rows.append(("Revoked", Phrases.revocation(v))) }
-    if let c = r.pendingChange { rows.append(("Pending", Phrases.pendingChange(c, catalog: state.catalog))) }
-    if let p = r.priceIncrease { rows.append(("Price", Phrases.priceIncrease(p))) }
-    if let a = r.askToBuy { rows.append(("Ask to Buy", Phrases.askToBuy(a, catalog: state.catalog))) }
-    rows.append(("Win-back", Phrases.winBack(r.winBack)))
-    var out = rows.map { Sanitizer.clean($0.0.padding(12) + " " + $0.1) }
-    for w in r.warnings { out.append(Sanitizer.clean("Warning      " + w)) }
-    out.append("")
-    out.append("Recent events (newest first)")
-    if events.isEmpty { out.append("  (none)") }
-    for e in events { out.append("  " + Sanitizer.clean(Phrases.event(e))) }
-    return out
+    out.append("SubDash \(HeaderPanel.badge(vm))  \(vm.fileName)")
+    out.append(who)
+    if let at = vm.clock.viewingAt {
+      out.append("clock: viewed at \(Format.date(at)) (--now); wall \(Format.date(vm.clock.wall))")
+    } else if let sim = vm.clock.simulated {
+      out.append("clock: simulated \(Format.date(sim)); wall \(Format.date(vm.clock.wall))")
+    } else {
+      out.append("clock: \(Format.date(vm.clock.wall))")
+    }
+    out += BannerPanel.lines(vm, glyphs: g, compact: false).map(\.text)
+    out.append(BannerPanel.access(vm, glyphs: g).text)
+    section("Current plan", PlanPanel.lines(vm, glyphs: g, compact: false).map(\.text), into: &out)
+    section(PlansPanel.title(vm), PlansPanel.lines(vm, width: width, glyphs: g).map(\.text), into: &out)
+    section("Win-back offers", WinBackPanel.lines(vm, glyphs: g).map(\.text), into: &out)
+    if vm.report.warnings.count > 1 {
+      section("Warnings", vm.report.warnings.map { "\(g.warn) \($0)" }, into: &out)
+    }
+    let events = EventsPanel.entries(vm, width: width).map { $0.map(\.text).joined(separator: " ") }
+    section(EventsPanel.title(vm), events.isEmpty ? ["(none)"] : events, into: &out)
+    return out.map { trimTrailing(Sanitizer.clean($0)) }
   }
-}
 
-extension String {
-  func padding(_ width: Int) -> String {
-    let w = DisplayWidth.of(self)
-    return w >= width ? self : self + String(repeating: " ", count: width - w)
+  private static func section(_ title: String, _ lines: [String], into out: inout [String]) {
+    out.append("")
+    out.append("== \(title) ==")
+    out += lines
+  }
+
+  private static func trimTrailing(_ s: String) -> String {
+    var s = s
+    while s.hasSuffix(" ") { s.removeLast() }
+    return s
   }
 }

@@ -19,6 +19,9 @@ struct Show: ParsableCommand {
   @Option(name: .long, help: "How many recent notifications to list.")
   var events = 10
 
+  @Flag(name: .long, help: "Only ASCII characters in the output.")
+  var ascii = false
+
   @OptionGroup var viewing: ViewingOptions
 
   /// Bad --now/--retry-access values are usage errors (64) reported with `show`'s usage line.
@@ -45,9 +48,11 @@ struct Show: ParsableCommand {
     }
     let recent: [NotificationRecord]
     do { recent = try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
-    for line in PlainReport.lines(state: state, report: report, events: recent, fileName: file, simulated: simulated, wallNow: wall) {
-      print(line)
-    }
+    let vm = ViewModel.derived(
+      state: state, notifications: recent, fileName: file,
+      clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: try viewing.nowOverride()),
+      options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
+    for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
   }
 }
 
