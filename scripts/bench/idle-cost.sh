@@ -7,6 +7,7 @@
 #   (c) wall clock, renewal in 30 minutes: the countdown shows seconds: at most 1 Hz.
 # Usage: bash scripts/bench/idle-cost.sh [SECONDS]   (default 60)
 set -euo pipefail
+# shellcheck source=scripts/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 window=${1:-60}
 hz=$(getconf CLK_TCK)

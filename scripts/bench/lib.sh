@@ -82,7 +82,7 @@ bench_voluntary_switches() {
   echo "$sum"
 }
 
-bench_threads() { ls /proc/"$1"/task | wc -l; }
+bench_threads() { local t=(/proc/"$1"/task/*); echo "${#t[@]}"; }
 
 # bench_machine: one paragraph for the results file.
 bench_machine() {

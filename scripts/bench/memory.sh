@@ -5,6 +5,7 @@
 # external rewrite of the file has been reloaded and is on screen (old and new state overlap).
 # Usage: bash scripts/bench/memory.sh [COUNT]   (default 100000)
 set -euo pipefail
+# shellcheck source=scripts/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 count=${1:-100000}
 

@@ -6,6 +6,7 @@
 # capture file has stopped growing (five checks 10 ms apart).
 # Usage: bash scripts/bench/redraw-bytes.sh
 set -euo pipefail
+# shellcheck source=scripts/bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 bench_machine
