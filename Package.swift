@@ -31,7 +31,13 @@ let package = Package(
       ]
     ),
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
-    .executableTarget(name: "SubDashBench", dependencies: ["DashModel"]),
+    .executableTarget(
+      name: "SubDashBench",
+      dependencies: ["DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
+    // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
+    // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
+    .executableTarget(name: "SubDashFaultProbe", dependencies: ["DashModel"]),
     .testTarget(
       name: "DashModelTests",
       dependencies: ["DashModel"],

@@ -1,31 +1,106 @@
-// libFuzzer entry: every input is a state file (or, with a leading 0x01 byte, a typed offer code).
-// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer,address` over DashModel's sources.
-// The property: decoding never crashes, and whatever decodes also survives write → re-decode.
+// libFuzzer entry. Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer,address` over DashModel's
+// sources, so one binary covers the whole model. The first byte picks what the rest is:
+//   0x01  a typed offer code        normalize never crashes and is idempotent
+//   0x02  a date, span or period    the time parsers never crash
+//   0x03  a scenario script         the scenario parser never crashes
+//   else  a state file              see below
+//
+// A state file (its `catalogFile`, if any, resolves to the small catalog below) must never crash
+// the loader; whatever loads must also: survive write → re-read unchanged; derive a lifecycle
+// report at several instants; take every customer action and simulator command without crashing;
+// and every change they produce must itself write to a file that loads again. That last property
+// is the one a support tool lives by: SubDash never writes a file it cannot open.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  if bytes.first == 0x01 {
-    fuzzOfferCode(Array(bytes.dropFirst()))
-    return 0
+  switch bytes.first {
+  case 0x01: fuzzOfferCode(Array(bytes.dropFirst()))
+  case 0x02: fuzzTimeText(Array(bytes.dropFirst()))
+  case 0x03: fuzzScenario(Array(bytes.dropFirst()))
+  default: fuzzStateFile(bytes)
   }
-  let noCatalogFile: (String) throws(StateFileError) -> Catalog = { name throws(StateFileError) in
-    throw StateFileError(file: name, message: "catalog files are not read while fuzzing")
+  return 0
+}
+
+private let fuzzCatalogText = """
+  { "subscriptionGroups": [ { "id": "G", "name": "Pass", "subscriptions": [
+    { "productID": "p.monthly", "groupNumber": 2, "recurringSubscriptionPeriod": "P1M", "displayPrice": "4.99",
+      "introductoryOffer": { "paymentMode": "free", "subscriptionPeriod": "P1W" } },
+    { "productID": "p.yearly", "groupNumber": 1, "recurringSubscriptionPeriod": "P1Y", "displayPrice": "49.99" },
+    { "productID": "p.other", "groupNumber": 2, "recurringSubscriptionPeriod": "P1Y", "displayPrice": "39.99" } ] } ] }
+  """
+
+private let fuzzCatalog: Catalog = {
+  let json = try! JSONParser.parse(Array(fuzzCatalogText.utf8))
+  return try! StoreKitReader.read(ObjectReader(json, at: .root))
+}()
+
+private func decode(_ bytes: [UInt8]) -> Result<SubscriptionState, StateFileError> {
+  let resolve: (String) throws(StateFileError) -> Catalog = { _ throws(StateFileError) in fuzzCatalog }
+  do throws(StateFileError) {
+    return .success(try StateFile.decode(bytes, fileName: "fuzz.json", catalogFile: resolve))
+  } catch {
+    return .failure(error)
   }
-  guard let state = try? StateFile.decode(bytes, fileName: "fuzz.json", catalogFile: noCatalogFile) else { return 0 }
+}
+
+private func fuzzStateFile(_ bytes: [UInt8]) {
+  guard case .success(let state) = decode(bytes) else { return }
   // Round trip: what SubDash writes must load again, to the same document.
   let written = JSONWriter.write(state.document.json)
-  guard let again = try? StateFile.decode(written, fileName: "fuzz.json", catalogFile: noCatalogFile) else {
+  guard case .success(let again) = decode(written) else {
     fatalError("a decodable document did not survive a write/read round trip")
   }
   if again.document.json != state.document.json { fatalError("round trip changed the document") }
-  let now = Instant(ms: 1_800_000_000_000)
-  _ = Lifecycle.derive(state, at: now)
-  return 0
+
+  var instants = [Instant(ms: 1_800_000_000_000)]
+  if case .number(let n)? = state.document.simulation?["now"], let ms = Double(n), ms.isFinite { instants.append(Instant(ms: ms)) }
+  if let e = state.subscriber.latestTransaction?.expiresDate { instants += [e - Span(ms: 1), e, e + Span(ms: 1)] }
+  for now in instants { _ = Lifecycle.derive(state, at: now) }
+  let now = instants.count > 1 ? instants[1] : instants[0]
+
+  var changes: [Change] = []
+  var actions: [PlanAction] = [.setAutoRenew(true), .setAutoRenew(false)]
+  for p in state.catalog.allSubscriptions.prefix(4) {
+    actions += [.upgrade(toProductId: p.productID), .downgrade(toProductId: p.productID), .crossgrade(toProductId: p.productID)]
+  }
+  for batch in state.document.offerCodes.prefix(2) { actions.append(.redeemOfferCode(batch.code ?? batch.codes.first ?? "")) }
+  for offer in state.allWinBackOffers.prefix(2) { actions.append(.acceptWinBack(offerId: offer.offerId)) }
+  for a in actions {
+    _ = Actions.preview(a, in: state, at: now)
+    if case .success(let c) = Actions.apply(a, to: state, at: now) { changes.append(c) }
+  }
+  let commands: [SimCommand] = [
+    .advanceToNextEvent, .advance(Span(ms: 86_400_000)), .failNextRenewal, .resolveBillingIssue, .expireNow, .refund,
+    .requestPriceIncrease, .consentPriceIncrease, .declinePriceIncrease, .approveAskToBuy, .declineAskToBuy,
+  ]
+  for cmd in commands {
+    if case .success(let c) = Simulator.apply(cmd, to: state, at: now) { changes.append(c) }
+  }
+  for c in changes {
+    let bytes = JSONWriter.write(c.state.document.json)
+    if case .failure(let e) = decode(bytes) {
+      fatalError("a change (\(c.message)) produced a file that does not load: \(e)")
+    }
+    for t in c.transactions { _ = Journal.encode([.transaction(t)]) }
+  }
 }
 
 private func fuzzOfferCode(_ bytes: [UInt8]) {
   let typed = String(decoding: bytes, as: UTF8.self)
   let normalized = OfferCodeBatch.normalize(typed)
   if OfferCodeBatch.normalize(normalized) != normalized { fatalError("normalize is not idempotent for \(bytes)") }
+}
+
+private func fuzzTimeText(_ bytes: [UInt8]) {
+  let text = String(decoding: bytes, as: UTF8.self)
+  _ = try? ISOPeriod(parsing: text)
+  _ = try? ISOPeriod(appStoreConnectName: text)
+  _ = try? Format.parseDate(text)
+  _ = try? Format.parseSpan(text)
+}
+
+private func fuzzScenario(_ bytes: [UInt8]) {
+  _ = try? ScenarioParser.parse(String(decoding: bytes, as: UTF8.self), fileName: "fuzz.scenario")
 }

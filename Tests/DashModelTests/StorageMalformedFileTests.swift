@@ -61,7 +61,7 @@ struct StorageMalformedFileTests {
     MalformedFile(name: "catalog file missing", text: "{ \"catalogFile\": \"missing.storekit\", \"subscriber\": {} }",
                   prefix: "missing.storekit: ", says: "catalog file not found (named by state.json at $.catalogFile)"),
     MalformedFile(name: "catalog file is the state file", text: "{ \"catalogFile\": \"state.json\", \"subscriber\": {} }",
-                  prefix: "state.json: $.catalogFile: ", says: "the catalog file is the state file itself"),
+                  prefix: "state.json:1:18: $.catalogFile: ", says: "the catalog file is the state file itself"),
     MalformedFile(name: "catalog file is another state file", text: "{ \"catalogFile\": \"other.json\", \"subscriber\": {} }",
                   besides: ["other.json": "{ \"catalog\": {}, \"subscriber\": {} }"],
                   prefix: "other.json:1:1: $: ", says: "this is a SubDash state file, not a catalog (.storekit) file"),
@@ -88,7 +88,7 @@ struct StorageMalformedFileTests {
     MalformedFile(name: "another tool's format", text: "{ \"format\": \"revenuecat-customer/1\", \"catalog\": {}, \"subscriber\": {} }",
                   prefix: "state.json:1:13: $.format: ", says: "\"revenuecat-customer/1\" is not a SubDash state format (expected subdash-state/1)"),
     MalformedFile(name: "a .storekit file opened as the state file", text: Fixture.text("storekit/backyard-birds.storekit"),
-                  prefix: "state.json:1:1: $.subscriber: ", says: "required object is missing"),
+                  prefix: "state.json:1:1: $: ", says: "this is a .storekit catalog, not a SubDash state file"),
     MalformedFile(name: "date in microseconds",
                   text: "{ \"catalog\": {}, \"subscriber\": { \"latestTransaction\": { \"expiresDate\": 1698149000000000 } } }",
                   prefix: "state.json:1:72: $.subscriber.latestTransaction.expiresDate: ", says: "is outside years 1900–3000"),
@@ -122,7 +122,7 @@ struct StorageMalformedFileTests {
     _ = FileManager.default.createFile(atPath: path, contents: Data(#"{ "catalogFile": "../backyard-birds.storekit", "subscriber": {} }"#.utf8))
     let before = Array(FileManager.default.contents(atPath: path)!)
     let e = try #require(loadError(path))
-    #expect(e.description == #"state.json: $.catalogFile: "../backyard-birds.storekit" resolves outside the state file's directory; copy the catalog beside the state file"#)
+    #expect(e.description == #"state.json:1:18: $.catalogFile: "../backyard-birds.storekit" resolves outside the state file's directory; copy the catalog beside the state file"#)
     #expect(throws: StateFileError.self) { try update(path, .setAutoRenew(true), at: Instant(ms: 0)) }
     #expect(Array(FileManager.default.contents(atPath: path)!) == before)
   }
@@ -133,7 +133,7 @@ struct StorageMalformedFileTests {
     let dir = TempDir()
     try FileManager.default.createSymbolicLink(atPath: dir.file("Store.storekit"), withDestinationPath: target)
     let path = dir.write("state.json", #"{ "catalogFile": "Store.storekit", "subscriber": {} }"#)
-    try expectRejected(dir, path: path, prefix: "state.json: $.catalogFile: ", says: "resolves outside the state file's directory")
+    try expectRejected(dir, path: path, prefix: "state.json:1:18: $.catalogFile: ", says: "resolves outside the state file's directory")
     // A symlink that stays inside the directory is fine.
     let inside = dir.copyFixture("storekit/backyard-birds.storekit", as: "real.storekit")
     try FileManager.default.removeItem(atPath: dir.file("Store.storekit"))

@@ -113,7 +113,7 @@ struct StorageRoundTripTests {
     #expect(text.contains(#""signedDate": 1697679936056.485"#))
     #expect(text.contains(#""expiresDate": 1700358336049.7297"#))
     let reloaded = try StateFile.load(path: path)
-    #expect(reloaded.subscriber.transactions[0].purchaseDate == Instant(ms: 1697679936049.7297))
+    #expect(try reloaded.subscriber.transactions.transaction(at: 0).purchaseDate == Instant(ms: 1697679936049.7297))
   }
 
   @Test func aSaveThatChangesNothingWritesTheSameBytes() throws {

@@ -13,25 +13,42 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 /// duplicate keys (which JSONSerialization silently resolves), invalid UTF-8, control characters in
 /// strings, leading zeros, trailing commas and nesting deeper than `maxDepth`. A leading UTF-8 BOM
 /// is skipped: editors on other systems add one, and it carries no meaning.
+///
+/// Speed (a 100,000-transaction history is ~100 MB; see docs/benchmarks.md): the parser reads
+/// through an `UnsafeBufferPointer`, because every `Array` subscript or slice of `[UInt8]` in a
+/// mutating method costs a retain/release pair, which dominated profiles. Strings of 16–64 bytes
+/// (too long for Swift's allocation-free small strings) go through `StringInterner`, so the keys
+/// and repeated values of 100,000 similar objects share one allocation each.
 public struct JSONParser {
   public static let defaultMaxDepth = 256
+  /// Objects up to this many keys check duplicates pairwise (by hash); bigger ones use a Set.
+  static let linearKeyCheckLimit = 32
 
   /// Parses a whole document.
   public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSON {
-    var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
-    return try p.parseDocument()
+    let result: Result<JSON, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+      var p = JSONParser(bytes: buffer, maxDepth: maxDepth)
+      do throws(JSONSyntaxError) { return .success(try p.parseDocument()) } catch { return .failure(error) }
+    }
+    return try result.get()
   }
 
   /// Finds the byte offset of the value at `path`, for pointing a type error at a line and column.
   public static func offset(of path: JSONPath, in bytes: [UInt8]) -> Int? {
-    var p = JSONParser(bytes: bytes, maxDepth: defaultMaxDepth)
-    p.target = path.components
-    _ = try? p.parseDocument()
-    return p.found
+    bytes.withUnsafeBufferPointer { buffer in
+      var p = JSONParser(bytes: buffer, maxDepth: defaultMaxDepth)
+      p.target = path.components
+      _ = try? p.parseDocument()
+      return p.found
+    }
   }
 
   /// Converts a byte offset into a 1-based line and column.
   public static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+    bytes.withUnsafeBufferPointer { lineAndColumn(of: offset, in: $0) }
+  }
+
+  static func lineAndColumn(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
     var line = 1
     var lineStart = 0
     for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
@@ -41,22 +58,34 @@ public struct JSONParser {
     return (line, offset - lineStart + 1)
   }
 
-  private let bytes: [UInt8]
+  // Valid only during `parse`/`offset`, which own the array the pointer comes from.
+  private let bytes: UnsafeBufferPointer<UInt8>
   private let maxDepth: Int
   private var i = 0
   private var depth = 0
+  private var interner = StringInterner()
+  /// Key count of the last object closed at each depth: the objects of an array usually have the
+  /// same keys, so the next one reserves that much and never regrows.
+  private var keyCountHint: [Int]
+  /// Hashes of the keys of the objects being parsed (a stack), so the duplicate-key check compares
+  /// integers and only compares strings when two hashes agree.
+  private var keyHashes: [UInt64] = []
   // Locating mode: the path still to match, and the offset once found.
   private var target: [JSONPath.Component]? = nil
   private var current: [JSONPath.Component] = []
   private var found: Int? = nil
 
-  private init(bytes: [UInt8], maxDepth: Int) {
+  private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.bytes = bytes
     self.maxDepth = maxDepth
+    keyCountHint = [Int](repeating: 0, count: min(maxDepth, 1024) + 2)
   }
 
   private mutating func parseDocument() throws(JSONSyntaxError) -> JSON {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+    if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
+      throw error("the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8")
+    }
     skipSpace()
     if i >= bytes.count { throw error("the file is empty (expected a JSON value)") }
     let v = try parseValue()
@@ -90,7 +119,7 @@ public struct JSONParser {
     switch bytes[i] {
     case UInt8(ascii: "{"): return try parseObject()
     case UInt8(ascii: "["): return try parseArray()
-    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "\""): return .string(try parseString().value)
     case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
     case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
     case UInt8(ascii: "n"): try expectWord("null"); return .null
@@ -116,9 +145,15 @@ public struct JSONParser {
   private mutating func parseObject() throws(JSONSyntaxError) -> JSON {
     try enter()
     i += 1
-    var obj = JSONObject()
+    var entries: [(key: String, value: JSON)] = []
     skipSpace()
-    if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(obj) }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(JSONObject(entries: entries)) }
+    let hintSlot = min(depth, keyCountHint.count - 1)
+    entries.reserveCapacity(keyCountHint[hintSlot])
+    let hashBase = keyHashes.count
+    var hasNonASCIIKey = false
+    var largeObjectKeys: Set<String>? = nil
+    defer { keyHashes.removeSubrange(hashBase...) }
     while true {
       skipSpace()
       guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
@@ -127,8 +162,22 @@ public struct JSONParser {
         throw error("expected a quoted key, found \(describe(bytes[i]))")
       }
       let keyStart = i
-      let key = try parseString()
-      if obj[key] != nil { throw error("duplicate key \"\(key)\"", at: keyStart) }
+      let (key, hash, ascii) = try parseString()
+      // Swift compares strings by canonical equivalence ("\u{212A}" == "K"), and so do lookups: once
+      // a non-ASCII key is involved, every key is compared as a string, not by its bytes' hash.
+      if !ascii { hasNonASCIIKey = true }
+      if entries.count < Self.linearKeyCheckLimit {
+        for k in hashBase..<keyHashes.count where (hasNonASCIIKey || keyHashes[k] == hash) && entries[k - hashBase].key == key {
+          throw duplicate(key, earlier: entries[k - hashBase].key, at: keyStart)
+        }
+      } else {
+        // A hostile object with 100,000 keys would make the pairwise check quadratic (seconds);
+        // a Set hashes strings by canonical equivalence too.
+        if largeObjectKeys == nil { largeObjectKeys = Set(entries.map(\.key)) }
+        let (inserted, earlier) = largeObjectKeys!.insert(key)
+        if !inserted { throw duplicate(key, earlier: earlier, at: keyStart) }
+      }
+      keyHashes.append(hash)
       skipSpace()
       guard i < bytes.count else { throw error("unexpected end of file after a key (the JSON is truncated)") }
       guard bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\", found \(describe(bytes[i]))") }
@@ -137,13 +186,28 @@ public struct JSONParser {
       if target != nil { current.append(.key(key)) }
       let value = try parseValue()
       if target != nil { current.removeLast() }
-      obj.appendUnchecked(key, value)
+      entries.append((key: key, value: value))
       skipSpace()
       guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
       if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-      if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(obj) }
+      if bytes[i] == UInt8(ascii: "}") {
+        i += 1
+        depth -= 1
+        keyCountHint[hintSlot] = entries.count
+        return .object(JSONObject(entries: entries))
+      }
       throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
     }
+  }
+
+  /// Keys that are equal as Swift strings but spelled with different code points ("K" and the
+  /// Kelvin sign) would read as one key, so they are duplicates too; the message says why.
+  private func duplicate(_ key: String, earlier: String, at offset: Int) -> JSONSyntaxError {
+    if Array(key.utf8) != Array(earlier.utf8) {
+      let spelled = key.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
+      return error("duplicate key \"\(spelled)\" (the same text as the earlier key \"\(earlier)\" once Unicode-normalized)", at: offset)
+    }
+    return error("duplicate key \"\(key)\"", at: offset)
   }
 
   private mutating func parseArray() throws(JSONSyntaxError) -> JSON {
@@ -189,10 +253,11 @@ public struct JSONParser {
       while i < bytes.count, digit(bytes[i]) { i += 1 }
     }
     if i - start > 64 { throw error("number literal longer than 64 characters", at: start) }
-    return String(decoding: bytes[start..<i], as: UTF8.self)
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
   }
 
-  private mutating func parseString() throws(JSONSyntaxError) -> String {
+  /// A string, a hash of its UTF-8 bytes and whether they are all ASCII (for the duplicate-key check).
+  private mutating func parseString() throws(JSONSyntaxError) -> (value: String, hash: UInt64, ascii: Bool) {
     let open = i
     i += 1
     let start = i
@@ -209,11 +274,12 @@ public struct JSONParser {
     }
     guard i < bytes.count else { throw error("unterminated string (the JSON is truncated)", at: open) }
     if !hasEscape {
-      let slice = bytes[start..<i]
+      let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
       i += 1
-      if !nonASCII { return String(decoding: slice, as: UTF8.self) }
+      let hash = StringInterner.hash(slice)
+      if !nonASCII { return (interner.string(slice, hash: hash), hash, true) }
       guard let s = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 inside a string", at: open) }
-      return s
+      return (s, hash, false)
     }
     // Slow path with escapes.
     var out: [UInt8] = Array(bytes[start..<i])
@@ -222,7 +288,7 @@ public struct JSONParser {
       if b == UInt8(ascii: "\"") {
         i += 1
         guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 inside a string", at: open) }
-        return s
+        return (s, out.withUnsafeBufferPointer(StringInterner.hash), s.utf8.allSatisfy { $0 < 0x80 })
       }
       if b < 0x20 { throw error("control character (byte 0x\(String(b, radix: 16))) inside a string; it must be escaped") }
       if b != UInt8(ascii: "\\") { out.append(b); i += 1; continue }

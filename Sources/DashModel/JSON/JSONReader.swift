@@ -14,11 +14,24 @@ public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
 /// App Store omits fields freely); a present value of the wrong kind is an error naming its path.
 public struct ObjectReader: Sendable {
   public let object: JSONObject
-  public let path: JSONPath
+  // The path is built only when asked for (errors, nested readers): an array of 100,000 history
+  // entries would otherwise allocate a path per entry just in case one of them is wrong.
+  private let parentPath: JSONPath
+  private let lastComponent: JSONPath.Component?
+
+  public var path: JSONPath { lastComponent.map { parentPath.appending($0) } ?? parentPath }
 
   public init(_ object: JSONObject, at path: JSONPath) {
     self.object = object
-    self.path = path
+    parentPath = path
+    lastComponent = nil
+  }
+
+  /// The reader for element `index` of the array at `arrayPath`.
+  init(_ object: JSONObject, in arrayPath: JSONPath, index: Int) {
+    self.object = object
+    parentPath = arrayPath
+    lastComponent = .index(index)
   }
 
   public init(_ json: JSON, at path: JSONPath) throws(DecodeError) {
@@ -71,7 +84,9 @@ public struct ObjectReader: Sendable {
 
   public func double(_ key: String) throws(DecodeError) -> Double? {
     guard let v = value(key) else { return nil }
-    guard case .number(let n) = v, let d = Double(n), d.isFinite else { throw mismatch(key, "a number", v) }
+    guard case .number(let n) = v, let d = Double(n) else { throw mismatch(key, "a number", v) }
+    // 1e999 is valid JSON but no Double: say so rather than "expected a number, found a number".
+    guard d.isFinite else { throw DecodeError(path.appending(key), "number \(n) is out of range") }
     return d
   }
 
@@ -81,7 +96,9 @@ public struct ObjectReader: Sendable {
   public func instant(_ key: String) throws(DecodeError) -> Instant? {
     guard let d = try double(key) else { return nil }
     guard d >= -2_208_988_800_000, d <= 32_503_680_000_000 else {
-      throw DecodeError(path.appending(key), "date \(d) ms is outside years 1900–3000 (milliseconds since 1970 expected)")
+      // Quote the number as written (253402300799000, not 253402300799000.0).
+      let literal = object[key].flatMap { if case .number(let n) = $0 { return n } else { return nil } } ?? "\(d)"
+      throw DecodeError(path.appending(key), "date \(literal) ms is outside years 1900–3000 (milliseconds since 1970 expected)")
     }
     return Instant(ms: d)
   }
@@ -101,10 +118,17 @@ public struct ObjectReader: Sendable {
 
   /// An array of objects, each read by `read`.
   public func objects<T>(_ key: String, _ read: (ObjectReader) throws(DecodeError) -> T) throws(DecodeError) -> [T]? {
-    guard let items = try array(key) else { return nil }
+    guard let v = value(key) else { return nil }
+    guard case .array(let items) = v else { throw mismatch(key, "an array", v) }
+    let p = path.appending(key)
     var out: [T] = []
     out.reserveCapacity(items.count)
-    for (json, p) in items { out.append(try read(try ObjectReader(json, at: p))) }
+    for k in items.indices {
+      guard case .object(let o) = items[k] else {
+        throw DecodeError(p.appending(k), "expected an object, found \(items[k].kindName)")
+      }
+      out.append(try read(ObjectReader(o, in: p, index: k)))
+    }
     return out
   }
 
@@ -128,11 +152,20 @@ public struct ObjectWriter {
 
   public mutating func set(_ key: String, _ v: String?) { object[key] = v.map(JSON.string) }
   public mutating func set(_ key: String, _ v: Bool?) { object[key] = v.map(JSON.bool) }
-  public mutating func set(_ key: String, _ v: Int?) { object[key] = v.map { JSON.int($0) } }
-  public mutating func set(_ key: String, _ v: Int64?) { object[key] = v.map { JSON.int($0) } }
+  public mutating func set(_ key: String, _ v: Int?) { set(key, v.map { Int64($0) }) }
+  public mutating func set(_ key: String, _ v: Int64?) {
+    setPreserving(key, v.map { JSON.int($0) }, same: { old in v.map { Self.literal(old, is: $0) } ?? false })
+  }
   public mutating func set(_ key: String, _ v: Instant?) { setPreserving(key, v.map { JSON.double($0.ms) }, same: { Double($0) == v?.ms }) }
   public mutating func set(_ key: String, _ v: [String]?) { object[key] = v.map { .array($0.map(JSON.string)) } }
   public mutating func set(_ key: String, json v: JSON?) { object[key] = v }
+
+  /// Whether a number literal spells exactly `v` (1, 1.0, 1e0 all spell 1).
+  static func literal(_ text: String, is v: Int64) -> Bool {
+    if let i = Int64(text) { return i == v }
+    guard let d = Double(text), d == d.rounded(), abs(d) < 9.0e15 else { return false }
+    return Int64(d) == v
+  }
 
   /// Keeps the original literal when the value is numerically unchanged (1.0e12 stays 1.0e12).
   private mutating func setPreserving(_ key: String, _ v: JSON?, same: (String) -> Bool) {

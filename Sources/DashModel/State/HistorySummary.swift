@@ -38,12 +38,28 @@ public struct HistorySummary: Equatable, Sendable {
 
   /// Folds one transaction in. Transactions must arrive in purchase order.
   public mutating func add(_ t: TransactionPayload) {
+    add(offerType: t.offerType, offerDiscountType: t.offerDiscountType,
+        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate)
+  }
+
+  /// Folds one history entry in straight from its JSON, reading only the fields above (a wrong
+  /// type in one of them is an error with its path; other fields are not looked at).
+  mutating func add(_ r: ObjectReader) throws(DecodeError) {
+    add(offerType: try r.intEnum("offerType"), offerDiscountType: try r.stringEnum("offerDiscountType"),
+        purchaseDate: try r.instant("purchaseDate"), expiresDate: try r.instant("expiresDate"),
+        revocationDate: try r.instant("revocationDate"))
+  }
+
+  private mutating func add(
+    offerType: OfferType?, offerDiscountType: OfferDiscountType?,
+    purchaseDate: Instant?, expiresDate: Instant?, revocationDate: Instant?
+  ) {
     transactionCount += 1
-    if t.offerType == .introductory { usedIntroductoryOffer = true }
-    if t.offerType == .winBack, let p = t.purchaseDate { lastWinBackPurchase = max(lastWinBackPurchase ?? p, p) }
-    if let p = t.purchaseDate, firstPurchase == nil || p < firstPurchase! { firstPurchase = p }
-    guard t.offerDiscountType != .freeTrial, let start = t.purchaseDate, var end = t.expiresDate else { return }
-    if let r = t.revocationDate, r < end { end = r }
+    if offerType == .introductory { usedIntroductoryOffer = true }
+    if offerType == .winBack, let p = purchaseDate { lastWinBackPurchase = max(lastWinBackPurchase ?? p, p) }
+    if let p = purchaseDate, firstPurchase == nil || p < firstPurchase! { firstPurchase = p }
+    guard offerDiscountType != .freeTrial, let start = purchaseDate, var end = expiresDate else { return }
+    if let r = revocationDate, r < end { end = r }
     // An upgrade ends the old period early: trim the overlap already counted.
     if let until = paidUntil, start < until {
       paidMillis -= (until - start).ms

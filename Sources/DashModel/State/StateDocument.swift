@@ -27,6 +27,9 @@ public struct StateDocument: Equatable, Sendable {
     if let f = format, !f.hasPrefix("subdash-state/") {
       throw DecodeError(r.path.appending("format"), "\"\(f)\" is not a SubDash state format (expected \(DashModelInfo.stateFormat))")
     }
+    if !r.has("subscriber"), r.has("subscriptionGroups") || r.has("products") {
+      throw DecodeError(r.path, "this is a .storekit catalog, not a SubDash state file (name it in a state file's \"catalogFile\")")
+    }
     guard let sub = try r.object("subscriber") else {
       throw DecodeError(r.path.appending("subscriber"), "required object is missing")
     }
@@ -44,7 +47,12 @@ public struct StateDocument: Equatable, Sendable {
     winBackOffers = try r.objects("winBackOffers") { (o) throws(DecodeError) in try WinBackReader.read(o, productId: nil) } ?? []
     offerCodes = try r.objects("offerCodes") { (o) throws(DecodeError) in try OfferCodeBatch(o) } ?? []
     policy = try r.object("policy").map { (p) throws(DecodeError) in try AccessPolicy(p) } ?? AccessPolicy()
-    simulation = try r.object("simulation")?.object
+    let sim = try r.object("simulation")
+    // The virtual clock is every reader's `now` (the dashboard takes it as it is): a date outside
+    // years 1900–3000 is refused here, with its path, instead of overflowing calendar arithmetic
+    // in whatever reads it first (found by fuzzing). The other settings are the simulator's to read.
+    _ = try sim?.instant("now")
+    simulation = sim?.object
     journal = try r.object("journal").map { (j) throws(DecodeError) in try JournalInfo(j) }
   }
 
@@ -82,7 +90,8 @@ public struct JournalInfo: Equatable, Sendable {
   init(_ r: ObjectReader) throws(DecodeError) {
     source = r.object
     file = try r.requiredString("file")
-    if file.contains("/") || file == ".." || file == "." {
+    if file.isEmpty || file.contains("/") || file == ".." || file == "."
+      || file.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       throw DecodeError(r.path.appending("file"), "the journal must be a plain file name beside the state file")
     }
     committedBytes = try r.int64("committedBytes") ?? 0

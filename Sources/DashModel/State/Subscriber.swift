@@ -4,8 +4,9 @@ public struct Subscriber: Equatable, Sendable {
   /// The most recent transaction; nil for someone who never subscribed (offer codes for "new").
   public var latestTransaction: TransactionPayload?
   public var renewalInfo: RenewalInfoPayload?
-  /// Inline history, oldest first. Entries written by SubDash go to the journal instead.
-  public var transactions: [TransactionPayload]
+  /// Inline history, oldest first, typed on demand (see `InlineHistory`). Entries written by
+  /// SubDash go to the journal instead.
+  public var transactions: InlineHistory
   /// Inline notification log, oldest first.
   public var notifications: [NotificationRecord]
   public var redeemedOfferCodes: [RedeemedCode]
@@ -15,7 +16,7 @@ public struct Subscriber: Equatable, Sendable {
 
   public init() {
     source = JSONObject()
-    transactions = []
+    transactions = InlineHistory()
     notifications = []
     redeemedOfferCodes = []
   }
@@ -24,7 +25,7 @@ public struct Subscriber: Equatable, Sendable {
     source = r.object
     latestTransaction = try r.object("latestTransaction").map { (t) throws(DecodeError) in try TransactionPayload(t) }
     renewalInfo = try r.object("renewalInfo").map { (t) throws(DecodeError) in try RenewalInfoPayload(t) }
-    transactions = try r.objects("transactions") { (t) throws(DecodeError) in try TransactionPayload(t) } ?? []
+    transactions = try InlineHistory(r, key: "transactions")
     notifications = try r.objects("notifications") { (t) throws(DecodeError) in try NotificationRecord(t) } ?? []
     redeemedOfferCodes = try r.objects("redeemedOfferCodes") { (t) throws(DecodeError) in try RedeemedCode(t) } ?? []
     askToBuy = try r.object("askToBuy").map { (t) throws(DecodeError) in try AskToBuyRequest(t) }
@@ -35,7 +36,7 @@ public struct Subscriber: Equatable, Sendable {
     var w = ObjectWriter(source)
     w.set("latestTransaction", json: latestTransaction?.json)
     w.set("renewalInfo", json: renewalInfo?.json)
-    w.set("transactions", json: source["transactions"] == nil && transactions.isEmpty ? nil : .array(transactions.map(\.json)))
+    w.set("transactions", json: source["transactions"] == nil && transactions.isEmpty ? nil : transactions.json)
     w.set("notifications", json: source["notifications"] == nil && notifications.isEmpty ? nil : .array(notifications.map(\.json)))
     w.set("redeemedOfferCodes", json: source["redeemedOfferCodes"] == nil && redeemedOfferCodes.isEmpty ? nil : .array(redeemedOfferCodes.map(\.json)))
     w.set("askToBuy", json: askToBuy?.json)

@@ -21,8 +21,7 @@ public struct SubscriptionState: Equatable, Sendable {
 
   /// The whole history's summary: inline transactions folded, then the journal's totals.
   public var historySummary: HistorySummary {
-    var inline = HistorySummary()
-    for t in document.subscriber.transactions { inline.add(t) }
+    var inline = document.subscriber.transactions.summary
     inline.notificationCount = document.subscriber.notifications.count
     guard let j = document.journal else { return inline }
     return inline.merged(with: j.summary)

@@ -19,7 +19,10 @@ public enum AtomicWriter {
     if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
     let dir = Posix.directory(of: path)
     let tmp = "\(dir)/.\(name).subdash-tmp-\(getpid())"
-    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    // The name is predictable: remove whatever has it (a crashed writer's leftover, or a planted
+    // symlink) and create it exclusively, so the write can only go to a new file of our own.
+    unlink(tmp)
+    let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
     if fd < 0 { throw fail("cannot create a temporary file in \(dir)") }
     var ok = Posix.writeAll(fd: fd, bytes)
     var code = errno
@@ -39,6 +42,20 @@ public enum AtomicWriter {
     if dfd >= 0 {
       _ = fsync(dfd)
       close(dfd)
+    }
+    removeStaleTemporaryFiles(of: name, in: dir)
+  }
+
+  /// A writer killed mid-save leaves its hidden temporary file behind; the next save removes
+  /// those whose writer is no longer running, so crashes do not accumulate clutter.
+  static func removeStaleTemporaryFiles(of name: String, in dir: String) {
+    let prefix = ".\(name).subdash-tmp-"
+    guard let d = opendir(dir) else { return }
+    defer { closedir(d) }
+    while let e = readdir(d) {
+      let entry = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+      guard entry.hasPrefix(prefix), let pid = pid_t(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + entry) }
     }
   }
 }

@@ -40,8 +40,11 @@ public enum Journal {
   /// Returns the new committed length. The caller then saves the document that vouches for it.
   static func append(_ bytes: [UInt8], to path: String, committedBytes: Int64) throws(StateFileError) -> Int64 {
     let name = Posix.fileName(of: path)
-    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-    if fd < 0 { throw StateFileError(file: name, message: "cannot open the history journal: \(Posix.errorText()); nothing was saved") }
+    let fd: Int32
+    switch Posix.openPlainFile(path, O_WRONLY | O_CREAT) {
+    case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why); nothing was saved")
+    case .success(let d): fd = d
+    }
     defer { close(fd) }
     var st = stat()
     fstat(fd, &st)
@@ -64,8 +67,11 @@ public enum Journal {
   public static func tail(path: String, committedBytes: Int64, limit: Int) throws(StateFileError) -> [Entry] {
     guard limit > 0, committedBytes > 0 else { return [] }
     let name = Posix.fileName(of: path)
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 { throw StateFileError(file: name, message: "cannot open the history journal: \(Posix.errorText())") }
+    let fd: Int32
+    switch Posix.openPlainFile(path, O_RDONLY) {
+    case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why)")
+    case .success(let d): fd = d
+    }
     defer { close(fd) }
     var end = committedBytes
     var buffer: [UInt8] = []
@@ -91,7 +97,7 @@ public enum Journal {
   public static func readAll(path: String, committedBytes: Int64) throws(StateFileError) -> [Entry] {
     let name = Posix.fileName(of: path)
     guard committedBytes > 0 else { return [] }
-    switch Posix.readAll(path: path, limit: Int.max) {
+    switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")
     case .success(let bytes):
       guard Int64(bytes.count) >= committedBytes else { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }

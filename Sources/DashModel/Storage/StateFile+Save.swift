@@ -47,12 +47,15 @@ extension StateFile {
 
   /// The newest `limit` notifications, newest first: inline log plus the journal's tail.
   public static func recentNotifications(_ state: SubscriptionState, statePath: String, limit: Int) throws(StateFileError) -> [NotificationRecord] {
+    guard limit > 0 else { return [] }
     var out: [NotificationRecord] = []
     if let j = state.document.journal {
       let entries = try Journal.tail(path: Posix.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes, limit: limit * 2)
       for e in entries.reversed() { if case .notification(let n) = e { out.append(n) } }
     }
-    out += state.document.subscriber.notifications.reversed()
+    // Only the newest of the inline log: copying all of a 100,000-entry log on every dashboard
+    // reload would make the reload cost grow with the history.
+    if out.count < limit { out += state.document.subscriber.notifications.suffix(limit - out.count).reversed() }
     return Array(out.prefix(limit))
   }
 }

@@ -41,7 +41,15 @@ public enum StateFile {
         throw located(error, in: bytes, fileName: fileName)
       }
     case .file(let relative):
-      catalog = try catalogFile(relative)
+      do {
+        catalog = try catalogFile(relative)
+      } catch {
+        // Errors about the reference itself point at it in the state file.
+        if error.file == fileName, let path = error.path, error.line == nil {
+          throw located(DecodeError(path, error.message), in: bytes, fileName: fileName)
+        }
+        throw error
+      }
     }
     return SubscriptionState(document: document, catalog: catalog)
   }
@@ -55,12 +63,20 @@ public enum StateFile {
     guard !relative.isEmpty, !relative.hasPrefix("/") else {
       throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" must be a path relative to the state file's directory")
     }
+    // A NUL would end the C string early ("a.storekit\u0000…" opens a.storekit), and control
+    // characters in a file name are never what someone meant.
+    guard !relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+      throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "the catalog file name contains a control character")
+    }
     let full = dir + "/" + relative
     guard let realDir = Posix.realPath(dir) else {
       throw StateFileError(file: stateName, message: "cannot resolve the state file's directory")
     }
     guard let realCatalog = Posix.realPath(full) else {
       throw StateFileError(file: relative, message: "catalog file not found (named by \(stateName) at $.catalogFile)")
+    }
+    if realCatalog == realDir {
+      throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" is the state file's directory, not a catalog file")
     }
     guard realCatalog.hasPrefix(realDir + "/") else {
       throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" resolves outside the state file's directory; copy the catalog beside the state file")

@@ -21,6 +21,31 @@ public struct StateFileError: Error, Equatable, Sendable, CustomStringConvertibl
     if let column { s += ":\(column)" }
     s += ": "
     if let path { s += "\(path): " }
-    return s + message
+    return Self.oneLine(s + message)
+  }
+
+  /// Messages quote what a file says (a key, a format string, a file name), and the file may be
+  /// hostile: control characters would break the one-line promise or drive the terminal (ESC
+  /// sequences), and bidirectional overrides would reorder what support staff read. Each is shown
+  /// as an escape instead.
+  static func oneLine(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var out = String.UnicodeScalarView()
+    for u in text.unicodeScalars {
+      if needsEscape(u) {
+        out.append(contentsOf: "\\u{\(String(u.value, radix: 16, uppercase: true))}".unicodeScalars)
+      } else {
+        out.append(u)
+      }
+    }
+    return String(out)
+  }
+
+  static func needsEscape(_ u: Unicode.Scalar) -> Bool {
+    switch u.value {
+    case 0x00...0x1F, 0x7F...0x9F: return true
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
   }
 }

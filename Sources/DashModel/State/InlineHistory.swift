@@ -1,0 +1,64 @@
+/// A subscriber's inline history (`subscriber.transactions`): the entries as the file wrote them,
+/// oldest first, and their `HistorySummary`, folded once when the file is read.
+///
+/// Why not `[TransactionPayload]`: a hand-made or exported file can carry 100,000 entries, and
+/// the only thing loading needs from them is the summary (paid time, intro offer used, last
+/// win-back). Typing every field of every entry was most of the load time, so loading reads just
+/// the fields the summary needs, each checked with its JSON path like any other field, and keeps
+/// the objects as they are (they write back byte for byte). The other fields are typed when asked
+/// for, by `transaction(at:)` or `typed()`, which report a wrong type with its path then.
+public struct InlineHistory: Equatable, Sendable {
+  public private(set) var entries: [JSONObject]
+  /// The fold of every entry, in order.
+  public private(set) var summary: HistorySummary
+  /// Where the entries sit in the document (`$.subscriber.transactions`), for errors.
+  public let path: JSONPath
+
+  public init(path: JSONPath = JSONPath.root.appending("subscriber").appending("transactions")) {
+    entries = []
+    summary = HistorySummary()
+    self.path = path
+  }
+
+  /// Reads `key` of `r`: absent or null is empty; otherwise an array of objects whose summary
+  /// fields have the right types.
+  init(_ r: ObjectReader, key: String) throws(DecodeError) {
+    self.init(path: r.path.appending(key))
+    guard let v = r.object[key], v != .null else { return }
+    guard case .array(let items) = v else { throw DecodeError(path, "expected an array, found \(v.kindName)") }
+    entries.reserveCapacity(items.count)
+    for k in items.indices {
+      guard case .object(let o) = items[k] else {
+        throw DecodeError(path.appending(k), "expected an object, found \(items[k].kindName)")
+      }
+      try summary.add(ObjectReader(o, in: path, index: k))
+      entries.append(o)
+    }
+  }
+
+  public var count: Int { entries.count }
+  public var isEmpty: Bool { entries.isEmpty }
+
+  /// Entry `k`, typed.
+  public func transaction(at k: Int) throws(DecodeError) -> TransactionPayload {
+    try TransactionPayload(ObjectReader(entries[k], in: path, index: k))
+  }
+
+  /// Every entry, typed, oldest first.
+  public func typed() throws(DecodeError) -> [TransactionPayload] {
+    var out: [TransactionPayload] = []
+    out.reserveCapacity(entries.count)
+    for k in entries.indices { out.append(try transaction(at: k)) }
+    return out
+  }
+
+  /// Adds a transaction at the end (newest).
+  public mutating func append(_ t: TransactionPayload) {
+    summary.add(t)
+    if case .object(let o) = t.json { entries.append(o) }
+  }
+
+  public var json: JSON { .array(entries.map(JSON.object)) }
+
+  public static func == (a: InlineHistory, b: InlineHistory) -> Bool { a.entries == b.entries }
+}

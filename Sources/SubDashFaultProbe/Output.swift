@@ -1,0 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum FileHandleOut {
+  static func err(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+  }
+}

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DashModel
+
+/// The state the fault probe writes: one subscriber renewing, each save appending one renewal
+/// transaction and its notification to the journal and counting itself in `x-probe-version`.
+/// Every version is self-describing, so a checker can tell a complete version from a mix.
+enum ProbeState {
+  static let catalogName = "probe.storekit"
+  static let catalog = """
+    { "subscriptionGroups": [ { "id": "G", "name": "Probe", "subscriptions": [
+      { "productID": "probe.monthly", "groupNumber": 1, "recurringSubscriptionPeriod": "P1M", "displayPrice": "4.99" } ] } ] }
+
+    """
+  static let start = 1_767_225_600_000.0
+  static let period = 300_000.0
+
+  static func transaction(_ k: Int) -> TransactionPayload {
+    var t = TransactionPayload()
+    t.originalTransactionId = Identifiers.transactionId(sequence: 0)
+    t.transactionId = Identifiers.transactionId(sequence: k)
+    t.productId = "probe.monthly"
+    t.purchaseDate = Instant(ms: start + Double(k) * period)
+    t.expiresDate = Instant(ms: start + Double(k + 1) * period)
+    t.environment = .sandbox
+    t.price = 4990
+    t.currency = "USD"
+    return t
+  }
+
+  static func create(at path: String) throws(StateFileError) {
+    let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    try AtomicWriter.write(Array(catalog.utf8), to: dir + "/" + catalogName)
+    let doc = JSON.object(JSONObject([
+      ("format", .string(DashModelInfo.stateFormat)),
+      ("x-probe-version", .int(0)),
+      ("subscriber", .object(JSONObject())),
+      ("catalogFile", .string(catalogName)),
+    ]))
+    try AtomicWriter.write(JSONWriter.write(doc), to: path)
+  }
+
+  static func version(_ state: SubscriptionState) -> Int {
+    if case .number(let n)? = state.document.source["x-probe-version"], let v = Int(n) { return v }
+    return -1
+  }
+
+  /// One renewal through the real write path.
+  static func saveOne(at path: String) throws(StateFileError) {
+    try StateFile.update(path: path) { (state) throws(StateFileError) in
+      let k = version(state)
+      let t = transaction(k)
+      var next = state
+      next.subscriber.latestTransaction = t
+      next.document.source["x-probe-version"] = .int(k + 1)
+      let note = NotificationRecord(type: k == 0 ? "SUBSCRIBED" : "DID_RENEW", uuid: "probe-\(k)", signedDate: t.purchaseDate, status: .active)
+      return Change(state: next, transactions: [t], notifications: [note], message: "version \(k + 1)")
+    }
+  }
+
+  struct CheckFailure: Error, CustomStringConvertible, ExpressibleByStringInterpolation {
+    var description: String
+    init(stringLiteral value: String) { description = value }
+    init(stringInterpolation: DefaultStringInterpolation) { description = String(stringInterpolation: stringInterpolation) }
+  }
+
+  struct Verified {
+    var version: Int
+    var committedBytes: Int64
+    var leftoverBytes: Int64
+  }
+
+  /// The file loads; it is one complete version N; its journal's committed part holds exactly
+  /// the 2N entries of versions 1…N, in order; the summary agrees.
+  static func check(_ path: String) -> Result<Verified, CheckFailure> {
+    let state: SubscriptionState
+    do { state = try StateFile.load(path: path) } catch { return .failure("does not load: \(error)") }
+    let n = version(state)
+    guard n >= 0 else { return .failure("no x-probe-version") }
+    if n == 0 {
+      return state.document.journal == nil && state.subscriber.latestTransaction == nil
+        ? .success(Verified(version: 0, committedBytes: 0, leftoverBytes: 0)) : .failure("version 0 with history")
+    }
+    guard let j = state.document.journal else { return .failure("version \(n) without a journal") }
+    guard state.subscriber.latestTransaction?.json == transaction(n - 1).json else { return .failure("version \(n): latestTransaction is not renewal \(n - 1)") }
+    let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    let entries: [Journal.Entry]
+    do { entries = try Journal.readAll(path: dir + "/" + j.file, committedBytes: j.committedBytes) } catch {
+      return .failure("version \(n): journal: \(error)")
+    }
+    guard entries.count == 2 * n else { return .failure("version \(n): journal holds \(entries.count) committed entries, expected \(2 * n)") }
+    for k in 0..<n {
+      guard case .transaction(let t) = entries[2 * k], t.transactionId == transaction(k).transactionId else {
+        return .failure("version \(n): journal entry \(2 * k) is not renewal \(k)")
+      }
+      guard case .notification(let note) = entries[2 * k + 1], note.notificationUUID == "probe-\(k)" else {
+        return .failure("version \(n): journal entry \(2 * k + 1) is not notification \(k)")
+      }
+    }
+    guard j.summary.transactionCount == n, j.summary.notificationCount == n else { return .failure("version \(n): summary counts disagree") }
+    var st = stat()
+    let size: Int64 = stat(dir + "/" + j.file, &st) == 0 ? Int64(st.st_size) : 0
+    return .success(Verified(version: n, committedBytes: j.committedBytes, leftoverBytes: size - j.committedBytes))
+  }
+}

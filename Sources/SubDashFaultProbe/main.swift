@@ -1,0 +1,61 @@
+// A helper for fault tests of the write path (scripts/kill-test.sh, scripts/fault-tests.sh).
+//
+//   SubDashFaultProbe init FILE                      a fresh state file (catalog beside it)
+//   SubDashFaultProbe writer FILE                    save renewals in a loop until killed
+//   SubDashFaultProbe save FILE [--fsize-limit N]    one appending save; prints "saved" or the error
+//   SubDashFaultProbe check FILE                     verify the file and its journal; prints the version
+//   SubDashFaultProbe kill-test DIR [--kills N] [--seed S]
+//                                                    SIGKILL writers at random moments, check after each
+//
+// Exit status: 0 ok, 1 the checked property failed (or the save failed), 2 usage.
+#if canImport(Glibc)
+import Glibc
+#endif
+import DashModel
+
+let args = Array(CommandLine.arguments.dropFirst())
+func usage() -> Never {
+  FileHandleOut.err("usage: SubDashFaultProbe init|writer|save|check FILE, or kill-test DIR [--kills N] [--seed S]")
+  exit(2)
+}
+func option(_ name: String) -> String? {
+  guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+  return args[i + 1]
+}
+guard args.count >= 2 else { usage() }
+let target = args[1]
+
+switch args[0] {
+case "init":
+  do { try ProbeState.create(at: target) } catch { FileHandleOut.err(error.description); exit(1) }
+case "writer":
+  while true {
+    do { try ProbeState.saveOne(at: target) } catch { FileHandleOut.err(error.description); exit(1) }
+  }
+case "save":
+  if let limit = option("--fsize-limit").flatMap({ rlim_t($0) }) {
+    // "Disk full" without privileges: writes past the limit fail with EFBIG instead of
+    // raising SIGXFSZ, which is ignored here.
+    signal(SIGXFSZ, SIG_IGN)
+    var r = rlimit(rlim_cur: limit, rlim_max: limit)
+    if setrlimit(Int32(RLIMIT_FSIZE.rawValue), &r) != 0 { FileHandleOut.err("setrlimit failed"); exit(2) }
+  }
+  do {
+    try ProbeState.saveOne(at: target)
+    print("saved")
+  } catch {
+    print(error.description)
+    exit(1)
+  }
+case "check":
+  switch ProbeState.check(target) {
+  case .success(let v): print("version \(v.version), journal \(v.committedBytes) committed bytes + \(v.leftoverBytes) left over")
+  case .failure(let why): print("FAILED: \(why)"); exit(1)
+  }
+case "kill-test":
+  let kills = option("--kills").flatMap { Int($0) } ?? 200
+  let seed = option("--seed").flatMap { UInt64($0) } ?? 1
+  exit(KillTest(dir: target, kills: kills, seed: seed).run() ? 0 : 1)
+default:
+  usage()
+}
