@@ -6,7 +6,7 @@ import Testing
 /// Stands in for the tty: keys are bytes written to a pipe, read back one per readKey().
 final class FakeTerminal: LoopTerminal {
   let readFD: Int32
-  let writeFD: Int32
+  private(set) var writeFD: Int32
   var sizeChanges = 0
   var suspends = 0
   var redraws = 0
@@ -24,7 +24,8 @@ final class FakeTerminal: LoopTerminal {
   }
 
   func type(_ text: String) { _ = text.withCString { write(writeFD, $0, strlen($0)) } }
-  func hangUp() { close(writeFD) }
+  // Marks the fd closed so deinit does not close a number another test may have reused.
+  func hangUp() { close(writeFD); writeFD = -1 }
 
   func readKey() -> Key? {
     var byte: UInt8 = 0

@@ -8,8 +8,13 @@ extension LifecycleFacts {
   /// The retry window, in grace (which is the start of billing retry) and in billing retry.
   var billingRetry: BillingRetryInfo? {
     guard status == .billingGracePeriod || status == .billingRetry, let since = transaction?.expiresDate else { return nil }
+    // At an accelerated time rate the simulator records the scaled retry end; Apple's 60 days
+    // apply otherwise.
+    let simulatedEnd = state.document.simulation
+      .flatMap { try? SimulationSettings(ObjectReader($0, at: JSONPath.root.appending("simulation"))) }?
+      .billingIssue.flatMap { $0.since == since ? $0.retryExpiresDate : nil }
     return BillingRetryInfo(
-      since: since, retryUntil: since + LifecycleCalendar.billingRetryLength,
+      since: since, retryUntil: simulatedEnd ?? since + LifecycleCalendar.billingRetryLength,
       accessDuringRetry: state.document.policy.billingRetryAccess)
   }
 

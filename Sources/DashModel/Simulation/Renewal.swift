@@ -5,6 +5,12 @@ extension SimContext {
   mutating func attemptRenewal(at date: Instant) {
     guard let current = latest else { return }
     let productId = renewalInfo.autoRenewProductId ?? current.productId ?? ""
+    guard product(productId) != nil else {
+      // Nothing to charge for: the App Store expires it as not for sale (expirationIntent 4).
+      expire(at: date, intent: .productNotAvailable, subtype: "PRODUCT_NOT_FOR_SALE",
+             summary: "expired: \(productId) is not for sale (not in the catalog)")
+      return
+    }
     if let p = settings.pendingPriceIncrease, p.productId == productId, p.response == .pending {
       expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE",
              summary: "expired: no consent to the price increase to \(money(p.newPriceMilli))")

@@ -12,13 +12,11 @@ struct SimContext {
   private(set) var summary: HistorySummary
   /// Only what this step added, continuing the paid-time fold where the history left off.
   private(set) var added: HistorySummary
-  /// The date of the last event applied in this step. Win-back eligibility changes are looked for
-  /// after it: the clock itself only moves when the step ends, so without this a processed
-  /// eligibility change would be found again, and again, until the event limit (found by fuzzing).
-  var processedUntil: Instant?
 
-  init(_ state: SubscriptionState) throws(ActionError) {
-    if state.subscriber.environment == .production {
+  /// `readOnly` contexts only answer questions (clock, rules), which are fine on Production data;
+  /// anything that could change the state refuses it.
+  init(_ state: SubscriptionState, readOnly: Bool = false) throws(ActionError) {
+    if !readOnly && state.subscriber.environment == .production {
       throw ActionError.productionData("Simulation")
     }
     self.state = state
@@ -39,6 +37,12 @@ struct SimContext {
   var now: Instant {
     settings.now ?? state.subscriber.latestTransaction?.purchaseDate ?? Instant.epoch
   }
+
+  /// The time of the last event applied in this step, if any.
+  var lastEventDate: Instant?
+
+  /// Where this step has got to: the clock, or the last applied event when that is later.
+  var reached: Instant { max(now, lastEventDate ?? now) }
 
   var latest: TransactionPayload? { state.subscriber.latestTransaction }
 

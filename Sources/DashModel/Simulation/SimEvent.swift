@@ -46,10 +46,10 @@ extension SimContext {
         if let g = issue.gracePeriodExpiresDate, !issue.graceExpired { out.append(SimEvent(date: g, kind: .gracePeriodEnd)) }
         out.append(SimEvent(date: issue.retryExpiresDate, kind: .billingRetryEnd))
         if let r = issue.recoverAt, r < issue.retryExpiresDate { out.append(SimEvent(date: r, kind: .billingRecovery)) }
-      } else if renewalInfo.autoRenewOn {
-        out.append(SimEvent(date: e, kind: .renewal))
-      } else if renewalInfo.expirationIntent == nil {
-        out.append(SimEvent(date: e, kind: .expiration))
+      } else if renewalInfo.expirationIntent != nil && e <= reached {
+        // Already expired for good; a period that ended before the clock never renews late.
+      } else {
+        out.append(SimEvent(date: e, kind: renewalInfo.autoRenewOn ? .renewal : .expiration))
       }
     }
     if let w = nextWinBackChange() { out.append(w) }
@@ -63,11 +63,13 @@ extension SimContext {
     case .expiration: expireAtPeriodEnd(at: event.date)
     case .gracePeriodEnd: endGrace(at: event.date)
     case .billingRetryEnd: endBillingRetry(at: event.date)
-    case .billingRecovery: try? recover(at: event.date)
-    case .winBackEligibility: refreshWinBack(at: event.date)
+    case .billingRecovery:
+      // A recovery that cannot apply is dropped, so it can never be pending forever.
+      do { try recover(at: event.date) } catch { settings.billingIssue?.recoverAt = nil }
+    case .winBackEligibility: break
     }
-    if event.kind != .winBackEligibility { refreshWinBack(at: event.date) }
-    processedUntil = max(processedUntil ?? event.date, event.date)
+    lastEventDate = max(lastEventDate ?? event.date, event.date)
+    refreshWinBack(at: event.date)
   }
 
   /// Applies every event due by `target` in order, then moves the clock to `target` (never

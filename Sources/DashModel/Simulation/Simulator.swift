@@ -2,28 +2,32 @@
 /// never reads the wall clock; `simulation.now` in the document is the virtual clock, and every
 /// notification is signed at the virtual time of the event that caused it.
 ///
-/// Every entry point refuses Production data (`ActionError.productionData`).
+/// Every entry point that changes the state refuses Production data
+/// (`ActionError.productionData`); the read-only ones (clock, rules, nextEvent) answer for any file.
 public enum Simulator {
   /// The next thing the App Store will do on its own, if anything is scheduled. It may lie before
   /// the clock (a period that ended while nobody simulated): `advance` applies it at its own time.
   public static func nextEvent(_ state: SubscriptionState) throws(ActionError) -> SimEvent? {
-    try SimContext(state).pendingEvents().first
+    try SimContext(state, readOnly: true).pendingEvents().first
   }
 
   /// The virtual clock of a state (`simulation.now`, else the latest purchase date).
+  /// It needs only `simulation.now`, so a bad rate or grace setting does not hide the clock.
   public static func clock(_ state: SubscriptionState) throws(ActionError) -> Instant {
-    try SimContext(state).now
+    let settings: SimulationSettings
+    do { settings = try SimulationSettings(of: state) } catch { throw ActionError.other("\(error.path): \(error.message)") }
+    return settings.now ?? state.subscriber.latestTransaction?.purchaseDate ?? Instant.epoch
   }
 
   /// The settings resolved against the catalog: the rate (pass it to `Actions.apply` as
   /// `timing`), grace, failures, Ask to Buy and the renewal cap in force.
   public static func rules(_ state: SubscriptionState) throws(ActionError) -> SimulationRules {
-    try SimContext(state).rules
+    try SimContext(state, readOnly: true).rules
   }
 
   /// The settings of a state, as written in its `simulation` object.
   public static func settings(_ state: SubscriptionState) throws(ActionError) -> SimulationSettings {
-    try SimContext(state).settings
+    do { return try SimulationSettings(of: state) } catch { throw ActionError.other("\(error.path): \(error.message)") }
   }
 
   /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
@@ -35,7 +39,7 @@ public enum Simulator {
     var clock = end
     var message = applied == 0 ? "Advanced to \(Format.date(end)); nothing happened" : "Advanced to \(Format.date(end)): \(describe(ctx))"
     if applied == SimContext.eventLimit, let next = ctx.pendingEvents().first, next.date <= end {
-      clock = max(ctx.now, ctx.state.subscriber.latestTransaction?.signedDate ?? ctx.now)
+      clock = ctx.reached
       message = "Stopped after \(applied) events at \(Format.date(clock)); advance again to continue"
     }
     ctx.refreshWinBack(at: clock)

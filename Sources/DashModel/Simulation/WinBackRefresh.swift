@@ -27,7 +27,7 @@ extension SimContext {
           let t = latest, let lapse = t.expiresDate else { return nil }
     let offers = state.allWinBackOffers
     guard !offers.isEmpty else { return nil }
-    let clock = max(now, processedUntil ?? now)
+    let clock = reached
     var candidates: [Instant] = []
     let lastWinBack = summary.lastWinBackPurchase
     for o in offers {

@@ -42,10 +42,17 @@ enum HeaderPanel {
     "[\(vm.environment?.rawValue ?? "no environment")]"
   }
 
-  /// Line 1: simulated time (or "now" when the file keeps no clock); line 2: wall time.
+  /// Line 1: the `--now` moment ("at"), simulated time ("sim"), or "now" when the file keeps no
+  /// clock; line 2: wall time.
   private static func clockLines(_ vm: ViewModel, short: Bool) -> [Line] {
     func fmt(_ t: Instant) -> String { short ? Format.dateShort(t) : Format.date(t) }
     let label = Style(.label)
+    if let at = vm.clock.viewingAt {
+      return [
+        Line([Run("at ", label), Run(fmt(at), Style(.accent, bold: true))]),
+        Line([Run("wall ", label), Run(fmt(vm.clock.wall), Style(.value))]),
+      ]
+    }
     guard let sim = vm.clock.simulated else {
       return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), .empty]
     }

@@ -49,7 +49,9 @@ enum Overlays {
 
   private static func help(_ vm: ViewModel, offset: Int, into c: inout Canvas) {
     let lines = helpLines(vm, ascii: c.ascii)
-    let r = centred(c, width: 78, lines: lines.count)
+    // As wide as the longest sentence (with " (not now)"), so wide terminals show every
+    // description whole; `centred` clips it to narrow ones.
+    let r = centred(c, width: max(78, (lines.map(\.width).max() ?? 0) + 4), lines: lines.count)
     let title = lines.count > r.height - 2 ? "Keys (j/k to scroll)" : "Keys"
     c.box(r, title: title)
     let visible = r.height - 2

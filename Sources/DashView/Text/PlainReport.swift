@@ -13,7 +13,9 @@ public enum PlainReport {
     if let token = t?.appAccountToken { who += "  appAccountToken \(token)" }
     out.append("SubDash \(HeaderPanel.badge(vm))  \(vm.fileName)")
     out.append(who)
-    if let sim = vm.clock.simulated {
+    if let at = vm.clock.viewingAt {
+      out.append("clock: viewed at \(Format.date(at)) (--now); wall \(Format.date(vm.clock.wall))")
+    } else if let sim = vm.clock.simulated {
       out.append("clock: simulated \(Format.date(sim)); wall \(Format.date(vm.clock.wall))")
     } else {
       out.append("clock: \(Format.date(vm.clock.wall))")

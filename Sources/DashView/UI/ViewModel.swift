@@ -20,7 +20,9 @@ public struct ViewModel: Sendable {
   public var advisor: ActionAdvisor
 
   /// - Parameters:
-  ///   - notifications: in any order; they are shown newest first.
+  ///   - notifications: newest first, as `StateFile.recentNotifications` returns them. Records are
+  ///     re-sorted by `signedDate`; records with the same date keep this order, so two changes made
+  ///     at one simulated instant (a downgrade, then an upgrade) still list the later one first.
   ///   - simulationKeysAllowed: defaults to "the file is not Production data".
   public init(
     state: SubscriptionState, report: LifecycleReport, notifications: [NotificationRecord], fileName: String,
@@ -42,7 +44,7 @@ public struct ViewModel: Sendable {
   /// Derives the report at `clock.now` and plugs in the real actions: what the runtime calls after
   /// every load, reload and tick.
   /// - Parameters:
-  ///   - notifications: the log to show (inline plus journal, e.g. `StateFile.recentNotifications`).
+  ///   - notifications: the log to show, newest first (inline plus journal: `StateFile.recentNotifications`).
   ///   - timing: the file's renewal rate, so previews date things as the simulator will.
   public static func derived(
     state: SubscriptionState, notifications: [NotificationRecord], fileName: String, clock: DashClock,
@@ -55,33 +57,38 @@ public struct ViewModel: Sendable {
                      advisor: .live(state, report: report, at: clock.now, timing: timing))
   }
 
-  /// Sorts by `signedDate` descending; undated records go last, ties keep file order.
+  /// Sorts by `signedDate` descending; undated records go last, ties keep the given (newest-first) order.
   public static func newestFirst(_ records: [NotificationRecord]) -> [NotificationRecord] {
     records.enumerated().sorted { a, b in
       switch (a.element.signedDate, b.element.signedDate) {
       case let (x?, y?) where x != y: return x > y
       case (.some, nil): return true
       case (nil, .some): return false
-      default: return a.offset > b.offset
+      default: return a.offset < b.offset
       }
     }.map(\.element)
   }
 
   public var environment: AppStoreEnvironment? { report.environment ?? state.subscriber.environment }
   public var isProduction: Bool { environment == .production }
-  /// The instant the model reasons about: simulated time when the file keeps a clock.
+  /// The instant the model reasons about: `--now`, else simulated time when the file keeps a
+  /// clock, else the wall.
   public var now: Instant { clock.now }
 }
 
-/// The two clocks a developer watches: the simulator's (when the file has one) and the wall.
+/// The two clocks a developer watches: the simulator's (when the file has one) and the wall;
+/// or the moment support staff asked for with `--now`, which wins over both.
 public struct DashClock: Equatable, Sendable {
   public var simulated: Instant?
   public var wall: Instant
-  public init(simulated: Instant? = nil, wall: Instant) {
+  /// `--now`: the file is viewed at this fixed moment whatever its own clock says.
+  public var viewingAt: Instant?
+  public init(simulated: Instant? = nil, wall: Instant, viewingAt: Instant? = nil) {
     self.simulated = simulated
     self.wall = wall
+    self.viewingAt = viewingAt
   }
-  public var now: Instant { simulated ?? wall }
+  public var now: Instant { viewingAt ?? simulated ?? wall }
 }
 
 /// Session flags from the command line.

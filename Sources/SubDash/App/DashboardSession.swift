@@ -66,7 +66,7 @@ final class DashboardSession {
     let timing: any RenewalTiming = (try? Simulator.rules(state).rate) ?? TimeRate.realTime
     let vm = ViewModel.derived(
       state: state, notifications: notifications, fileName: displayName,
-      clock: DashClock(simulated: simulated ? now : nil, wall: wall), options: options, timing: timing,
+      clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: nowOverride), options: options, timing: timing,
       fileError: fileError, highlights: highlights)
     lastModel = vm
     return vm

@@ -34,6 +34,12 @@ struct Open: ParsableCommand {
 
   @OptionGroup var viewing: ViewingOptions
 
+  /// Bad --now/--retry-access values are usage errors (64), reported before the terminal is taken.
+  func validate() throws {
+    _ = try viewing.nowOverride()
+    _ = try viewing.retryAccessOverride()
+  }
+
   func run() throws {
     let path: String
     let displayName: String

@@ -24,6 +24,12 @@ struct Show: ParsableCommand {
 
   @OptionGroup var viewing: ViewingOptions
 
+  /// Bad --now/--retry-access values are usage errors (64) reported with `show`'s usage line.
+  func validate() throws {
+    _ = try viewing.nowOverride()
+    _ = try viewing.retryAccessOverride()
+  }
+
   func run() throws {
     var state: SubscriptionState
     do { state = try StateFile.load(path: file) } catch { throw badInput(error.description) }
@@ -35,14 +41,16 @@ struct Show: ParsableCommand {
       var o = report.json.objectValue ?? JSONObject()
       o["file"] = .string(file)
       o["simulatedClock"] = .bool(simulated)
-      print(JSONWriter.string(.object(o)), terminator: "")
+      // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.
+      let text = JSONWriter.string(.object(o))
+      print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
       return
     }
     let recent: [NotificationRecord]
     do { recent = try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
     let vm = ViewModel.derived(
       state: state, notifications: recent, fileName: file,
-      clock: DashClock(simulated: simulated ? now : nil, wall: wall),
+      clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: try viewing.nowOverride()),
       options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
     for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
   }

@@ -7,12 +7,11 @@ struct Simulate: ParsableCommand {
     commandName: "simulate",
     abstract: "Run a virtual App Store clock against a state file (renewals, billing issues, expiry).",
     discussion: """
-      Wall-clock mode (the default) runs at the file's time rate, e.g. --rate monthlyRenewalEveryFiveMinutes.
-      --fast, --until and --steps jump from event to event as fast as possible.
-      --scenario SCRIPT runs a scenario script against FILE; --check SCRIPT runs it on a scratch copy
-      and exits 1 on the first mismatch. Every write goes through the locked, atomic path, so
-      dashboards open on FILE keep their key presses. Ctrl-C stops cleanly.
-      Exit codes: 0 ok, 1 a check failed, 2 bad input. See docs/simulation.md.
+      Wall-clock mode (the default) runs at the file's time rate, e.g. --rate monthlyRenewalEveryFiveMinutes. --fast, --until and --steps jump from event to event as fast as possible.
+
+      --scenario SCRIPT runs a scenario script against FILE; --check SCRIPT runs it on a scratch copy and exits 1 on the first mismatch.
+
+      Every write goes through the locked, atomic path, so dashboards open on FILE keep their key presses. Ctrl-C stops cleanly. Exit codes: 0 ok, 1 a check failed, 2 bad input. See docs/simulation.md.
       """)
 
   @Argument(help: "The state file (optional with --check: a scratch copy is used).")
@@ -21,7 +20,7 @@ struct Simulate: ParsableCommand {
   @Option(help: "Time rate: an SKTestSession.TimeRate name (monthlyRenewalEveryFiveMinutes, realTime …), its raw value, or sandbox-3m|5m|15m|30m|1h.")
   var rate: String?
 
-  @Flag(help: "Jump from event to event as fast as possible until nothing is scheduled.")
+  @Flag(help: "Jump from event to event as fast as possible until nothing is scheduled (a subscription that keeps renewing runs until Ctrl-C; see --until and --steps).")
   var fast = false
 
   @Option(help: "Jump from event to event up to this virtual date, then stop there.")

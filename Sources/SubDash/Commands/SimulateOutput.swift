@@ -17,7 +17,7 @@ struct SimulateOutput {
   static func line(_ n: NotificationRecord) -> String {
     let when = n.signedDate.map { String(Format.date($0).dropLast(4)) } ?? "----------------"
     let label = Sanitizer.clean(n.label)
-    let padded = label + String(repeating: " ", count: max(1, 36 - label.count))
+    let padded = label + String(repeating: " ", count: max(2, 36 - label.count))
     let status = n.status.map { "status=\($0.rawValue)" } ?? "status=-"
     let product = Sanitizer.clean(n.productId ?? "-")
     var text = "\(when)  \(padded)\(status)  \(product)"

@@ -18,7 +18,8 @@ struct Scenario {
   /// The view model the runtime would build: `ViewModel.derived` at the scenario's clocks.
   func viewModel(options: DisplayOptions = DisplayOptions(), highlights: ChangeHighlights = ChangeHighlights(),
                  clock: DashClock? = nil) -> ViewModel {
-    .derived(state: state, notifications: state.subscriber.notifications, fileName: "\(name).json",
+    // Newest first, as the runtime passes them (`StateFile.recentNotifications`).
+    .derived(state: state, notifications: state.subscriber.notifications.reversed(), fileName: "\(name).json",
              clock: clock ?? self.clock, options: options, fileError: fileError, highlights: highlights)
   }
 
