@@ -40,7 +40,7 @@ fi
 # Seeds: every file SubDash should open or refuse cleanly, plus mode-prefixed text inputs.
 cp -n Examples/*.json Examples/*.storekit "$out/seeds/" 2>/dev/null || true
 cp -n Tests/DashModelTests/Fixtures/storekit/* "$out/seeds/" 2>/dev/null || true
-find Tests/DashModelTests/Fixtures/hostile -maxdepth 1 -type f ! -name '*.tsv' ! -name '*.md' -exec cp -n {} "$out/seeds/" \; 2>/dev/null || true
+find Tests/DashModelTests/Fixtures/hostile Tests/DashModelTests/Fixtures/fuzz -maxdepth 1 -type f ! -name '*.tsv' ! -name '*.md' -exec cp -n {} "$out/seeds/" \; 2>/dev/null || true
 cp -n Fuzz/seeds/* "$out/seeds/" 2>/dev/null || true
 
 log="$out/last-run.log"

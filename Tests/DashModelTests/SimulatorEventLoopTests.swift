@@ -32,4 +32,24 @@ struct SimulatorEventLoopTests {
     #expect(steps < 50)
     #expect(try Simulator.clock(state) <= end)
   }
+
+  /// Found by fuzzing (a 16-second step before the simulator's "expired periods never renew
+  /// late" rule): an expiresDate in 2026 with the clock in 2082. No command may work through
+  /// half a century of renewals one at a time.
+  @Test func aPeriodThatEndedDecadesBeforeTheClockIsNotRenewedAllTheWayUp() throws {
+    let bytes = Fixture.bytes("fuzz/expires-56-years-before-now.json")
+    let state = try StateFile.decode(bytes, fileName: "fuzz.json") { (_) throws(StateFileError) in
+      throw StateFileError(file: "fuzz.json", message: "no catalog file")
+    }
+    let now = try Simulator.clock(state)
+    let commands: [SimCommand] = [
+      .advanceToNextEvent, .advance(.days(1)), .failNextRenewal, .resolveBillingIssue, .expireNow, .refund,
+      .requestPriceIncrease, .consentPriceIncrease, .declinePriceIncrease, .approveAskToBuy, .declineAskToBuy,
+    ]
+    for cmd in commands {
+      if case .success(let change) = Simulator.apply(cmd, to: state, at: now) {
+        #expect(change.transactions.count < 10, "\(cmd): \(change.transactions.count) transactions")
+      }
+    }
+  }
 }
