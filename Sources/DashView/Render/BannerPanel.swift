@@ -35,7 +35,7 @@ enum BannerPanel {
     }
     if let pi = r.priceIncrease, pi.status == .customerHasNotResponded {
       var text = "awaiting consent"
-      if let price = pi.newPriceMilli { text += " to \(PlanText.money(price, currency: pi.currency ?? PlanText.currency(vm)))" }
+      if let price = pi.newPriceMilli { text += " to \(Money.format(price, currency: pi.currency ?? PlanText.currency(vm)))" }
       if let date = pi.effectiveDate { text += "; without it the subscription expires on \(fmt(date))" }
       banner(g.warn, "PRICE INCREASE", text, .warn, .priceIncrease)
     }

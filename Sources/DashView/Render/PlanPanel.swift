@@ -58,7 +58,7 @@ enum PlanPanel {
       // In grace the renewal date has passed: Apple is still trying to charge it.
       var t = date > now ? "renews on \(fmt(date))\(inTime(date))" : "renewal due \(fmt(date)) not paid yet; Apple is retrying"
       if productId != r.product?.productID { t += " into \(name(productId))" }
-      if let price { t += " at \(PlanText.money(price, currency: currency ?? PlanText.currency(vm)))" }
+      if let price { t += " at \(Money.format(price, currency: currency ?? PlanText.currency(vm)))" }
       text = t
       role = date > now ? .ok : .warn
     case .expiresAutoRenewOff(let date):
@@ -68,7 +68,7 @@ enum PlanPanel {
       text = "switches to \(name(to)) on \(fmt(date))" + (date > now ? inTime(date) : " (overdue)")
       role = .accent
     case .awaitsPriceConsent(let date, let price):
-      let at = price.map { " at \(PlanText.money($0, currency: PlanText.currency(vm)))" } ?? ""
+      let at = price.map { " at \(Money.format($0, currency: PlanText.currency(vm)))" } ?? ""
       text = "price increase pending consent: renews on \(fmt(date))\(at) only if accepted"
       role = .warn
     case .none:

@@ -8,12 +8,9 @@ enum PlanText {
   /// `P1M` → `1 month`; text that is not a period is shown as it is.
   static func period(_ iso: String) -> String { (try? ISOPeriod(parsing: iso))?.name ?? iso }
 
-  /// `9.99 USD`, or `9.99` when the file names no currency.
-  static func money(_ milli: Int64, currency: String?) -> String { Format.money(milliunits: milli, currency: currency ?? "") }
-
   /// "9.99 USD / 1 month"
   static func price(_ milli: Int64, currency: String?, period: String) -> String {
-    "\(PlanText.money(milli, currency: currency)) / \(PlanText.period(period))"
+    "\(Money.format(milli, currency: currency)) / \(PlanText.period(period))"
   }
 
   /// "Win back 3 months — 4.99 USD / 1 month for 3 periods" or "… — free for 1 month".
@@ -25,8 +22,8 @@ enum PlanText {
     let period = PlanText.period(o.period)
     switch o.paymentMode {
     case .freeTrial: return "free for \(o.periodCount == 1 ? period : "\(o.periodCount) × \(period)")"
-    case .payUpFront: return "\(PlanText.money(o.priceMilli, currency: currency)) up front for \(o.periodCount == 1 ? period : "\(o.periodCount) × \(period)")"
-    case .payAsYouGo: return "\(PlanText.money(o.priceMilli, currency: currency)) / \(period) for \(o.periodCount) period\(o.periodCount == 1 ? "" : "s")"
+    case .payUpFront: return "\(Money.format(o.priceMilli, currency: currency)) up front for \(o.periodCount == 1 ? period : "\(o.periodCount) × \(period)")"
+    case .payAsYouGo: return "\(Money.format(o.priceMilli, currency: currency)) / \(period) for \(o.periodCount) period\(o.periodCount == 1 ? "" : "s")"
     }
   }
 
@@ -55,7 +52,7 @@ enum PlanText {
     case .setAutoRenew(let on): verb = on ? "turn auto-renew on" : "turn auto-renew off"
     }
     var text = "\(verb) \(when)"
-    if let refund = p.refundMilli, refund > 0 { text += ", refund \(PlanText.money(refund, currency: currency))" }
+    if let refund = p.refundMilli, refund > 0 { text += ", refund \(Money.format(refund, currency: currency))" }
     return (text, true)
   }
 

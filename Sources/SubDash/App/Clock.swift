@@ -9,9 +9,7 @@ enum WallClock {
   /// The moment to view `state` at, and whether it is a simulated clock.
   static func viewingTime(for state: SubscriptionState, override: Instant?, wall: Instant) -> (now: Instant, simulated: Bool) {
     if let override { return (override, false) }
-    if let sim = state.document.simulation, case .number(let n)? = sim["now"], let ms = Double(n) {
-      return (Instant(ms: ms), true)
-    }
+    if let simulated = (try? Simulator.settings(state))?.now { return (simulated, true) }
     return (wall, false)
   }
 }

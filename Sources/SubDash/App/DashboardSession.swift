@@ -15,6 +15,10 @@ final class DashboardSession {
   private(set) var fileError: String?
   private(set) var highlights = ChangeHighlights()
   private var lastModel: ViewModel?
+  /// Bumped whenever `state`, `notifications`, `fileError` or `highlights` change, so `model(wall:)`
+  /// derives once per change and wall-clock instant even when asked twice (reload, then the loop).
+  private var generation = 0
+  private var lastModelKey: (generation: Int, wall: Instant)?
 
   /// How long a changed field stays highlighted after an external change.
   static let highlightSpan = Span.seconds(4)
@@ -44,13 +48,16 @@ final class DashboardSession {
       applyOverrides()
       notifications = try StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)
       fileError = nil
+      generation += 1
       if let old = lastModel {
         let changed = ChangeDetector.diff(old: old, new: model(wall: wall))
         highlights.mark(changed, until: wall + Self.highlightSpan)
+        lastModel?.highlights = highlights  // the only difference; no need to derive again
       }
       return nil
     } catch {
       fileError = error.description
+      generation += 1
       return error.description
     }
   }
@@ -61,21 +68,27 @@ final class DashboardSession {
   }
 
   func model(wall: Instant) -> ViewModel {
+    if let vm = lastModel, let key = lastModelKey, key.generation == generation, key.wall == wall { return vm }
     let (now, simulated) = viewingTime(wall: wall)
-    // Previews use the file's renewal rate, so "new period ends …" matches what the simulator does.
-    let timing: any RenewalTiming = (try? Simulator.rules(state).rate) ?? TimeRate.realTime
     let vm = ViewModel.derived(
       state: state, notifications: notifications, fileName: displayName,
-      clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: nowOverride), options: options, timing: timing,
-      fileError: fileError, highlights: highlights)
+      clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: nowOverride), options: options,
+      timing: Self.timing(of: state), fileError: fileError, highlights: highlights)
     lastModel = vm
+    lastModelKey = (generation, wall)
     return vm
+  }
+
+  /// The file's renewal rate. Previews and applied actions both use it, so "new period ends …" in a
+  /// confirmation is what the write then does, at any simulated time rate.
+  static func timing(of state: SubscriptionState) -> any RenewalTiming {
+    (try? Simulator.rules(state).rate) ?? TimeRate.realTime
   }
 
   /// Applies a plan action to the latest on-disk state under the lock. Returns the status message.
   func perform(_ action: PlanAction, wall: Instant) -> EffectOutcome {
     guard !options.readOnly else { return .failed(ActionError.readOnly.message) }
-    return write(wall: wall) { current, now in Actions.apply(action, to: current, at: now) }
+    return write(wall: wall) { current, now in Actions.apply(action, to: current, at: now, timing: Self.timing(of: current)) }
   }
 
   /// Runs one simulation step on the latest on-disk state. Refused on Production data.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashModel
+import Foundation
 
 /// Options shared by the dashboard and `show`.
 struct ViewingOptions: ParsableArguments {
@@ -26,4 +27,11 @@ struct ViewingOptions: ParsableArguments {
   func apply(to state: inout SubscriptionState) throws {
     if let r = try retryAccessOverride() { state.document.policy.billingRetryAccess = r }
   }
+}
+
+/// Prints a one-line error to stderr and returns the exit code for bad input (2), so scripts
+/// can tell "the file is bad" from "the command line is bad" (ArgumentParser's 64).
+func badInput(_ message: String) -> ExitCode {
+  FileHandle.standardError.write(Data(("subdash: " + message + "\n").utf8))
+  return ExitCode(2)
 }

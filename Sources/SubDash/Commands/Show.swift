@@ -55,10 +55,3 @@ struct Show: ParsableCommand {
     for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
   }
 }
-
-/// Prints a one-line error to stderr and returns the exit code for bad input (2), so scripts
-/// can tell "the file is bad" from "the command line is bad" (ArgumentParser's 64).
-func badInput(_ message: String) -> ExitCode {
-  FileHandle.standardError.write(Data(("subdash: " + message + "\n").utf8))
-  return ExitCode(2)
-}
