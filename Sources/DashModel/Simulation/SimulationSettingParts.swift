@@ -17,7 +17,7 @@ public enum GraceSetting: Equatable, Sendable, CustomStringConvertible {
 
   /// Reads `false`/"off", `true`/"storekit", a day count (16), "16d", "P16D" or "SIXTEEN_DAYS".
   public init(parsing text: String) throws(SimTextError) {
-    let t = text.trimmingCharacters(in: .whitespaces)
+    let t = text.trimmedSpaces
     switch t.lowercased() {
     case "off", "none", "false", "no": self = .off; return
     case "storekit", "on", "true", "yes": self = .storeKit; return
@@ -93,7 +93,7 @@ public enum RenewalOutcome: Equatable, Sendable {
   case recoverAfter(Span)
 
   public init(parsing text: String) throws(SimTextError) {
-    let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let t = text.trimmedSpaces.lowercased()
     switch t {
     case "ok", "renew", "success": self = .ok
     case "fail", "failure": self = .fail
@@ -105,7 +105,7 @@ public enum RenewalOutcome: Equatable, Sendable {
           self = .recoverAfter(try Format.parseSpan(String(t.dropFirst(prefix.count))))
           return
         } catch {
-          throw SimTextError(error.description)
+          throw SimTextError("\(error)")
         }
       }
       throw SimTextError("\"\(text)\" is not a renewal outcome: expected ok, fail, recover-in-grace, recover-in-retry or recover-after 3d")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Human-readable text for times, lengths and prices. Pure functions, UTC only.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Format {
   /// A price from App Store milliunits: `money(milliunits: 9990, currency: "USD") == "9.99 USD"`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Format {
   /// Reads a date from the CLI or a hand-edited state file. All of these mean an instant:
@@ -16,7 +16,7 @@ extension Format {
       TimeParseError(kind: "date", input: text, reason: reason)
     }
     let expected = "expected 2026-11-22, 2026-11-22 03:42, 2026-11-22T03:42:00Z or milliseconds since 1970"
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmedSpaces
     guard !trimmed.isEmpty else { throw fail("empty; " + expected) }
 
     if isDecimalNumber(trimmed) {
@@ -110,7 +110,7 @@ extension Format {
       TimeParseError(kind: "duration", input: text, reason: reason)
     }
     let expected = "expected number-unit pairs like 16d, 90m, 1h30m or 2w (units w d h m s ms)"
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmedSpaces
     if trimmed == "0" { return .zero }
     let units: [(String, Span)] = [
       ("w", .week), ("d", .day), ("h", .hour), ("ms", .millisecond), ("m", .minute), ("s", .second),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A calendar period such as `P1M` or `P1Y2M10D`: the length of a subscription, an offer or a
 /// grace period, exactly as App Store payloads and `.storekit` files spell it.

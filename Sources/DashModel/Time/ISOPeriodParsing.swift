@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ISOPeriod {
   /// Reads an ISO 8601 duration made of date components, in the order Y, M, W, D, each at most

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A point in time: milliseconds since 1970-01-01T00:00:00Z, as App Store payloads carry it.
 ///

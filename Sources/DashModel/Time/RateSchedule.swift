@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How one time rate maps subscription periods, grace and billing retry onto wall-clock time.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Anything that fixes how fast subscription time runs: a `TimeRate`, a `SandboxRenewalRate`,
 /// the `SimulationRate` that wraps either, or a bare `RateSchedule`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The App Store sandbox "subscription renewal rate", set per Sandbox Apple Account in App
 /// Store Connect. It is kept apart from `TimeRate` because it is a different environment: it caps

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rate the simulator runs at: a StoreKit Testing `TimeRate` or a sandbox renewal rate.
 ///

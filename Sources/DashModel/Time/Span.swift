@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A length of time in milliseconds: a virtual-time duration, or a wall-clock one when a
 /// `TimeRate` converts it.

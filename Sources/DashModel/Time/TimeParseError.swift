@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a date, duration, period or rate name could not be read.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `SKTestSession.TimeRate` from StoreKitTest, with Apple's raw values, which are also what a
 /// `.storekit` file stores in `settings._timeRate`.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DashModel
-import Foundation
+import FoundationEssentials
 
 /// Options shared by the dashboard and `show`.
 struct ViewingOptions: ParsableArguments {
@@ -12,7 +12,7 @@ struct ViewingOptions: ParsableArguments {
 
   func nowOverride() throws -> Instant? {
     guard let now else { return nil }
-    do { return try Format.parseDate(now) } catch { throw ValidationError("--now: \(error.localizedDescription)") }
+    do { return try Format.parseDate(now) } catch { throw ValidationError("--now: \(error.description)") }
   }
 
   func retryAccessOverride() throws -> AccessPolicy.RetryAccess? {
@@ -32,6 +32,13 @@ struct ViewingOptions: ParsableArguments {
 /// Prints a one-line error to stderr and returns the exit code for bad input (2), so scripts
 /// can tell "the file is bad" from "the command line is bad" (ArgumentParser's 64).
 func badInput(_ message: String) -> ExitCode {
-  FileHandle.standardError.write(Data(("subdash: " + message + "\n").utf8))
+  LineOut.stderr("subdash: " + message)
   return ExitCode(2)
+}
+
+/// One line for an error from the system or a library: its `LocalizedError` text when it has one
+/// (Foundation's file errors do), else its description. FoundationEssentials has no
+/// `localizedDescription`, and this binary links only FoundationEssentials.
+func oneLine(_ error: any Error) -> String {
+  (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DashModel
 import DashView
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `subdash [FILE]`: the interactive dashboard.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DashModel
 import DashView
-import Foundation
+import FoundationEssentials
 
 /// `subdash show FILE`: the dashboard's information as plain text (or the derived lifecycle as
 /// JSON) on stdout. Never writes the file.

@@ -77,7 +77,7 @@ struct Simulate: ParsableCommand {
         try runner.wallClock(signals: &signals)
       }
     } catch let e as SimulateInputError {
-      SimLineOut.stderr("subdash: \(e.message)")
+      LineOut.stderr("subdash: \(e.message)")
       throw ExitCode(2)
     }
   }

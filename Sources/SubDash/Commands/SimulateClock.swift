@@ -131,6 +131,6 @@ struct SimulateClock {
 
   private func finish(_ why: String) {
     let clock = (try? StateFile.load(path: path)).flatMap { try? Simulator.clock($0) }
-    SimLineOut.stderr("subdash simulate: \(why); \(notificationCount) notification\(notificationCount == 1 ? "" : "s"); clock \(clock.map { Format.date($0) } ?? "unset")")
+    LineOut.stderr("subdash simulate: \(why); \(notificationCount) notification\(notificationCount == 1 ? "" : "s"); clock \(clock.map { Format.date($0) } ?? "unset")")
   }
 }

@@ -27,36 +27,13 @@ struct SimulateOutput {
 
   func print(_ n: NotificationRecord) {
     if jsonl {
-      SimLineOut.stdout(String(decoding: JSONWriter.write(n.json, pretty: false), as: UTF8.self))
+      LineOut.stdout(String(decoding: JSONWriter.write(n.json, pretty: false), as: UTF8.self))
     } else {
-      SimLineOut.stdout(Self.line(n))
+      LineOut.stdout(Self.line(n))
     }
   }
 
   func print(_ changes: [Change]) {
     for c in changes { for n in c.notifications { print(n) } }
-  }
-}
-
-/// Unbuffered line output, so `subdash simulate | grep` and a tailing reader see each event as
-/// it happens rather than when a buffer fills.
-enum SimLineOut {
-  static func stdout(_ line: String) { write(1, line + "\n") }
-  static func stderr(_ line: String) { write(2, line + "\n") }
-
-  private static func write(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)
-    var done = 0
-    while done < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { buf in
-        #if canImport(Glibc)
-        Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
-        #else
-        Darwin.write(fd, buf.baseAddress! + done, buf.count - done)
-        #endif
-      }
-      if n < 0 { if errno == EINTR { continue }; return }
-      done += n
-    }
   }
 }

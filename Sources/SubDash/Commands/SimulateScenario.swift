@@ -1,5 +1,5 @@
 import DashModel
-import Foundation
+import FoundationEssentials
 
 /// `--scenario SCRIPT FILE` and `--check SCRIPT [FILE]`. A script with a `catalog` or `state`
 /// line builds its own starting file: in a scratch directory, or at FILE when FILE does not exist
@@ -15,49 +15,49 @@ struct SimulateScenario {
     let scenario: Scenario
     do {
       let text = try String(contentsOfFile: script, encoding: .utf8)
-      scenario = try ScenarioParser.parse(text, fileName: (script as NSString).lastPathComponent)
+      scenario = try ScenarioParser.parse(text, fileName: script.split(separator: "/").last.map(String.init) ?? script)
     } catch let e as ScenarioSyntaxError {
-      SimLineOut.stderr(e.description)
+      LineOut.stderr(e.description)
       return 2
     } catch {
-      SimLineOut.stderr("\(script): cannot read the script: \(error.localizedDescription)")
+      LineOut.stderr("\(script): cannot read the script: \(oneLine(error))")
       return 2
     }
     var scratch: String?
     let statePath: String
     if let file {
       if scenario.createsFile, FileManager.default.fileExists(atPath: file) {
-        SimLineOut.stderr("\(file) already exists and the script builds its own starting file (catalog/state line); remove the file or leave FILE out to use a scratch copy")
+        LineOut.stderr("\(file) already exists and the script builds its own starting file (catalog/state line); remove the file or leave FILE out to use a scratch copy")
         return 2
       }
       statePath = file
     } else {
       guard scenario.createsFile else {
-        SimLineOut.stderr("\(scenario.fileName): the script has no catalog or state line, so it needs a FILE to run on")
+        LineOut.stderr("\(scenario.fileName): the script has no catalog or state line, so it needs a FILE to run on")
         return 2
       }
       let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-scenario-\(UUID().uuidString)")
       do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
-        SimLineOut.stderr("cannot create a scratch directory: \(error.localizedDescription)")
+        LineOut.stderr("cannot create a scratch directory: \(oneLine(error))")
         return 2
       }
       scratch = dir.path
       statePath = dir.appendingPathComponent(ScenarioWorkspace.stateFileName).path
     }
-    let scriptDir = (script as NSString).deletingLastPathComponent
+    let scriptDir = script.lastIndex(of: "/").map { $0 == script.startIndex ? "/" : String(script[..<$0]) } ?? ""
     let out = output
     let quiet = checkOnly
     let runner = ScenarioRunner(
       scenario: scenario, scriptDirectory: scriptDir.isEmpty ? "." : scriptDir, statePath: statePath,
       onNotification: { n in if !quiet { out.print(n) } })
-    do {
+    do throws(ScenarioFailure) {
       let report = try runner.run()
       if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
-      SimLineOut.stderr("\(scenario.fileName): ok (\(report.steps) steps, \(report.expectations) expectations, \(report.notifications) notifications)")
+      LineOut.stderr("\(scenario.fileName): ok (\(report.steps) steps, \(report.expectations) expectations, \(report.notifications) notifications)")
       return 0
     } catch {
-      SimLineOut.stderr(error.description)
-      if scratch != nil { SimLineOut.stderr("scratch state kept at \(statePath)") }
+      LineOut.stderr(error.description)
+      if scratch != nil { LineOut.stderr("scratch state kept at \(statePath)") }
       return error.exitCode
     }
   }

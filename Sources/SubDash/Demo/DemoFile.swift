@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The demo subscriber `subdash` opens without arguments: a writable copy in a fresh temporary
 /// directory, so keys and the simulator can change it while the repository's examples stay as

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the words after `expect`.
 enum ScenarioExpectParser {
@@ -70,7 +70,7 @@ enum ScenarioExpectParser {
     case "win-back", "winback":
       let v = try rest(1)
       if v.lowercased() == "none" { return [.winBack([])] }
-      return [.winBack(v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })]
+      return [.winBack(v.split(separator: ",").map { $0.trimmedSpaces })]
     case "revocation":
       let v = try rest(k.count > 1 && k[1] == "reason" ? 2 : 1).lowercased()
       if v == "none" { return [.revocationReason(nil)] }
@@ -96,7 +96,7 @@ enum ScenarioExpectParser {
   }
 
   static func label(_ text: String) throws(SimTextError) -> NotificationLabel {
-    let parts = text.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
+    let parts = text.split(separator: "/").map { $0.trimmedSpaces }
     guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else {
       throw SimTextError("expected a notification such as DID_RENEW or DID_FAIL_TO_RENEW / GRACE_PERIOD, found \"\(text)\"")
     }

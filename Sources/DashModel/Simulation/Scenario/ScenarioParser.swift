@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A script line that could not be read: `refund.scenario:7: unknown step "refnd"`.
 public struct ScenarioSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -15,7 +15,7 @@ public enum ScenarioParser {
     var lines: [ScenarioLine] = []
     for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let number = index + 1
-      let lineText = String(raw).trimmingCharacters(in: .whitespaces.union(.init(charactersIn: "\r")))
+      let lineText = raw.trimmedSpaces
       do throws(SimTextError) {
         let words = try tokenize(lineText)
         if words.isEmpty { continue }
