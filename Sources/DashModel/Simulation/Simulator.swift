@@ -34,6 +34,7 @@ public enum Simulator {
   /// never moves back: a target before it only applies overdue events.
   public static func advance(_ state: SubscriptionState, to target: Instant) throws(ActionError) -> Change {
     var ctx = try SimContext(state)
+    try ctx.catchUpOverdue()
     let end = max(target, ctx.now)
     let applied = ctx.run(until: end)
     var clock = end
@@ -123,6 +124,7 @@ public enum Simulator {
   ) -> Result<Change, ActionError> {
     Result { () throws(ActionError) in
       var ctx = try SimContext(state)
+      try ctx.catchUpOverdue()
       let at = max(now, ctx.now)
       ctx.run(until: at)
       let before = ctx.notifications.count
