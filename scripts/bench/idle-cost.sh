@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Idle cost (docs/benchmarks-dashboard.md §2): CPU time and wake-ups of an open dashboard that
 # nobody touches, for three files:
-#   (a) simulated clock (Examples/active.json): nothing counts down; the header's wall clock
-#       shows minutes, so expect one wake-up a minute;
+#   (a) simulated clock (Examples/active.json): nothing on screen moves by itself:
+#       expect no wake-ups at all;
 #   (b) wall clock, renewal in 3 days: the countdown shows minutes: one wake-up a minute;
 #   (c) wall clock, renewal in 30 minutes: the countdown shows seconds: at most 1 Hz.
 # Usage: bash scripts/bench/idle-cost.sh [SECONDS]   (default 60)

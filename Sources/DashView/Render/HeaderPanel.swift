@@ -42,23 +42,24 @@ enum HeaderPanel {
     "[\(vm.environment?.rawValue ?? "no environment")]"
   }
 
-  /// Line 1: the `--now` moment ("at"), simulated time ("sim"), or "now" when the file keeps no
-  /// clock; line 2: wall time.
+  /// The moment the screen is derived at: the `--now` moment ("at"), simulated time ("sim"), or
+  /// the wall clock ("now") when the file keeps no clock. Only that one is shown: a wall clock
+  /// beside a fixed moment would be the one thing on screen that moves, waking an idle
+  /// dashboard every minute for a time the terminal already shows (docs/benchmarks-dashboard.md,
+  /// idle cost). `subdash show` still prints the wall time, as the moment of the capture.
   private static func clockLines(_ vm: ViewModel, short: Bool) -> [Line] {
     func fmt(_ t: Instant) -> String { short ? Format.dateShort(t) : Format.date(t) }
     let label = Style(.label)
     if let at = vm.clock.viewingAt {
       return [
-        Line([Run("at ", label), Run(fmt(at), Style(.accent, bold: true))]),
-        Line([Run("wall ", label), Run(fmt(vm.clock.wall), Style(.value))]),
+        Line([Run("at ", label), Run(fmt(at), Style(.accent, bold: true))]), .empty,
       ]
     }
     guard let sim = vm.clock.simulated else {
       return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), .empty]
     }
     return [
-      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]),
-      Line([Run("wall ", label), Run(fmt(vm.clock.wall), Style(.value))]),
+      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]), .empty,
     ]
   }
 }

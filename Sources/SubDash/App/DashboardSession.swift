@@ -121,19 +121,18 @@ final class DashboardSession {
 
   /// Milliseconds until the screen would change by itself (a countdown, the wall clock's minute,
   /// a highlight fading), or nil when nothing on screen moves: then the loop sleeps until a key
-  /// or a file event, with no wake-ups at all.
+  /// or a file event, with no wake-ups at all. A simulated clock or `--now` fixes the moment the
+  /// screen is derived at, so only highlights move; a live view moves with the wall clock.
   func msUntilScreenChanges(wall: Instant) -> Int32? {
     var deadlines: [Span] = []
     if let fade = highlights.nextExpiry(after: wall) { deadlines.append(fade - wall) }
     let (now, simulated) = viewingTime(wall: wall)
-    if !simulated && nowOverride == nil, let next = nextCountdownTarget(now: now) {
-      // Countdowns show seconds under an hour, minutes otherwise.
-      let remaining = next - now
-      let step: Double = remaining < .hours(1) ? 1000 : 60_000
+    if !simulated && nowOverride == nil {
+      // Countdowns show seconds under an hour; otherwise the header's "now" shows minutes, and
+      // every rule of the report (grace, retry, win-back windows) is re-derived at least that often.
+      let soonSeconds = nextCountdownTarget(now: now).map { $0 - now < .hours(1) } ?? false
+      let step: Double = soonSeconds ? 1000 : 60_000
       deadlines.append(Span(ms: step - now.ms.truncatingRemainder(dividingBy: step) + 1))
-    } else {
-      // The header's wall clock shows minutes.
-      deadlines.append(Span(ms: 60_000 - wall.ms.truncatingRemainder(dividingBy: 60_000) + 1))
     }
     guard let soonest = deadlines.min() else { return nil }
     return Int32(max(1, min(soonest.ms, 3_600_000)))
