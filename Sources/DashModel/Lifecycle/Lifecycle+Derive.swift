@@ -21,7 +21,7 @@ extension Lifecycle {
     report.priceIncrease = facts.priceIncrease
     report.offerInEffect = facts.offerInEffect
     report.offerQueued = facts.offerQueued
-    report.askToBuy = state.subscriber.askToBuy.flatMap { $0.status == .pending ? $0 : nil }
+    report.askToBuy = state.subscriber.askToBuy.flatMap { $0.isPending(at: now) ? $0 : nil }
     report.warnings = LifecycleWarnings.collect(facts, winBack: report.winBack)
     return report
   }

@@ -58,7 +58,11 @@ extension LifecycleReport {
     }
     if let offerInEffect { o["offerInEffect"] = offerInEffect.json }
     if let offerQueued { o["offerQueued"] = offerQueued.json }
-    if let askToBuy { o["askToBuy"] = askToBuy.json }
+    if let askToBuy, var ask = askToBuy.json.objectValue {
+      ask["lapseDate"] = .double(askToBuy.lapseDate.ms)
+      ask["lapseDateISO"] = .string(askToBuy.lapseDate.description)
+      o["askToBuy"] = .object(ask)
+    }
     o["winBack"] = .object(JSONObject([
       ("eligibleOfferIds", .array(winBack.eligible.map { .string($0.offerId) })),
       ("whyNone", winBack.whyNone.map(JSON.string) ?? .null),

@@ -32,8 +32,13 @@ extension SimContext {
       throw ActionError.other("\(product.displayName) is not family shareable.")
     }
     if rules.askToBuy && !approved {
+      // A second request for the same product while the first waits is the same request.
+      if let waiting = state.subscriber.askToBuy, waiting.productId == request.productId, waiting.isPending(at: date) {
+        messages.append("Ask to Buy: \(product.displayName) was already requested on \(self.date(waiting.requestedDate)); the requests are one (waiting until \(self.date(waiting.lapseDate)))")
+        return
+      }
       state.subscriber.askToBuy = AskToBuyRequest(productId: request.productId, requestedDate: date)
-      messages.append("Ask to Buy: \(product.displayName) is waiting for approval")
+      messages.append("Ask to Buy: \(product.displayName) is waiting for approval until \(self.date(date + AskToBuyRequest.lifetime))")
       return
     }
     let previous = latest

@@ -154,18 +154,26 @@ extension SimContext {
   }
 
   mutating func approveAskToBuy(at date: Instant) throws(ActionError) {
-    guard let request = state.subscriber.askToBuy, request.status == .pending else {
-      throw ActionError.other("No Ask to Buy request is waiting.")
-    }
+    let request = try waitingAskToBuy(at: date)
     try buy(PurchaseRequest(productId: request.productId), at: date, approved: true)
   }
 
   mutating func declineAskToBuy(at date: Instant) throws(ActionError) {
-    guard var request = state.subscriber.askToBuy, request.status == .pending else {
-      throw ActionError.other("No Ask to Buy request is waiting.")
-    }
+    var request = try waitingAskToBuy(at: date)
     request.status = .declined
     state.subscriber.askToBuy = request
     messages.append("Ask to Buy for \(name(request.productId)) was declined; nothing was charged")
+  }
+
+  /// The request a parent can still answer at `date`, or why there is none.
+  private func waitingAskToBuy(at date: Instant) throws(ActionError) -> AskToBuyRequest {
+    guard let request = state.subscriber.askToBuy, request.status == .pending else {
+      throw ActionError.other("No Ask to Buy request is waiting.")
+    }
+    guard request.isPending(at: date) else {
+      throw ActionError.other(
+        "The Ask to Buy request for \(name(request.productId)) lapsed on \(self.date(request.lapseDate)) (requests wait 24 hours); buy again to send a new one.")
+    }
+    return request
   }
 }

@@ -90,6 +90,17 @@ public struct AskToBuyRequest: Equatable, Sendable {
   public var requestedDate: Instant
   public var status: Status
 
+  /// How long a parent has to answer. Apple: pending requests last about 24 hours, and duplicate
+  /// requests are consolidated (docs/storekit-reference.md §2.6). The file keeps only the request
+  /// date; whether it has lapsed depends on the moment it is viewed at.
+  public static let lifetime = Span.hours(24)
+
+  /// When an unanswered request stops waiting: 24 hours after it was made.
+  public var lapseDate: Instant { requestedDate + Self.lifetime }
+
+  /// Waiting for a parent at `now`: not declined, and `now` is before the lapse date.
+  public func isPending(at now: Instant) -> Bool { status == .pending && now < lapseDate }
+
   public init(productId: String, requestedDate: Instant, status: Status = .pending) {
     source = JSONObject()
     self.productId = productId

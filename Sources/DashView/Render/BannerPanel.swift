@@ -41,7 +41,8 @@ enum BannerPanel {
     }
     if let ask = r.askToBuy, ask.status == .pending {
       let name = vm.state.catalog.product(ask.productId)?.displayName ?? ask.productId
-      banner(g.info, "ASK TO BUY", "\(name) requested \(fmt(ask.requestedDate)); waiting for a parent", .accent, .askToBuy)
+      let left = Format.countdown(ask.lapseDate - r.now)
+      banner(g.info, "ASK TO BUY", "\(name) waits for a parent for \(left), until \(fmt(ask.lapseDate)); requested \(fmt(ask.requestedDate))", .accent, .askToBuy)
     }
     if let warning = r.warnings.first {
       let more = r.warnings.count > 1 ? " (+\(r.warnings.count - 1) more)" : ""

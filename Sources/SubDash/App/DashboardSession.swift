@@ -148,6 +148,7 @@ final class DashboardSession {
     }
     if let g = r.grace { targets.append(g.expiresDate) }
     if let b = r.billingRetry { targets.append(b.retryUntil) }
+    if let a = r.askToBuy { targets.append(a.lapseDate) }
     return targets.filter { $0 > now }.min()
   }
 }
