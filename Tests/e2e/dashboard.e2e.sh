@@ -397,10 +397,14 @@ test_demo() {
   e2e_wait_for "y confirm"
   e2e_type y
   e2e_wait_for "Premium (Annual)  level 1 of 3"
-  quit
   local copies=(subdash-demo-*/demo.json)
   [[ ${#copies[@]} -eq 1 && -f "${copies[0]}" ]] || { echo "no demo copy under TMPDIR" >&2; exit 1; }
   [[ "$(show_json "${copies[0]}" .productId)" == pass.premium.annual ]]
+  quit
+  # Quitting removes the copy (and its journal and lock): nothing is left in TMPDIR.
+  local left
+  left=$(find . -maxdepth 1 -name 'subdash-demo-*')
+  [[ -z "$left" ]] || { echo "demo copy left behind: $left" >&2; exit 1; }
   [[ "$(digest "$EXAMPLES/active.json")" == "$example_before" ]] || { echo "Examples/active.json changed" >&2; exit 1; }
 }
 

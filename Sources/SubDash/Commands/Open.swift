@@ -50,6 +50,7 @@ struct Open: ParsableCommand {
       do { path = try DemoFile.makeTemporaryCopy() } catch { throw badInput("cannot create the demo copy: \(error)") }
       displayName = "demo (\(path))"
     }
+    defer { if file == nil { DemoFile.remove(path) } }
     let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
     let options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
     let session: DashboardSession
