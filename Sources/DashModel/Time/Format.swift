@@ -32,11 +32,12 @@ public enum Format {
       + "\(Civil.pad(f.hour, 2)):\(Civil.pad(f.minute, 2)) UTC"
   }
 
-  /// `Nov 22 03:42` (UTC, no year; the day is zero-padded, `Nov 02`, so columns line up).
-  public static func dateShort(_ instant: Instant) -> String {
+  /// `Nov 22 03:42` (UTC, no year; the day is zero-padded, `Nov 02`, so columns line up), or
+  /// `Nov 22 03:42:07` with `seconds` (truncated, like the minute).
+  public static func dateShort(_ instant: Instant, seconds: Bool = false) -> String {
     let f = Civil.fields(instant.ms)
     return "\(Civil.monthAbbreviations[f.date.month - 1]) \(Civil.pad(f.date.day, 2)) "
-      + "\(Civil.pad(f.hour, 2)):\(Civil.pad(f.minute, 2))"
+      + "\(Civil.pad(f.hour, 2)):\(Civil.pad(f.minute, 2))" + (seconds ? ":\(Civil.pad(f.second, 2))" : "")
   }
 
   /// Exact compact length in the syntax `parseSpan` reads: `16d`, `1h30m`, `2m34s`,

@@ -8,13 +8,17 @@ enum EventsPanel {
   /// One entry per notification (each one or two lines), or a single "no notifications" entry.
   static func entries(_ vm: ViewModel, width: Int) -> [[Line]] {
     guard !vm.notifications.isEmpty else { return [[Line("no notifications yet", Style(.dim))]] }
-    let dateWidth = 12
+    // At fast simulation rates different moments share a minute; then every date shows its
+    // seconds, so the log still reads as a timeline. (Events of one instant need no seconds.)
+    let instants = Set(vm.notifications.compactMap { $0.signedDate?.ms })
+    let seconds = Set(instants.map { ($0 / 60_000).rounded(.down) }).count < instants.count
+    let dateWidth = seconds ? 15 : 12
     let longest = vm.notifications.map { DisplayWidth.of(Sanitizer.clean($0.label)) }.max() ?? 0
     let oneRow = width - dateWidth - 2 >= 60
     let labelWidth = min(longest, 36)
     let newestChanged = vm.highlights.isHighlighted(.events, at: vm.clock.wall)
     return vm.notifications.enumerated().map { i, n in
-      let date = n.signedDate.map(Format.dateShort) ?? "(no date)   "
+      let date = n.signedDate.map { Format.dateShort($0, seconds: seconds) } ?? PlansPanel.pad("(no date)", dateWidth)
       let summary = n.summary ?? n.productId
       var lines: [Line]
       if oneRow {
