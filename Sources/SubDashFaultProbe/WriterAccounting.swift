@@ -27,7 +27,13 @@ enum WriterAccounting {
       guard facts.planChanges == planChanges else {
         return .failure("\(facts.planChanges) plan changes in the journal, but the dashboard confirmed \(planChanges)")
       }
-      account += "; \(planChanges) plan changes, as confirmed, alternating"
+      // How interleaved the two writers were: plan changes with a simulator renewal just before them.
+      var afterSimulator = 0, previous = ""
+      for n in facts.journalNotifications {
+        if n.label == planChange && previous == "DID_RENEW" { afterSimulator += 1 }
+        previous = n.label
+      }
+      account += "; \(planChanges) plan changes, as confirmed, alternating, \(afterSimulator) of them right after a simulator renewal"
     }
     guard let simulatorOutput else { return .success(account) }
     let printed: [NotificationRecord]
