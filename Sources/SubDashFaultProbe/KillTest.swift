@@ -9,8 +9,8 @@ import DashModel
 /// save removes. Counts where the kills landed (leftover journal bytes = between the journal
 /// append and the rename; a leftover temporary file = while the new document was being written).
 ///
-/// The writer is the probe's own numbered-renewal loop (`KillTarget.probe`) or the real
-/// `subdash simulate --fast` (`KillTarget.simulator`).
+/// The writer is the probe's own numbered-renewal loop (`ProbeWriterTarget`) or the real
+/// `subdash simulate --fast` (`SimulatorTarget`).
 struct KillTest {
   var dir: String
   var kills: Int
@@ -22,13 +22,17 @@ struct KillTest {
   func run() -> Bool {
     if let why = target.prepare(path) { print("\(target.name): \(why)"); return false }
     // Whatever is here now is the test's; anything else appearing later is a stray file.
-    let expected = Set(entries().filter { !isTemporary($0) }).union([Self.lockName, target.journalName])
+    let expected = Set(entries().filter { !isTemporary($0) }).union(["state.json.lock", "state.journal.jsonl"])
     var rng = seed
     func random(_ range: ClosedRange<Int>) -> Int {
       rng = rng &* 6364136223846793005 &+ 1442695040888963407
       return range.lowerBound + Int((rng >> 33) % UInt64(range.count))
     }
-    guard case .success(var last) = target.check(path) else { print("\(target.name): the starting file does not check out"); return false }
+    var last: KillProgress
+    switch target.check(path) {
+    case .failure(let why): print("\(target.name): the starting file: \(why)"); return false
+    case .success(let p): last = p
+    }
     let first = last
     var betweenAppendAndRename = 0, duringTempWrite = 0, noProgress = 0
     for k in 1...kills {
@@ -70,7 +74,7 @@ struct KillTest {
     }
     // One clean save after all that: it must cut any leftover, remove the temporary file and keep going.
     if let why = target.saveOnce(path) { print("\(target.name): FAILED: the save after the kills: \(why)"); return false }
-    guard case .success(let final) = target.check(path), final.saves == last.saves + target.savesPerCleanSave, final.leftoverBytes == 0,
+    guard case .success(let final) = target.check(path), final.saves == last.saves + 1, final.leftoverBytes == 0,
           entries().filter(isTemporary).isEmpty else {
       print("\(target.name): FAILED: the save after the kills did not add one save with a clean journal and no temporary files")
       return false
@@ -78,8 +82,6 @@ struct KillTest {
     print("\(target.name): ok, \(kills) kills, \(final.saves - first.saves) \(target.savesNoun) saved\(final.detail); every file loaded as one complete version with its journal intact; kills landed between journal append and rename \(betweenAppendAndRename)×, during the temporary-file write \(duringTempWrite)×, before any save completed \(noProgress)×")
     return true
   }
-
-  static let lockName = "state.json.lock"
 
   /// Temporary files a killed writer left (hidden, named after the writer's pid).
   func isTemporary(_ name: String) -> Bool { name.hasPrefix(".state.json.subdash-tmp-") }
@@ -114,26 +116,22 @@ struct KillProgress {
 /// A writer to kill and the checks of what it writes.
 protocol KillTarget {
   var name: String { get }
-  var journalName: String { get }
   /// "versions", "events": what `saves` counts.
   var savesNoun: String { get }
-  var savesPerCleanSave: Int { get }
   /// Whether the writer's standard output goes to /dev/null (the simulator prints every event).
   var quietWriter: Bool { get }
   /// Makes or checks the starting file; returns why not.
   func prepare(_ path: String) -> String?
   func writerCommand(_ path: String) -> [String]
   func check(_ path: String) -> Result<KillProgress, ProbeState.CheckFailure>
-  /// One complete save after the kills; returns why it failed.
+  /// One complete save (one version, one event) after the kills; returns why it failed.
   func saveOnce(_ path: String) -> String?
 }
 
 /// The probe's own writer: numbered renewals through `StateFile.update` (ProbeState).
 struct ProbeWriterTarget: KillTarget {
   var name: String { "kill-test" }
-  var journalName: String { "state.journal.jsonl" }
   var savesNoun: String { "versions" }
-  var savesPerCleanSave: Int { 1 }
   var quietWriter: Bool { false }
 
   func prepare(_ path: String) -> String? {
@@ -160,9 +158,7 @@ struct ProbeWriterTarget: KillTarget {
 struct SimulatorTarget: KillTarget {
   var subdash: String
   var name: String { "kill-test (simulator)" }
-  var journalName: String { "state.journal.jsonl" }
   var savesNoun: String { "events" }
-  var savesPerCleanSave: Int { 1 }
   var quietWriter: Bool { true }
 
   func prepare(_ path: String) -> String? {
