@@ -4,88 +4,229 @@ import Glibc
 import DashModel
 
 /// SIGKILLs a saving writer at random moments and checks the file after every kill: it must load
-/// and be one complete version, never older than the last check, with its journal intact. Counts
-/// where the kills landed (leftover journal bytes = between the journal append and the rename; a
-/// leftover temporary file = while the new document was being written).
+/// and be one complete version, never older than the last check, with its journal intact, and the
+/// directory may hold at most one stray file (the killed writer's temporary file), which the next
+/// save removes. Counts where the kills landed (leftover journal bytes = between the journal
+/// append and the rename; a leftover temporary file = while the new document was being written).
+///
+/// The writer is the probe's own numbered-renewal loop (`ProbeWriterTarget`) or the real
+/// `subdash simulate --fast` (`SimulatorTarget`).
 struct KillTest {
   var dir: String
   var kills: Int
   var seed: UInt64
+  var target: any KillTarget
+
+  var path: String { dir + "/state.json" }
 
   func run() -> Bool {
-    let path = dir + "/state.json"
-    mkdir(dir, 0o755)
-    do { try ProbeState.create(at: path) } catch { print("kill-test: cannot create \(path): \(error)"); return false }
+    if let why = target.prepare(path) { print("\(target.name): \(why)"); return false }
+    // Whatever is here now is the test's; anything else appearing later is a stray file.
+    let expected = Set(entries().filter { !isTemporary($0) }).union(["state.json.lock", "state.journal.jsonl"])
     var rng = seed
     func random(_ range: ClosedRange<Int>) -> Int {
       rng = rng &* 6364136223846793005 &+ 1442695040888963407
       return range.lowerBound + Int((rng >> 33) % UInt64(range.count))
     }
-    var lastVersion = 0
+    var last: KillProgress
+    switch target.check(path) {
+    case .failure(let why): print("\(target.name): the starting file: \(why)"); return false
+    case .success(let p): last = p
+    }
+    let first = last
     var betweenAppendAndRename = 0, duringTempWrite = 0, noProgress = 0
-    let me = selfPath()
     for k in 1...kills {
-      let pid = spawn([me, "writer", path])
-      guard pid > 0 else { print("kill-test: cannot start the writer"); return false }
+      let pid = ChildProcesses.spawn(target.writerCommand(path), quiet: target.quietWriter)
+      guard pid > 0 else { print("\(target.name): cannot start the writer"); return false }
       usleep(useconds_t(random(2_000...60_000)))
       kill(pid, SIGKILL)
       var status: Int32 = 0
       waitpid(pid, &status, 0)
       if (status & 0x7F) == 0 {
-        print("kill-test: the writer exited by itself (status \((status >> 8) & 0xFF)) before kill \(k): a save failed")
+        print("\(target.name): the writer exited by itself (status \((status >> 8) & 0xFF)) before kill \(k)")
         return false
       }
-      switch ProbeState.check(path) {
+      let now: KillProgress
+      switch target.check(path) {
       case .failure(let why):
-        print("kill-test: FAILED after kill \(k): \(why)")
+        print("\(target.name): FAILED after kill \(k): \(why)")
         return false
-      case .success(let v):
-        if v.version < lastVersion {
-          print("kill-test: FAILED after kill \(k): version went back from \(lastVersion) to \(v.version)")
-          return false
-        }
-        if v.version == lastVersion { noProgress += 1 }
-        lastVersion = v.version
-        if v.leftoverBytes > 0 { betweenAppendAndRename += 1 }
+      case .success(let p): now = p
       }
-      let leftovers = temporaryFiles()
-      if leftovers > 1 {
-        print("kill-test: FAILED after kill \(k): \(leftovers) temporary files left (a save must remove its killed predecessors')")
+      if let why = now.wentBack(from: last) {
+        print("\(target.name): FAILED after kill \(k): \(why)")
         return false
       }
-      if leftovers == 1 { duringTempWrite += 1 }
+      if now.saves == last.saves { noProgress += 1 }
+      if now.leftoverBytes > 0 { betweenAppendAndRename += 1 }
+      last = now
+      let names = entries()
+      let temporary = names.filter(isTemporary)
+      if temporary.count > 1 {
+        print("\(target.name): FAILED after kill \(k): \(temporary.count) temporary files left (a save must remove its killed predecessors')")
+        return false
+      }
+      if let stray = names.first(where: { !isTemporary($0) && !expected.contains($0) }) {
+        print("\(target.name): FAILED after kill \(k): stray file \(stray)")
+        return false
+      }
+      if temporary.count == 1 { duringTempWrite += 1 }
     }
-    // One clean save after all that: it must cut any leftover and keep going.
-    do { try ProbeState.saveOne(at: path) } catch { print("kill-test: FAILED: the save after the kills: \(error)"); return false }
-    guard case .success(let final) = ProbeState.check(path), final.version == lastVersion + 1, final.leftoverBytes == 0,
-          temporaryFiles() == 0 else {
-      print("kill-test: FAILED: the save after the kills did not produce version \(lastVersion + 1) with a clean journal and no temporary files")
+    // One clean save after all that: it must cut any leftover, remove the temporary file and keep going.
+    if let why = target.saveOnce(path) { print("\(target.name): FAILED: the save after the kills: \(why)"); return false }
+    guard case .success(let final) = target.check(path), final.saves == last.saves + 1, final.leftoverBytes == 0,
+          entries().filter(isTemporary).isEmpty else {
+      print("\(target.name): FAILED: the save after the kills did not add one save with a clean journal and no temporary files")
       return false
     }
-    print("kill-test: ok, \(kills) kills, \(final.version) versions saved; every file loaded as one complete version with its journal intact; kills landed between journal append and rename \(betweenAppendAndRename)×, during the temporary-file write \(duringTempWrite)×, before any save completed \(noProgress)×")
+    print("\(target.name): ok, \(kills) kills, \(final.saves - first.saves) \(target.savesNoun) saved\(final.detail); every file loaded as one complete version with its journal intact; kills landed between journal append and rename \(betweenAppendAndRename)×, during the temporary-file write \(duringTempWrite)×, before any save completed \(noProgress)×")
     return true
   }
 
   /// Temporary files a killed writer left (hidden, named after the writer's pid).
-  func temporaryFiles() -> Int {
-    guard let d = opendir(dir) else { return 0 }
+  func isTemporary(_ name: String) -> Bool { name.hasPrefix(".state.json.subdash-tmp-") }
+
+  func entries() -> [String] {
+    guard let d = opendir(dir) else { return [] }
     defer { closedir(d) }
-    var count = 0
+    var names: [String] = []
     while let e = readdir(d) {
       let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-      if name.hasPrefix(".state.json.subdash-tmp-") { count += 1 }
+      if name != "." && name != ".." { names.append(name) }
     }
-    return count
+    return names
+  }
+}
+
+/// Where a kill test stands after a kill: how many saves the file holds, and what must never go back.
+struct KillProgress {
+  var saves: Int
+  var clock: Instant?
+  var leftoverBytes: Int64
+  /// Appended to the summary line (", clock …").
+  var detail = ""
+
+  func wentBack(from old: KillProgress) -> String? {
+    if saves < old.saves { return "went back from \(old.saves) saves to \(saves)" }
+    if let c = clock, let o = old.clock, c < o { return "the clock went back from \(HistoryCheck.exact(o)) to \(HistoryCheck.exact(c))" }
+    return nil
+  }
+}
+
+/// A writer to kill and the checks of what it writes.
+protocol KillTarget {
+  var name: String { get }
+  /// "versions", "events": what `saves` counts.
+  var savesNoun: String { get }
+  /// Whether the writer's standard output goes to /dev/null (the simulator prints every event).
+  var quietWriter: Bool { get }
+  /// Makes or checks the starting file; returns why not.
+  func prepare(_ path: String) -> String?
+  func writerCommand(_ path: String) -> [String]
+  func check(_ path: String) -> Result<KillProgress, ProbeState.CheckFailure>
+  /// One complete save (one version, one event) after the kills; returns why it failed.
+  func saveOnce(_ path: String) -> String?
+}
+
+/// The probe's own writer: numbered renewals through `StateFile.update` (ProbeState).
+struct ProbeWriterTarget: KillTarget {
+  var name: String { "kill-test" }
+  var savesNoun: String { "versions" }
+  var quietWriter: Bool { false }
+
+  func prepare(_ path: String) -> String? {
+    mkdir(String(path[..<path.lastIndex(of: "/")!]), 0o755)
+    do { try ProbeState.create(at: path) } catch { return "cannot create \(path): \(error)" }
+    return nil
   }
 
-  func spawn(_ argv: [String]) -> pid_t {
+  func writerCommand(_ path: String) -> [String] { [ChildProcesses.selfPath(), "writer", path] }
+
+  func check(_ path: String) -> Result<KillProgress, ProbeState.CheckFailure> {
+    ProbeState.check(path).map { KillProgress(saves: $0.version, clock: nil, leftoverBytes: $0.leftoverBytes) }
+  }
+
+  func saveOnce(_ path: String) -> String? {
+    do { try ProbeState.saveOne(at: path) } catch { return error.description }
+    return nil
+  }
+}
+
+/// The real `subdash simulate --fast` on a state file made beforehand (an auto-renewing
+/// subscription at a fast rate, so it writes hundreds of events a second). After every kill the
+/// file must also pass `subdash show --json` (exit 0) and `HistoryCheck`.
+struct SimulatorTarget: KillTarget {
+  var subdash: String
+  var name: String { "kill-test (simulator)" }
+  var savesNoun: String { "events" }
+  var quietWriter: Bool { true }
+
+  func prepare(_ path: String) -> String? {
+    switch HistoryCheck.verify(path) {
+    case .failure(let why): return "the starting file \(path) (made by a scenario beforehand): \(why)"
+    case .success(let f): return f.transactions > 0 ? nil : "the starting file \(path) has no subscription to renew"
+    }
+  }
+
+  func writerCommand(_ path: String) -> [String] { [subdash, "simulate", "--fast", path] }
+
+  func check(_ path: String) -> Result<KillProgress, ProbeState.CheckFailure> {
+    if let why = ChildProcesses.run([subdash, "show", "--json", path]) { return .failure("subdash show --json: \(why)") }
+    return HistoryCheck.verify(path).map {
+      KillProgress(saves: $0.notifications, clock: $0.clock, leftoverBytes: $0.leftoverBytes,
+                   detail: " (\($0.renewals) renewals in the file, clock \($0.clock.map(HistoryCheck.exact) ?? "unset"))")
+    }
+  }
+
+  func saveOnce(_ path: String) -> String? {
+    ChildProcesses.run([subdash, "simulate", "--steps", "1", path]).map { "subdash simulate --steps 1: \($0)" }
+  }
+}
+
+enum ChildProcesses {
+  /// Starts `argv` (an absolute path), its standard output to /dev/null when `quiet`, its
+  /// standard error to `stderrFD` when given.
+  static func spawn(_ argv: [String], quiet: Bool, stderrFD: Int32? = nil) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if quiet { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
+    if let fd = stderrFD { posix_spawn_file_actions_adddup2(&actions, fd, 2) }
     var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
     defer { for p in cArgs { free(p) } }
     var pid: pid_t = 0
-    return posix_spawn(&pid, argv[0], nil, nil, &cArgs, environ) == 0 ? pid : -1
+    return posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ) == 0 ? pid : -1
   }
 
-  func selfPath() -> String {
+  /// Runs `argv` to its end, standard output discarded. Returns nil when it exited 0, else why
+  /// not: its exit status (128 + N for signal N) and the first line it wrote to standard error.
+  static func run(_ argv: [String]) -> String? {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { return "cannot make a pipe" }
+    // The read end must not leak into the child, or the read below would never see end-of-file.
+    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+    let pid = spawn(argv, quiet: true, stderrFD: fds[1])
+    close(fds[1])
+    defer { close(fds[0]) }
+    guard pid > 0 else { return "cannot start \(argv[0])" }
+    var err: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = read(fds[0], &buf, buf.count)
+      if n > 0 { err += buf[0..<n]; continue }
+      if n < 0 && errno == EINTR { continue }
+      break
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    guard code != 0 else { return nil }
+    let line = String(decoding: err.prefix(while: { $0 != 0x0A }), as: UTF8.self)
+    return "exit status \(code)" + (line.isEmpty ? "" : ": \(line)")
+  }
+
+  static func selfPath() -> String {
     var buf = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
     return n > 0 ? String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]

@@ -4,8 +4,14 @@
 //   SubDashFaultProbe writer FILE                    save renewals in a loop until killed
 //   SubDashFaultProbe save FILE [--fsize-limit N]    one appending save; prints "saved" or the error
 //   SubDashFaultProbe check FILE                     verify the file and its journal; prints the version
-//   SubDashFaultProbe kill-test DIR [--kills N] [--seed S]
-//                                                    SIGKILL writers at random moments, check after each
+//   SubDashFaultProbe kill-test DIR [--kills N] [--seed S] [--simulator SUBDASH]
+//                                                    SIGKILL writers at random moments, check after each;
+//                                                    with --simulator the writer is `SUBDASH simulate --fast
+//                                                    DIR/state.json` on a file made beforehand
+//   SubDashFaultProbe history FILE [--plan-changes N] [--simulator-output SIM.jsonl]
+//                                                    verify a file the real subdash wrote against its journal;
+//                                                    N plan changes confirmed; every notification the
+//                                                    simulator printed present once, in order
 //
 // Exit status: 0 ok, 1 the checked property failed (or the save failed), 2 usage.
 #if canImport(Glibc)
@@ -15,7 +21,7 @@ import DashModel
 
 let args = Array(CommandLine.arguments.dropFirst())
 func usage() -> Never {
-  FileHandleOut.err("usage: SubDashFaultProbe init|writer|save|check FILE, or kill-test DIR [--kills N] [--seed S]")
+  FileHandleOut.err("usage: SubDashFaultProbe init|writer|save|check FILE, history FILE [--plan-changes N] [--simulator-output F], or kill-test DIR [--kills N] [--seed S] [--simulator SUBDASH]")
   exit(2)
 }
 func option(_ name: String) -> String? {
@@ -55,7 +61,14 @@ case "check":
 case "kill-test":
   let kills = option("--kills").flatMap { Int($0) } ?? 200
   let seed = option("--seed").flatMap { UInt64($0) } ?? 1
-  exit(KillTest(dir: target, kills: kills, seed: seed).run() ? 0 : 1)
+  let writer: any KillTarget = option("--simulator").map { SimulatorTarget(subdash: $0) } ?? ProbeWriterTarget()
+  exit(KillTest(dir: target, kills: kills, seed: seed, target: writer).run() ? 0 : 1)
+case "history":
+  let planChanges = option("--plan-changes").flatMap { Int($0) }
+  switch WriterAccounting.check(target, simulatorOutput: option("--simulator-output"), planChanges: planChanges) {
+  case .success(let account): print("history ok: \(account)")
+  case .failure(let why): print("history FAILED: \(why)"); exit(1)
+  }
 default:
   usage()
 }

@@ -96,6 +96,32 @@ struct StorageConcurrencyTests {
     #expect(log.map(\.summary) == ["second", "first"])
   }
 
+  /// The pid of a process that has ended (and been reaped), as a killed writer's would be.
+  static func deadPid() throws -> Int32 {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/true")
+    try p.run()
+    p.waitUntilExit()
+    return p.processIdentifier
+  }
+
+  /// Found by `scripts/kill-test.sh --simulator`: writers were cleaned up only after a completed
+  /// rename, so a writer SIGKILLed during its own first save left its temporary file beside its
+  /// killed predecessor's (2 leftovers at kill 122 of 200, seed 42). A save now clears dead
+  /// writers' files before it creates its own, so even a save that does not complete (here the
+  /// rename fails: a directory stands at the name) leaves none of theirs.
+  @Test func aSaveClearsKilledWritersTemporaryFilesBeforeWritingItsOwn() throws {
+    let dir = TempDir()
+    try FileManager.default.createDirectory(atPath: dir.file("state.json"), withIntermediateDirectories: false)
+    let dead = [try Self.deadPid(), try Self.deadPid()]
+    for pid in dead { _ = dir.write(".state.json.subdash-tmp-\(pid)", "{ half a save") }
+    _ = dir.write(".state.json.subdash-tmp-1", "pid 1 is alive: a save in progress")
+    #expect(throws: StateFileError.self) { try AtomicWriter.write(Array("{}".utf8), to: dir.file("state.json")) }
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("subdash-tmp") }
+    #expect(left == [".state.json.subdash-tmp-1"])
+    #expect(dir.text(".state.json.subdash-tmp-1") == "pid 1 is alive: a save in progress")
+  }
+
   @Test func aJournalCutShortBySomethingElseStopsTheWriter() throws {
     let dir = TempDir()
     let path = dir.write("state.json", Self.base)

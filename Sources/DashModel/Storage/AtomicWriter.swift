@@ -19,6 +19,9 @@ public enum AtomicWriter {
     if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
     let dir = Posix.directory(of: path)
     let tmp = "\(dir)/.\(name).subdash-tmp-\(getpid())"
+    // Before creating ours, not after the rename: a writer killed during its own first save must
+    // not leave its file beside its predecessor's, so at most one leftover ever exists.
+    removeStaleTemporaryFiles(of: name, in: dir)
     // The name is predictable: remove whatever has it (a crashed writer's leftover, or a planted
     // symlink) and create it exclusively, so the write can only go to a new file of our own.
     unlink(tmp)
@@ -43,11 +46,11 @@ public enum AtomicWriter {
       _ = fsync(dfd)
       close(dfd)
     }
-    removeStaleTemporaryFiles(of: name, in: dir)
   }
 
   /// A writer killed mid-save leaves its hidden temporary file behind; the next save removes
-  /// those whose writer is no longer running, so crashes do not accumulate clutter.
+  /// those whose writer is no longer running (whether or not that save then completes), so
+  /// crashes do not accumulate clutter.
   static func removeStaleTemporaryFiles(of name: String, in dir: String) {
     let prefix = ".\(name).subdash-tmp-"
     guard let d = opendir(dir) else { return }
