@@ -24,6 +24,9 @@ struct ActionContext {
   func requireSubscription() throws(ActionError) -> (transaction: TransactionPayload, product: SubscriptionProduct, group: SubscriptionGroup) {
     guard let t = latest else { throw .noSubscription }
     if status == .revoked { throw .revoked }
+    // A family member sees the organizer's subscription but cannot manage it: App Store plan
+    // changes, cancellation and codes for existing subscribers belong to the purchaser.
+    if t.isFamilyShared { throw .familyShared }
     guard let id = t.productId else { throw .currentProductUnknown("(no productId)") }
     guard let p = catalog.product(id), let g = catalog.group(of: id) else { throw .currentProductUnknown(id) }
     return (t, p, g)

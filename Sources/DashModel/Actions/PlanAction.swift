@@ -29,6 +29,7 @@ public struct ActionPreview: Equatable, Sendable {
 public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
   case noSubscription
   case revoked
+  case familyShared
   case unknownProduct(String)
   case differentGroup(productId: String)
   case alreadyOnProduct(String)
@@ -70,6 +71,8 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .noSubscription: return "This subscriber has no subscription to change."
     case .revoked: return "The subscription was refunded or revoked; no plan action applies."
+    case .familyShared:
+      return "Shared through Family Sharing (inAppOwnershipType FAMILY_SHARED): only the family member who bought it can change or cancel it."
     case .unknownProduct(let p): return "Product \(p) is not in the catalog."
     case .differentGroup(let p): return "\(p) is in another subscription group; changes stay within one group."
     case .alreadyOnProduct(let p): return "Already subscribed to \(p)."

@@ -20,6 +20,7 @@ enum Availability: Equatable {
       if !vm.report.winBack.eligible.isEmpty { return .available }
       return .unavailable("no win-back offer: \(vm.report.winBack.whyNone ?? "none is eligible")")
     case .toggleAutoRenew:
+      if vm.report.ownership == .familyShared { return .unavailable("auto-renew: \(ActionError.familyShared.message)") }
       switch vm.report.status {
       case .active?, .billingGracePeriod?, .billingRetry?: return .available
       case nil: return .unavailable("auto-renew: this subscriber never subscribed")
