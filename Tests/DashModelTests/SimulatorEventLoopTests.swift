@@ -52,4 +52,25 @@ struct SimulatorEventLoopTests {
       }
     }
   }
+
+  /// Found by fuzzing (a trap, run 5): a win-back offer whose
+  /// `customerEligibilityTimeSinceLastSubscribedInMonths.maximum` is -2 made the simulator build a
+  /// period of -1 months while looking for the next eligibility change. Month counts from a file
+  /// now go through the eligibility rule's clamped arithmetic.
+  @Test func aNegativeWinBackMonthLimitDoesNotCrashTheSimulator() throws {
+    let bytes = Fixture.bytes("fuzz/fuzz-crash-win-back-maximum-minus-two.json")
+    let state = try StateFile.decode(bytes, fileName: "fuzz.json") { (_) throws(StateFileError) in
+      throw StateFileError(file: "fuzz.json", message: "no catalog file")
+    }
+    #expect(state.allWinBackOffers.contains { $0.monthsSinceLastSubscribedMax == -2 })
+    let now = try Simulator.clock(state)
+    var lapsed = state
+    lapsed.subscriber.renewalInfo?.autoRenewStatus = .off
+    for s in [state, lapsed] {
+      _ = try Simulator.nextEvent(s)
+      for cmd: SimCommand in [.advanceToNextEvent, .advance(.days(400)), .expireNow] {
+        _ = Simulator.apply(cmd, to: s, at: now)
+      }
+    }
+  }
 }

@@ -128,4 +128,12 @@ struct TimeISOPeriodTests {
       }
     }
   }
+
+  /// An offer's `numberOfPeriods` is any positive integer in a file; the whole offer's length
+  /// is capped at the component limit instead of trapping on overflow.
+  @Test func aHugePeriodCountCapsInsteadOfOverflowing() {
+    #expect(ISOPeriod(months: 1).times(Int.max) == ISOPeriod(months: ISOPeriod.componentLimit))
+    #expect(ISOPeriod(weeks: 2).times(3) == ISOPeriod(weeks: 6))
+    #expect(ISOPeriod(months: 1).times(0) == ISOPeriod(months: 1))
+  }
 }

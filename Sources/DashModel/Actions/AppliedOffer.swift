@@ -56,7 +56,11 @@ struct AppliedOffer {
   var totalPeriodText: String {
     let n = count
     let limit = ISOPeriod.componentLimit
-    guard [period.years, period.months, period.weeks, period.days].allSatisfy({ $0 * n <= limit }) else { return period.description }
+    let fits = [period.years, period.months, period.weeks, period.days].allSatisfy {
+      let (product, overflow) = $0.multipliedReportingOverflow(by: n)
+      return !overflow && product >= 0 && product <= limit
+    }
+    guard fits else { return period.description }
     var total = ISOPeriod(years: period.years * n, months: period.months * n, weeks: period.weeks * n, days: period.days * n)
     // Twelve months read as a year, the way App Store Connect names durations.
     if total.years == 0, total.weeks == 0, total.days == 0, total.months > 0, total.months % 12 == 0 {

@@ -105,7 +105,11 @@ extension ISOPeriod {
   /// `n` of this period as one period (P1M × 3 = P3M), components capped at the model's limit.
   func times(_ n: Int) -> ISOPeriod {
     let k = max(1, n)
-    let cap = ISOPeriod.componentLimit
-    return ISOPeriod(years: min(cap, years * k), months: min(cap, months * k), weeks: min(cap, weeks * k), days: min(cap, days * k))
+    // A period count comes from the file and may be huge: multiply without trapping.
+    func capped(_ a: Int) -> Int {
+      let (product, overflow) = a.multipliedReportingOverflow(by: k)
+      return overflow ? ISOPeriod.componentLimit : min(ISOPeriod.componentLimit, product)
+    }
+    return ISOPeriod(years: capped(years), months: capped(months), weeks: capped(weeks), days: capped(days))
   }
 }

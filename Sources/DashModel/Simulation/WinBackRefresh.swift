@@ -30,13 +30,16 @@ extension SimContext {
     let clock = reached
     var candidates: [Instant] = []
     let lastWinBack = summary.lastWinBackPurchase
+    // The same month arithmetic as the eligibility rule (clamped: a file may say -2 or Int.max).
     for o in offers {
-      candidates.append(ISOPeriod(months: min(o.monthsSinceLastSubscribedMin, 9_999)).adding(to: lapse))
-      if let max = o.monthsSinceLastSubscribedMax { candidates.append(ISOPeriod(months: min(max + 1, 9_999)).adding(to: lapse)) }
+      candidates.append(LifecycleCalendar.adding(months: o.monthsSinceLastSubscribedMin, to: lapse))
+      if let max = o.monthsSinceLastSubscribedMax {
+        candidates.append(LifecycleCalendar.adding(months: min(max, LifecycleCalendar.monthLimit) + 1, to: lapse))
+      }
       if let s = o.startDate { candidates.append(s) }
       if let e = o.endDate { candidates.append(e) }
       if let last = lastWinBack, let wait = o.waitBetweenOffersMonths {
-        candidates.append(ISOPeriod(months: min(wait, 9_999)).adding(to: last))
+        candidates.append(LifecycleCalendar.adding(months: wait, to: last))
       }
     }
     var current = eligibleWinBackIds(at: clock)
