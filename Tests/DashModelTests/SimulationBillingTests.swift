@@ -199,4 +199,19 @@ import Testing
     sim.next()
     #expect(sim.labels.suffix(2) == ["GRACE_PERIOD_EXPIRED", "EXPIRED / BILLING_RETRY"])
   }
+
+  /// A downgrade while a renewal is being retried cannot wait for the renewal date (it has
+  /// passed): it takes effect with the retry that succeeds, and says so.
+  @Test func aDowngradeInGraceTakesEffectAtBillingRecovery() throws {
+    var sim = failingSecondRenewal()
+    sim.advance(by: .days(2))
+    let preview = try Actions.preview(.downgrade(toProductId: "pass.basic.monthly"), in: sim.state, at: sim.now).get()
+    #expect(preview.waitsForBillingRecovery)
+    #expect(preview.summary.contains("when the overdue renewal (due 2026-03-10 08:00 UTC) succeeds"), "\(preview.summary)")
+    sim.plan(.downgrade(toProductId: "pass.basic.monthly"))
+    #expect(sim.latest.productId == "pass.premium.monthly")
+    sim.run(.resolveBillingIssue)
+    #expect(sim.labels.last == "DID_RENEW / BILLING_RECOVERY")
+    #expect(sim.latest.productId == "pass.basic.monthly")
+  }
 }

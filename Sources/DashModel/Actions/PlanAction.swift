@@ -18,10 +18,14 @@ public struct ActionPreview: Equatable, Sendable {
   public var summary: String
   public var effectiveDate: Instant
   public var refundMilli: Int64?
-  public init(summary: String, effectiveDate: Instant, refundMilli: Int64? = nil) {
+  /// The change waits for a renewal that is already overdue (billing grace period or retry): it
+  /// takes effect when a retry succeeds, not at `effectiveDate`, which has passed.
+  public var waitsForBillingRecovery: Bool
+  public init(summary: String, effectiveDate: Instant, refundMilli: Int64? = nil, waitsForBillingRecovery: Bool = false) {
     self.summary = summary
     self.effectiveDate = effectiveDate
     self.refundMilli = refundMilli
+    self.waitsForBillingRecovery = waitsForBillingRecovery
   }
 }
 

@@ -36,13 +36,17 @@ struct SwitchAtRenewal {
     let price = ActionText.money(r.renewalPrice ?? target.priceMilli, currency)
     let withOffer = offer.map { " with \($0.label) (\($0.terms(currency: currency)))" } ?? ""
     let on = turnedOn ? "; auto-renew turned back on" : ""
-    let whenText = Format.date(when)
+    // In a billing grace period or retry the renewal is overdue: the change waits for a retry
+    // that succeeds, whenever that is.
+    let overdue = when <= ctx.now
+    let whenText = overdue ? "the overdue renewal (due \(Format.date(when))) succeeds" : "the renewal on \(Format.date(when))"
     let note = ctx.notification(type: notificationType, subtype: "DOWNGRADE", status: ctx.status, productId: target.productID,
-                                summary: "\(verb) to \(target.displayName) scheduled for the renewal on \(whenText)\(withOffer)\(on)")
+                                summary: "\(verb) to \(target.displayName) scheduled for \(overdue ? "when " : "")\(whenText)\(withOffer)\(on)")
+    let at = overdue ? "when \(whenText)" : "at the next renewal on \(Format.date(when))"
     let change = Change(state: state, notifications: [note],
-                        message: "\(target.displayName) starts at the next renewal on \(whenText) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).")
-    let preview = ActionPreview(summary: "\(verb) to \(target.displayName) at the next renewal on \(whenText) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).",
-                                effectiveDate: when)
+                        message: "\(target.displayName) starts \(at) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).")
+    let preview = ActionPreview(summary: "\(verb) to \(target.displayName) \(at) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).",
+                                effectiveDate: when, waitsForBillingRecovery: overdue)
     return Outcome(change: change, preview: preview)
   }
 }

@@ -35,13 +35,15 @@ enum PlanText {
   }
 
   /// What choosing `action` would do, from its preview: "upgrade now, refund 3.21 USD",
-  /// "downgrade on 2026-04-01 09:30 UTC", "crossgrade now", or the model's refusal.
+  /// "downgrade on 2026-04-01 09:30 UTC", "downgrade at recovery" (in billing trouble: when a
+  /// retry succeeds, the BILLING_RECOVERY renewal), "crossgrade now", or the model's refusal.
   static func effect(of action: PlanAction, _ result: Result<ActionPreview, ActionError>, now: Instant, currency: String?, compact: Bool = false) -> (text: String, ok: Bool) {
     guard case .success(let p) = result else {
       if case .failure(let e) = result { return (e.message, false) }
       return ("", false)
     }
-    let when = p.effectiveDate <= now ? "now" : "on \(PlanText.date(p.effectiveDate, compact: compact))"
+    let when = p.waitsForBillingRecovery ? "at recovery"
+      : p.effectiveDate <= now ? "now" : "on \(PlanText.date(p.effectiveDate, compact: compact))"
     let verb: String
     switch action {
     case .upgrade: verb = "upgrade"
