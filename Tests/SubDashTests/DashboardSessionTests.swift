@@ -38,4 +38,18 @@ import Testing
     #expect(try #require(t.expiresDate) - (try #require(t.purchaseDate)) == .seconds(2))
     #expect(preview.summary.contains(Format.date(try #require(t.expiresDate))))
   }
+
+  /// The session keeps the viewing copy (no inline history, same summary) after opening and after
+  /// every reload, so a long history is not held in memory twice while the next version parses.
+  @Test func theSessionKeepsNoInlineHistoryAfterOpeningOrReloading() throws {
+    let path = try copyOfExample("expired-voluntary") { _ in }
+    let full = try StateFile.load(path: path)
+    let session = try DashboardSession(path: path, displayName: "state.json", options: DisplayOptions(), nowOverride: nil, retryAccess: nil)
+    #expect(full.subscriber.transactions.count > 0)
+    #expect(session.state.subscriber.transactions.isEmpty)
+    #expect(session.state.historySummary == full.historySummary)
+    #expect(session.reload(wall: Instant(ms: 1_800_000_000_000)) == nil)
+    #expect(session.state.subscriber.transactions.isEmpty)
+    #expect(session.state.historySummary == full.historySummary)
+  }
 }

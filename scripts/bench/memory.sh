@@ -30,6 +30,7 @@ PY
 }
 
 hwm() { awk '/^VmHWM/ {printf "%.1f MiB", $2 / 1024}' "/proc/$1/status"; }
+rss() { awk '/^VmRSS/ {printf "%.1f MiB", $2 / 1024}' "/proc/$1/status"; }
 
 dashboard() {
   local file=$1 label=$2 t0 t1 pid
@@ -38,7 +39,7 @@ dashboard() {
   bench_wait_for "Recent events"
   t1=$(bench__now_us)
   pid=$(bench_app_pid)
-  printf '%-28s dashboard first screen: VmHWM %s (%d ms to first screen)\n' "$label" "$(hwm "$pid")" $(((t1 - t0) / 1000))
+  printf '%-28s dashboard first screen: VmHWM %s, VmRSS %s (%d ms to first screen)\n' "$label" "$(hwm "$pid")" "$(rss "$pid")" $(((t1 - t0) / 1000))
   python3 - "$file" <<'PY'
 import json, os, sys
 path = sys.argv[1]
@@ -54,7 +55,7 @@ PY
   t0=$(bench__now_us)
   bench_wait_for "#reload"
   t1=$(bench__now_us)
-  printf '%-28s dashboard after a reload: VmHWM %s (reload on screen %d ms after the rename)\n' "$label" "$(hwm "$pid")" $(((t1 - t0) / 1000))
+  printf '%-28s dashboard after a reload: VmHWM %s, VmRSS %s (reload on screen %d ms after the rename)\n' "$label" "$(hwm "$pid")" "$(rss "$pid")" $(((t1 - t0) / 1000))
   bench_stop
 }
 

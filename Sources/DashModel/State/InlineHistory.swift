@@ -60,5 +60,8 @@ public struct InlineHistory: Equatable, Sendable {
 
   public var json: JSON { .array(entries.map(JSON.object)) }
 
+  /// Forgets the entries and keeps their summary (see `SubscriptionState.forViewing()`).
+  mutating func dropEntriesKeepingSummary() { entries = [] }
+
   public static func == (a: InlineHistory, b: InlineHistory) -> Bool { a.entries == b.entries }
 }

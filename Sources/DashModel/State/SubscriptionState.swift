@@ -27,6 +27,21 @@ public struct SubscriptionState: Equatable, Sendable {
     return inline.merged(with: j.summary)
   }
 
+  /// This state without its inline transaction history, for a viewer that keeps a state in memory
+  /// for hours: everything on screen comes from the latest transaction, the renewal info and the
+  /// history's summary, which is kept, so the report and every action preview are unchanged. A
+  /// 100,000-transaction file otherwise keeps ~400 MiB alive (twice that while a reload parses the
+  /// next version). Never write this copy back: saves go through `StateFile.update`, which
+  /// re-reads the file, so nothing outside it can.
+  public func forViewing() -> SubscriptionState {
+    var copy = self
+    guard !copy.document.subscriber.transactions.isEmpty else { return copy }
+    copy.document.subscriber.transactions.dropEntriesKeepingSummary()
+    copy.document.subscriber.source["transactions"] = nil
+    copy.document.source["subscriber"] = nil  // the document's raw copy; `json` writes `subscriber` from the typed one
+    return copy
+  }
+
   public var currentProduct: SubscriptionProduct? { catalog.product(subscriber.latestTransaction?.productId) }
   public var currentGroup: SubscriptionGroup? {
     catalog.group(of: subscriber.latestTransaction?.productId) ?? catalog.groups.first

@@ -31,8 +31,9 @@ final class DashboardSession {
     self.nowOverride = nowOverride
     self.retryAccess = retryAccess
     state = try StateFile.load(path: path)
-    applyOverrides()
     notifications = (try? StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)) ?? []
+    state = state.forViewing()  // actions re-read the file, so the session never needs the history
+    applyOverrides()
   }
 
   private func applyOverrides() {
@@ -44,9 +45,10 @@ final class DashboardSession {
   @discardableResult
   func reload(wall: Instant) -> String? {
     do {
-      state = try StateFile.load(path: path)
+      let loaded = try StateFile.load(path: path)
+      notifications = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
+      state = loaded.forViewing()
       applyOverrides()
-      notifications = try StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)
       fileError = nil
       generation += 1
       if let old = lastModel {
