@@ -242,6 +242,18 @@ private struct Session {
     #expect(s.ui == UIState(status: .error("read-only: \(name) disabled (started with --read-only)")))
   }
 
+  /// `--now` views another moment; writing "then" would date changes at a time the file's clock
+  /// is not at (a reviewer's `a` under `--now 2026-05-20` signed a change on the 20th while the
+  /// file's clock said the 14th).
+  @Test(arguments: [("u", "upgrade"), ("a", "auto-renew"), (">", "advance to next event"), ("F", "refund")])
+  func viewingAnotherMomentRefusesMutatingKeys(_ key: Character, _ name: String) {
+    let s0 = Scenarios.active
+    let at = s0.now + .days(6)
+    var s = Session(s0.viewModel(clock: DashClock(simulated: s0.now, wall: s0.wall, viewingAt: at)))
+    #expect(s.press(.char(key)) == [])
+    #expect(s.ui.status == .error("--now: viewing \(Format.date(at)), so \(name) is off; open the file without --now to change it"))
+  }
+
   @Test func readOnlyFooterOffersNoMutatingKey() {
     let vm = Scenarios.active.viewModel(options: DisplayOptions(readOnly: true))
     let footer = render(vm, UIState(), width: 120, height: 40).lines[38]

@@ -12,6 +12,11 @@ enum Availability: Equatable {
     if command.isMutating, vm.options.readOnly {
       return .unavailable("read-only: \(name(of: command)) disabled (started with --read-only)")
     }
+    // `--now` shows the file at another moment; a change made "then" would be written at a time
+    // the file's own clock has not reached (or has passed), so changes wait for a normal view.
+    if command.isMutating, let at = vm.clock.viewingAt {
+      return .unavailable("--now: viewing \(Format.date(at)), so \(name(of: command)) is off; open the file without --now to change it")
+    }
     switch command {
     case .upgrade: return planChange(.upgrade, in: vm)
     case .downgrade: return planChange(.downgrade, in: vm)
