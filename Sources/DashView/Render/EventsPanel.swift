@@ -15,14 +15,14 @@ enum EventsPanel {
     let dateWidth = seconds ? 15 : 12
     let longest = vm.notifications.map { DisplayWidth.of(Sanitizer.clean($0.label)) }.max() ?? 0
     let oneRow = width - dateWidth - 2 >= 60
-    let labelWidth = min(longest, 36)
+    let labelWidth = min(longest, width >= PlainReport.unlimitedWidth ? Int.max : 36)
     let newestChanged = vm.highlights.isHighlighted(.events, at: vm.clock.wall)
     return vm.notifications.enumerated().map { i, n in
       let date = n.signedDate.map { Format.dateShort($0, seconds: seconds) } ?? PlansPanel.pad("(no date)", dateWidth)
       let summary = n.summary ?? n.productId
       var lines: [Line]
       if oneRow {
-        let label = PlansPanel.pad(Sanitizer.truncate(n.label, to: labelWidth), labelWidth)
+        let label = PlansPanel.pad(fit(n, width: labelWidth), labelWidth)
         var line = Line([Run(date, Style(.dim)), Run("  "), Run(label, Style(.value))])
         if let summary { line = line + Line("  " + summary) }
         lines = [line]
@@ -34,5 +34,17 @@ enum EventsPanel {
       if i == 0 && newestChanged { lines = lines.map { $0.styled { $0.role = .changed } } }
       return lines
     }
+  }
+
+  /// "TYPE / SUBTYPE" in `width` columns. The subtype is what tells AUTO_RENEW_ENABLED from
+  /// AUTO_RENEW_DISABLED, so when the label is too long the type is shortened, not the subtype:
+  /// `DID_CHANGE_RE… / AUTO_RENEW_DISABLED`.
+  static func fit(_ n: NotificationRecord, width: Int) -> String {
+    let full = Sanitizer.clean(n.label)
+    guard DisplayWidth.of(full) > width, let subtype = n.subtype else { return Sanitizer.truncate(full, to: width) }
+    let tail = " / " + Sanitizer.clean(subtype)
+    let room = width - DisplayWidth.of(tail)
+    guard room >= 6 else { return Sanitizer.truncate(full, to: width) }
+    return Sanitizer.truncate(n.notificationType, to: room) + tail
   }
 }

@@ -16,7 +16,8 @@ enum PlansPanel {
       if case .switches(_, let to) = r.renewal { return to } else { return nil }
     }()
     let currency = PlanText.currency(vm)
-    let nameWidth = min(24, tiers.map { DisplayWidth.of($0.displayName) }.max() ?? 0)
+    let nameCap = width >= PlainReport.unlimitedWidth ? Int.max : 24
+    let nameWidth = min(nameCap, tiers.map { DisplayWidth.of(Sanitizer.clean($0.displayName)) }.max() ?? 0)
     let prices = tiers.map { PlanText.price($0.priceMilli, currency: currency, period: $0.period) }
     let priceWidth = prices.map { DisplayWidth.of($0) }.max() ?? 0
     let showPrice = width >= 60

@@ -4,9 +4,14 @@ import DashModel
 /// support ticket or a script. It reuses the dashboard's own panels, so the words in a ticket are
 /// the words on screen; only the layout differs (sections one after another, nothing truncated).
 public enum PlainReport {
+  /// The width panels are laid out at for a report: wide enough that nothing is cut, and the
+  /// panels' own column caps (plan names, event labels) are lifted at it. A ticket wants whole
+  /// sentences.
+  static let unlimitedWidth = 1_000
+
   public static func lines(_ vm: ViewModel, ascii: Bool = false) -> [String] {
     let g: Glyphs = ascii ? .ascii : .unicode
-    let width = 1_000  // no truncation: a ticket wants the whole sentence
+    let width = unlimitedWidth
     var out: [String] = []
     let t = vm.state.subscriber.latestTransaction
     var who = "originalTransactionId " + (t?.originalTransactionId ?? vm.state.subscriber.originalTransactionId ?? "(none)")
