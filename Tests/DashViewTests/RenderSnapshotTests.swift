@@ -91,6 +91,15 @@ import Testing
     var wb = UIState()
     _ = reduce(&wb, .keyPressed(.char("w")), context: expired)
     assertSnapshot(render(expired, wb, width: 80, height: 24), named: "overlay-picker-winback-80x24")
+    // With a downgrade pending, the downgrade list offers the current plan (cancel the change)
+    // and shows the pending plan as pending, not as "downgrade now" and a refusal.
+    let pending = Scenarios.example("pending-downgrade").viewModel()
+    var pd = UIState()
+    _ = reduce(&pd, .keyPressed(.char("d")), context: pending)
+    let screen = render(pending, pd, width: 80, height: 24)
+    assertSnapshot(screen, named: "overlay-picker-pending-downgrade-80x24")
+    #expect(screen.textDump.contains("Premium — keep the current plan  cancel the pending downgrade"))
+    #expect(screen.textDump.contains("Individual — 4.99 USD / 1 month  already pending for"))
   }
 
   @Test func changedFieldsAreHighlightedUntilTheirExpiry() {

@@ -113,7 +113,7 @@ enum Overlays {
     for (row, i) in (start..<min(picker.items.count, start + visible)).enumerated() {
       let item = picker.items[i]
       let selected = i == picker.selection
-      let (effect, ok) = PlanText.effect(of: item.action, vm.advisor.preview(item.action), now: vm.now, currency: currency, compact: perItem == 2)
+      let (effect, ok) = PlanText.pickerEffect(of: item.action, vm, currency: currency, compact: perItem == 2)
       let name = Line([Run("\(selected ? g.pointer : " ") ", Style(.accent, bold: true)), Run(item.title, Style(.value, bold: selected))])
       var lines = perItem == 1 ? [name + Line("  \(effect)", Style(ok ? .plain : .dim))] : [name, Line("    \(effect)", Style(ok ? .plain : .dim))]
       if selected { lines = lines.map { $0.styled { $0.reverse = true } } }

@@ -58,6 +58,24 @@ enum PlanText {
     return (text, true)
   }
 
+  /// What a picker item would do. Two items need words of their own while a change is pending:
+  /// the current plan (choosing it cancels the change) and the plan already pending (choosing it
+  /// again does nothing), which would otherwise read "downgrade now" and a refusal.
+  static func pickerEffect(of action: PlanAction, _ vm: ViewModel, currency: String?, compact: Bool) -> (text: String, ok: Bool) {
+    let target: String?
+    switch action {
+    case .upgrade(let id), .downgrade(let id), .crossgrade(let id): target = id
+    default: target = nil
+    }
+    if let change = vm.report.pendingChange, let target {
+      if target == vm.report.product?.productID { return ("cancel the pending \(change.kind.rawValue)", true) }
+      if target == change.toProductId {
+        return ("already pending for \(PlanText.date(change.effectiveDate, compact: true))", false)
+      }
+    }
+    return effect(of: action, vm.advisor.preview(action), now: vm.now, currency: currency, compact: compact)
+  }
+
   /// The subscriber's currency (catalog prices carry none).
   static func currency(_ vm: ViewModel) -> String? {
     vm.state.subscriber.latestTransaction?.currency ?? vm.state.subscriber.renewalInfo?.currency

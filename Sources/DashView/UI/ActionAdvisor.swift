@@ -37,7 +37,7 @@ public struct ActionAdvisor: Sendable {
           let p = t.product
           // The downgrade list offers the current product while a change is pending: picking it cancels that change.
           let title = p.productID == currentId
-            ? "\(p.displayName) — keep the current plan (cancel the pending change)"
+            ? "\(p.displayName) — keep the current plan"
             : "\(p.displayName) — \(PlanText.price(p.priceMilli, currency: currency, period: p.period))"
           return PickerItem(action: t.action, title: title)
         }
