@@ -339,8 +339,8 @@ test_help_overlay() {
   # Wide terminals show every sentence whole, simulation keys included.
   e2e_assert_screen "upgrade to a higher level: immediate, prorated refund of unused time"
   e2e_assert_screen "crossgrade within the level: now if the duration matches, else at renewal"
-  e2e_assert_screen "R        resolve the billing issue (payment succeeds) (not now)"
-  e2e_assert_screen "Z        decline the Ask to Buy request (not now)"
+  e2e_assert_screen "R        not now: resolve the billing issue (payment succeeds)"
+  e2e_assert_screen "Z        not now: decline the Ask to Buy request"
   e2e_keys Escape
   e2e_wait_gone "┌─ Keys ─"
   quit

@@ -27,7 +27,8 @@ enum Overlays {
     func row(_ b: KeyBinding) -> Line {
       var line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.keyHint, bold: true)), Run(b.help)])
       if case .unavailable = Availability.of(b.command, in: vm), b.command.isMutating {
-        line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Run(b.help, Style(.dim)), Run(" (not now)", Style(.dim))])
+        // The marker first: a narrow box cuts the end of a line, and "not now" is the news.
+        line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Run("not now: ", Style(.dim)), Run(b.help, Style(.dim))])
       }
       return line
     }
@@ -49,7 +50,7 @@ enum Overlays {
 
   private static func help(_ vm: ViewModel, offset: Int, into c: inout Canvas) {
     let lines = helpLines(vm, ascii: c.ascii)
-    // As wide as the longest sentence (with " (not now)"), so wide terminals show every
+    // As wide as the longest sentence (with "not now: "), so wide terminals show every
     // description whole; `centred` clips it to narrow ones.
     let r = centred(c, width: max(78, (lines.map(\.width).max() ?? 0) + 4), lines: lines.count)
     let title = lines.count > r.height - 2 ? "Keys (j/k to scroll)" : "Keys"
