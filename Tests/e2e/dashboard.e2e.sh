@@ -337,8 +337,8 @@ test_help_overlay() {
   e2e_type '?'
   e2e_wait_for "┌─ Keys ─"
   # Wide terminals show every sentence whole, simulation keys included.
-  e2e_assert_screen "upgrade to a higher level: immediate, prorated refund of unused time"
-  e2e_assert_screen "crossgrade within the level: now if the duration matches, else at renewal"
+  e2e_assert_screen "upgrade to a higher level now, refunding unused time (prorated)"
+  e2e_assert_screen "w        not now: choose and accept an eligible win-back offer (best first)"
   e2e_assert_screen "R        not now: resolve the billing issue (payment succeeds)"
   e2e_assert_screen "Z        not now: decline the Ask to Buy request"
   e2e_keys Escape
