@@ -30,4 +30,11 @@ import Testing
     let text = eventsText([t, t])
     #expect(!text.contains("15:00:00"))
   }
+
+  /// June of last year would read as if it came after April of this one.
+  @Test func eventsFromAnotherYearShowTheYear() {
+    let text = eventsText([t, t - .days(320)])
+    #expect(text.contains("2026-05-14 15:00  "))
+    #expect(text.contains("2025-06-28 15:00  "))
+  }
 }

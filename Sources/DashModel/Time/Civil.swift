@@ -95,3 +95,8 @@ enum Civil {
     return value < 0 ? "-" + padded : padded
   }
 }
+
+extension Instant {
+  /// The calendar year of this instant in UTC.
+  public var utcYear: Int { Civil.fields(ms).date.year }
+}

@@ -32,12 +32,15 @@ public enum Format {
       + "\(Civil.pad(f.hour, 2)):\(Civil.pad(f.minute, 2)) UTC"
   }
 
-  /// `Nov 22 03:42` (UTC, no year; the day is zero-padded, `Nov 02`, so columns line up), or
-  /// `Nov 22 03:42:07` with `seconds` (truncated, like the minute).
-  public static func dateShort(_ instant: Instant, seconds: Bool = false) -> String {
+  /// `Nov 22 03:42` (UTC, no year; the day is zero-padded, `Nov 02`, so columns line up),
+  /// `Nov 22 03:42:07` with `seconds` (truncated, like the minute), or `2026-11-22 03:42` with
+  /// `year`, for lists that span more than one year.
+  public static func dateShort(_ instant: Instant, seconds: Bool = false, year: Bool = false) -> String {
     let f = Civil.fields(instant.ms)
-    return "\(Civil.monthAbbreviations[f.date.month - 1]) \(Civil.pad(f.date.day, 2)) "
-      + "\(Civil.pad(f.hour, 2)):\(Civil.pad(f.minute, 2))" + (seconds ? ":\(Civil.pad(f.second, 2))" : "")
+    let day = year
+      ? "\(Civil.pad(f.date.year, 4))-\(Civil.pad(f.date.month, 2))-\(Civil.pad(f.date.day, 2)) "
+      : "\(Civil.monthAbbreviations[f.date.month - 1]) \(Civil.pad(f.date.day, 2)) "
+    return day + "\(Civil.pad(f.hour, 2)):\(Civil.pad(f.minute, 2))" + (seconds ? ":\(Civil.pad(f.second, 2))" : "")
   }
 
   /// Exact compact length in the syntax `parseSpan` reads: `16d`, `1h30m`, `2m34s`,

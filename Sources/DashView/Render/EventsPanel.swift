@@ -12,13 +12,16 @@ enum EventsPanel {
     // seconds, so the log still reads as a timeline. (Events of one instant need no seconds.)
     let instants = Set(vm.notifications.compactMap { $0.signedDate?.ms })
     let seconds = Set(instants.map { ($0 / 60_000).rounded(.down) }).count < instants.count
-    let dateWidth = seconds ? 15 : 12
+    // Without a year, June of last year reads as if it came after April of this one.
+    let thisYear = vm.now.utcYear
+    let year = instants.contains { Instant(ms: $0).utcYear != thisYear }
+    let dateWidth = (year ? 16 : 12) + (seconds ? 3 : 0)
     let longest = vm.notifications.map { DisplayWidth.of(Sanitizer.clean($0.label)) }.max() ?? 0
-    let oneRow = width - dateWidth - 2 >= 60
+    let oneRow = width - dateWidth - 2 >= 56  // 80 columns keep one row per event even with years and seconds
     let labelWidth = min(longest, width >= PlainReport.unlimitedWidth ? Int.max : 36)
     let newestChanged = vm.highlights.isHighlighted(.events, at: vm.clock.wall)
     return vm.notifications.enumerated().map { i, n in
-      let date = n.signedDate.map { Format.dateShort($0, seconds: seconds) } ?? PlansPanel.pad("(no date)", dateWidth)
+      let date = n.signedDate.map { Format.dateShort($0, seconds: seconds, year: year) } ?? PlansPanel.pad("(no date)", dateWidth)
       let summary = n.summary ?? n.productId
       var lines: [Line]
       if oneRow {
