@@ -6,7 +6,7 @@ enum Overlays {
     switch ui.mode {
     case .browsing: return
     case .help(let offset): help(vm, offset: offset, into: &c)
-    case .confirming(let conf): confirm(conf, into: &c)
+    case .confirming(let conf): confirm(conf, vm, into: &c)
     case .typingCode(let editor): code(editor, into: &c)
     case .picking(let picker): pick(vm, picker, into: &c)
     }
@@ -64,9 +64,14 @@ enum Overlays {
 
   // MARK: - PendingAction
 
-  private static func confirm(_ conf: PendingAction, into c: inout Canvas) {
+  private static func confirm(_ conf: PendingAction, _ vm: ViewModel, into c: inout Canvas) {
     let width = min(c.frame.width - 2, 72)
-    let text = Line(conf.preview.summary, Style(.value)).wrapped(width: width - 4, maxLines: max(1, c.frame.height - 6), indent: 0)
+    var text = Line(conf.preview.summary, Style(.value)).wrapped(width: width - 4, maxLines: max(1, c.frame.height - 6), indent: 0)
+    // A Production file is someone's real subscription: say plainly that this only edits the file.
+    if vm.environment == .production {
+      text += Line("\(c.glyphs.warn) Production data: this changes the file only; the App Store has not done it.", Style(.warn))
+        .wrapped(width: width - 4, maxLines: 2, indent: 0)
+    }
     let r = centred(c, width: width, lines: text.count + 2)
     c.box(r, title: "Confirm")
     for (i, line) in text.prefix(r.height - 4).enumerated() { c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4) }
