@@ -31,7 +31,7 @@ enum BannerPanel {
       banner(g.error, "BILLING RETRY", "payment failing since \(fmt(retry.since)); retrying until \(fmt(retry.retryUntil)); access: \(retry.accessDuringRetry.rawValue)", .danger, .billingRetry)
     }
     if let expiry = r.expiry, r.status == .expired {
-      banner(g.error, "EXPIRED", "on \(fmt(expiry.date)): \(expiry.reason)", .danger, .expiry)
+      banner(g.error, "EXPIRED", expiryText(expiry, vm, fmt), .danger, .expiry)
     }
     if let pi = r.priceIncrease, pi.status == .customerHasNotResponded {
       var text = "awaiting consent"
@@ -52,6 +52,22 @@ enum BannerPanel {
   }
 
   /// "ACCESS: YES — subscribed"
+  /// Why and when access ended. A billing expiry's `expiresDate` is the renewal that was never
+  /// paid, not the day access ended: the customer kept access through any grace period and Apple
+  /// retried for weeks after. The notification log says when each happened, so the banner does.
+  static func expiryText(_ expiry: ExpiryInfo, _ vm: ViewModel, _ fmt: (Instant) -> String) -> String {
+    guard expiry.intent == .billingError else { return "on \(fmt(expiry.date)): \(expiry.reason)" }
+    var text = "billing error: the renewal due \(fmt(expiry.date)) was never paid"
+    let log = vm.notifications.filter { ($0.signedDate ?? .epoch) >= expiry.date }
+    if let graceEnd = log.last(where: { $0.notificationType == "GRACE_PERIOD_EXPIRED" })?.signedDate {
+      text += "; access ended with grace on \(fmt(graceEnd))"
+    }
+    if let gaveUp = log.last(where: { $0.notificationType == "EXPIRED" && $0.subtype == "BILLING_RETRY" })?.signedDate {
+      text += "; Apple stopped retrying on \(fmt(gaveUp))"
+    }
+    return text
+  }
+
   static func access(_ vm: ViewModel, glyphs g: Glyphs) -> Line {
     let a = vm.report.access
     let role: Role = a.level == .yes ? .ok : a.level == .limited ? .warn : .danger

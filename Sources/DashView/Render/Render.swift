@@ -20,8 +20,8 @@ public func render(_ vm: ViewModel, _ ui: UIState, width: Int, height: Int) -> F
   HeaderPanel.draw(vm, into: &c, Rect(x: 0, y: 0, width: width, height: 2))
   var y = 2
 
-  // Alarms first; they may take two lines each on narrow screens but never starve the plan.
-  let wrap = width < 100 ? 2 : 1
+  // Alarms first; each may take two lines but never starves the plan.
+  let wrap = 2
   let bannerBudget = max(1, height - 8)
   let banners = BannerPanel.lines(vm, glyphs: g, compact: width < 60).flatMap { $0.wrapped(width: width, maxLines: wrap) }
   for line in banners.prefix(bannerBudget) {
