@@ -32,9 +32,18 @@ import Testing
   }
 
   @Test func wideScreensPutEventsInASecondColumn() {
-    let frame = render(Scenarios.active.viewModel(), UIState(), width: 120, height: 40)
+    let frame = render(Scenarios.active.viewModel(), UIState(), width: 150, height: 40)
     let row = frame.lines.first { $0.contains("Current plan") }!
     #expect(row.contains("Recent events"))
+    // The events column is wide enough for whole labels.
+    #expect(frame.textDump.contains("DID_CHANGE_RENEWAL_PREF / UPGRADE") || !frame.textDump.contains("DID_CHANGE_RENEWAL_PREF"))
+  }
+
+  /// One pixel short of two columns, one column shows the plan's status rule whole.
+  @Test func oneColumnBelowOneHundredFifty() {
+    let frame = render(Scenarios.active.viewModel(), UIState(), width: 149, height: 40)
+    let row = frame.lines.first { $0.contains("Current plan") }!
+    #expect(!row.contains("Recent events"))
   }
 
   /// Every size from the minimum up, every state: text stays inside the frame, the header badge,
@@ -42,7 +51,7 @@ import Testing
   @Test(arguments: Scenarios.allNames)
   func everySizeDrawsCleanly(_ name: String) {
     let vm = Scenarios.named(name).viewModel()
-    for width in [40, 41, 59, 60, 79, 80, 99, 100, 119, 120, 200] {
+    for width in [40, 41, 59, 60, 79, 80, 99, 100, 119, 120, 149, 150, 200] {
       for height in [12, 13, 17, 24, 40, 60] {
         let frame = render(vm, UIState(), width: width, height: height)
         #expect(frame.lines.count == height)

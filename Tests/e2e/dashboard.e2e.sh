@@ -309,13 +309,17 @@ test_in_place_write() {
 
 test_resize() {
   open_dashboard resize active
-  e2e_resize 120 40
+  e2e_resize 150 40
   # Wide enough for the whole appAccountToken and the events beside the plan.
   e2e_wait_for "appAccountToken 7d1f3c52-9a4e-4b8e-a0c1-2f6d9b3e5a17"
   e2e_assert_screen "│ ── Recent events (5)"
   local top
   top=$(e2e_screen | head -n1)
-  [[ ${#top} -le 120 && "$top" == *"sim 2026-05-14 15:00 UTC" ]] || { echo "bad top row at 120x40: '$top'" >&2; exit 1; }
+  [[ ${#top} -le 150 && "$top" == *"sim 2026-05-14 15:00 UTC" ]] || { echo "bad top row at 150x40: '$top'" >&2; exit 1; }
+  e2e_resize 120 40
+  # One column below 150: the events under the plan, with whole labels.
+  e2e_wait_for "› Apr 23 18:32  DID_RENEW"
+  e2e_refute_screen "│ ── Recent events"
   e2e_resize 40 12
   e2e_wait_for "sim May 14 15:00"
   e2e_assert_screen "ACCESS: YES — subscribed"
@@ -557,7 +561,7 @@ e2e_run "q typed in the code input is text" test_q_is_text_in_code_input
 e2e_run "win-back offer accepted: active again" test_win_back
 e2e_run "external rewrites, a broken file and its fix show live" test_external_rewrite
 e2e_run "an in-place write is seen" test_in_place_write
-e2e_run "resize 120x40, 40x12, 30x10 (too small), 80x24" test_resize
+e2e_run "resize 150x40, 120x40, 40x12, 30x10 (too small), 80x24" test_resize
 e2e_run "? lists every key, whole on a wide terminal" test_help_overlay
 e2e_run "--ascii/--no-color, and LANG=C/NO_COLOR" test_ascii_and_no_colour
 e2e_run "--read-only refuses changes and writes nothing" test_read_only

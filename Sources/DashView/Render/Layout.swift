@@ -2,6 +2,11 @@ import DashModel
 
 /// Stacks titled sections into a column, dropping the least important ones when rows run out.
 enum Layout {
+  /// From this width the events get a column of their own. Below it one column shows more: at
+  /// 120 the events column was 41 wide and cut every label, while the left column cut the plan's
+  /// status rule with rows to spare.
+  static let twoColumnWidth = 150
+
   enum Kind: Int, Comparable {
     // Raw value = importance: the lowest is dropped first.
     case events = 0, winBack, plans, plan

@@ -34,9 +34,10 @@ public func render(_ vm: ViewModel, _ ui: UIState, width: Int, height: Int) -> F
   }
 
   let body = Rect(x: 0, y: y, width: width, height: height - 2 - y)
-  if width >= 120 {
-    // The left column keeps close to the 80-column design; events take the rest.
-    let leftWidth = max(76, width * 3 / 5)
+  if width >= Layout.twoColumnWidth {
+    // The left column keeps close to the 80-column design; events take the rest, which at this
+    // width is still room for a date, a full TYPE / SUBTYPE label and a summary.
+    let leftWidth = max(80, width * 11 / 20)
     Layout.stack(Layout.sections(vm, ui, width: leftWidth, glyphs: g, include: [.plan, .plans, .winBack]), in: Rect(x: 0, y: body.y, width: leftWidth, height: body.height), ui: ui, into: &c)
     for yy in body.y..<body.maxY { c.draw(g.vertical, Style(.border), x: leftWidth + 1, y: yy, width: 1) }
     let right = Rect(x: leftWidth + 3, y: body.y, width: width - leftWidth - 3, height: body.height)
