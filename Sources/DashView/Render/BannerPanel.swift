@@ -45,7 +45,7 @@ enum BannerPanel {
       banner(g.info, "ASK TO BUY", "\(name) waits for a parent for \(left), until \(fmt(ask.lapseDate)); requested \(fmt(ask.requestedDate))", .accent, .askToBuy)
     }
     if let warning = r.warnings.first {
-      let more = r.warnings.count > 1 ? " (+\(r.warnings.count - 1) more)" : ""
+      let more = r.warnings.count > 1 ? " (+\(r.warnings.count - 1) more: ? lists them)" : ""
       banner(g.warn, "CHECK FILE", warning + more, .warn, nil)
     }
     return out

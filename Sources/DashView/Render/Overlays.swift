@@ -23,7 +23,15 @@ enum Overlays {
 
   /// Every key with its description; unavailable ones are listed with the reason.
   static func helpLines(_ vm: ViewModel, ascii: Bool) -> [Line] {
-    var out: [Line] = [Line("Dashboard", Style(.title, bold: true))]
+    var out: [Line] = []
+    // The CHECK FILE banner has room for one warning; the rest are listed here, first.
+    if vm.report.warnings.count > 1 {
+      out.append(Line("Check file (\(vm.report.warnings.count) warnings)", Style(.title, bold: true)))
+      let glyph = (ascii ? Glyphs.ascii : Glyphs.unicode).warn
+      out += vm.report.warnings.flatMap { Line("\(glyph) \(Sanitizer.clean($0))", Style(.warn)).wrapped(width: 74, maxLines: 4, indent: 2) }
+      out.append(.empty)
+    }
+    out.append(Line("Dashboard", Style(.title, bold: true)))
     func row(_ b: KeyBinding) -> Line {
       var line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.keyHint, bold: true)), Run(b.help)])
       if case .unavailable = Availability.of(b.command, in: vm), b.command.isMutating {
