@@ -334,6 +334,19 @@ test_resize() {
   quit
 }
 
+test_event_detail() {
+  open_dashboard event grace-period
+  e2e_keys Enter
+  e2e_wait_for "Event 1 of 3"
+  e2e_assert_screen "notificationType: DID_FAIL_TO_RENEW"
+  e2e_type j
+  e2e_wait_for "Event 2 of 3"
+  e2e_assert_screen "notificationType: DID_RENEW"
+  e2e_keys Escape
+  e2e_wait_gone "Event 2 of 3"
+  quit
+}
+
 test_help_overlay() {
   in_test_dir help
   copy_example active
@@ -563,6 +576,7 @@ e2e_run "external rewrites, a broken file and its fix show live" test_external_r
 e2e_run "an in-place write is seen" test_in_place_write
 e2e_run "resize 150x40, 120x40, 40x12, 30x10 (too small), 80x24" test_resize
 e2e_run "? lists every key, whole on a wide terminal" test_help_overlay
+e2e_run "Enter shows the selected event whole; j steps to the next" test_event_detail
 e2e_run "--ascii/--no-color, and LANG=C/NO_COLOR" test_ascii_and_no_colour
 e2e_run "--read-only refuses changes and writes nothing" test_read_only
 e2e_run "subdash alone opens a demo copy; Examples stay untouched" test_demo

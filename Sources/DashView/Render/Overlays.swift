@@ -9,6 +9,50 @@ enum Overlays {
     case .confirming(let conf): confirm(conf, vm, into: &c)
     case .typingCode(let editor): code(editor, into: &c)
     case .picking(let picker): pick(vm, picker, into: &c)
+    case .eventDetail(let offset): event(vm, selection: ui.eventSelection, offset: offset, into: &c)
+    }
+  }
+
+  // MARK: - Event detail
+
+  /// Every field of one notification as the log keeps it, nested objects as dotted paths, and
+  /// each date also in ISO 8601, so it can be compared with a server log or a decoded JWS.
+  static func eventLines(_ vm: ViewModel, selection: Int) -> [Line] {
+    guard vm.notifications.indices.contains(selection) else { return [Line("no event selected", Style(.dim))] }
+    let n = vm.notifications[selection]
+    var out = [Line(Sanitizer.clean(n.label), Style(.value, bold: true)), .empty]
+    for (path, value) in flatten(n.json, path: "") {
+      var text = value
+      if path.hasSuffix("Date"), let ms = Double(value), ms.isFinite, abs(ms) < 1e15 { text += "  (\(Instant(ms: ms)))" }
+      out += Line([Run(Sanitizer.clean(path) + ": ", Style(.label)), Run(Sanitizer.clean(text), Style(.value))])
+        .wrapped(width: 70, maxLines: 6, indent: 4)
+    }
+    return out
+  }
+
+  private static func flatten(_ json: JSON, path: String) -> [(String, String)] {
+    switch json {
+    case .object(let o):
+      return o.entries.flatMap { flatten($0.value, path: path.isEmpty ? $0.key : "\(path).\($0.key)") }
+    case .array(let items):
+      if items.isEmpty { return [(path, "[]")] }
+      return items.enumerated().flatMap { flatten($1, path: "\(path)[\($0)]") }
+    case .string(let s):
+      return [(path, s)]
+    default:
+      return [(path, String(decoding: JSONWriter.write(json, pretty: false), as: UTF8.self))]
+    }
+  }
+
+  private static func event(_ vm: ViewModel, selection: Int, offset: Int, into c: inout Canvas) {
+    let lines = eventLines(vm, selection: selection)
+    let r = centred(c, width: 76, lines: lines.count)
+    let position = "Event \(selection + 1) of \(vm.notifications.count)"
+    c.box(r, title: lines.count > r.height - 2 ? "\(position) (PgDn/PgUp to scroll)" : position)
+    let visible = r.height - 2
+    let start = min(max(0, offset), max(0, lines.count - visible))
+    for (i, line) in lines.dropFirst(start).prefix(visible).enumerated() {
+      c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4)
     }
   }
 

@@ -36,6 +36,8 @@ enum Availability: Equatable {
         return .unavailable("simulation keys are disabled on Production data (\(name(of: command)) refused)")
       }
       return simulation(sim, in: vm)
+    case .showEvent:
+      return vm.notifications.isEmpty ? .unavailable("no events to show yet") : .available
     case .redeemCode, .help, .quit, .moveUp, .moveDown, .pageUp, .pageDown, .first, .last:
       return .available
     }

@@ -6,6 +6,7 @@ public enum Command: Equatable, Sendable {
   case upgrade, downgrade, crossgrade, redeemCode, winBack, toggleAutoRenew
   case help, quit
   case moveUp, moveDown, pageUp, pageDown, first, last
+  case showEvent
   case simulate(SimCommand)
 
   /// Commands that change the file: refused in read-only mode.
@@ -57,6 +58,8 @@ public enum KeyMap {
     KeyBinding(keys: [.pageDown], label: "PgDn", asciiLabel: nil, command: .pageDown, hint: "",
                help: "page down / up through recent events (PgDn / PgUp)"),
     KeyBinding(keys: [.pageUp], label: "PgUp", asciiLabel: nil, command: .pageUp, hint: "", help: ""),
+    KeyBinding(keys: [.enter], label: "Enter", asciiLabel: nil, command: .showEvent, hint: "",
+               help: "show the selected event whole: every field as the log has it"),
     KeyBinding(keys: [.home, .char("g")], label: "g", asciiLabel: nil, command: .first, hint: "",
                help: "newest event (also Home); G or End: oldest"),
     KeyBinding(keys: [.end, .char("G")], label: "G", asciiLabel: nil, command: .last, hint: "", help: ""),

@@ -13,6 +13,7 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
     case .confirming(let c): return Overlay.confirm(key, c, &state)
     case .typingCode(let editor): Overlay.typeCode(key, editor, &state, vm); return []
     case .picking(let picker): Overlay.pick(key, picker, &state, vm); return []
+    case .eventDetail(let offset): Overlay.eventDetail(key, offset: offset, &state, vm); return []
     }
   case .fileReloaded, .ticked:
     // The file or the clock moved under an open dialog: previews and lists are recomputed so a
@@ -69,6 +70,7 @@ enum Browsing {
     case .pageDown: move(by: pageSize, &state, vm)
     case .first: state.eventSelection = 0
     case .last: state.eventSelection = clampedSelection(Int.max, vm)
+    case .showEvent: state.mode = .eventDetail(offset: 0)
     }
     return []
   }
@@ -105,6 +107,23 @@ enum Overlay {
     case .up, .char("k"): scroll(-1)
     case .pageDown: scroll(Browsing.pageSize)
     case .pageUp: scroll(-Browsing.pageSize)
+    default: break
+    }
+  }
+
+  /// j/k step to the next older / newer event, as in the list behind; PgDn/PgUp scroll a long one.
+  static func eventDetail(_ key: Key, offset: Int, _ state: inout UIState, _ vm: ViewModel) {
+    let last = max(0, Overlays.eventLines(vm, selection: state.eventSelection).count - 1)
+    switch key {
+    case .escape, .enter, .char("q"): state.mode = .browsing
+    case .down, .char("j"):
+      state.eventSelection = Browsing.clampedSelection(state.eventSelection + 1, vm)
+      state.mode = .eventDetail(offset: 0)
+    case .up, .char("k"):
+      state.eventSelection = Browsing.clampedSelection(state.eventSelection - 1, vm)
+      state.mode = .eventDetail(offset: 0)
+    case .pageDown: state.mode = .eventDetail(offset: min(offset + Browsing.pageSize, last))
+    case .pageUp: state.mode = .eventDetail(offset: max(0, offset - Browsing.pageSize))
     default: break
     }
   }
@@ -210,6 +229,8 @@ enum Refresh {
         picker.move(by: 0)
         state.mode = .picking(picker)
       }
+    case .eventDetail:
+      if vm.notifications.isEmpty { state.mode = .browsing }
     case .browsing, .help, .typingCode:
       break
     }

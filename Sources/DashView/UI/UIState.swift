@@ -24,6 +24,8 @@ public enum Mode: Equatable, Sendable {
   case confirming(PendingAction)
   case typingCode(LineEditor)
   case picking(Picker)
+  /// The selected notification (`UIState.eventSelection`) with every field; `offset` scrolls it.
+  case eventDetail(offset: Int)
 }
 
 /// A mutating action waiting for y/n, with the model's preview of what it will do.
