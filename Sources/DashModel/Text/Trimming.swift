@@ -5,7 +5,7 @@
 extension StringProtocol {
   /// The text without leading and trailing spaces, tabs and carriage returns: the characters a
   /// hand-edited line may carry around a value. Newlines are never inside one line here.
-  var trimmedSpaces: String {
+  public var trimmedSpaces: String {
     let isSpace: (Character) -> Bool = { $0 == "\r" || ($0.isWhitespace && !$0.isNewline) }
     guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
     let last = lastIndex(where: { !isSpace($0) })!

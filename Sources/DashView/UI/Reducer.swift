@@ -151,7 +151,7 @@ enum Overlay {
       state.status = StatusLine("code entry cancelled")
       return
     case .enter:
-      let code = editor.text.trimmingSpaces
+      let code = editor.text.trimmedSpaces
       guard !code.isEmpty else { state.status = .error(ActionError.emptyCode.message); return }
       askToConfirm(.redeemOfferCode(code), &state, vm, stayOnError: .typingCode(editor))
       return
@@ -234,15 +234,5 @@ enum Refresh {
     case .browsing, .help, .typingCode:
       break
     }
-  }
-}
-
-extension String {
-  /// Leading and trailing spaces removed (no Foundation in the reducer).
-  var trimmingSpaces: String {
-    var s = Substring(self)
-    while s.first == " " { s.removeFirst() }
-    while s.last == " " { s.removeLast() }
-    return String(s)
   }
 }
