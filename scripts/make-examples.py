@@ -206,6 +206,8 @@ class Subscriber:
             begin, end = add_months(start, k), add_months(start, k + 1)
             self.transaction(product, begin, end, first_reason if k == 0 else "RENEWAL",
                              price=first_price if k == 0 else None, offer=first_offer if k == 0 else None)
+            if k > 0:  # every renewal is announced, as the App Store does: no gaps in the log
+                renewed(self, product, begin)
         return add_months(start, count)
 
     def notify(self, when, kind, subtype, status, product, summary):
@@ -290,7 +292,6 @@ def auto_renew_off():
     p = "pass.premium.monthly"
     s.monthly(p, ms("2025-11-02 09:15:00"), 7)
     s.notify(ms("2025-11-02 09:15:03"), "SUBSCRIBED", "INITIAL_BUY", 1, p, "subscribed to Premium Monthly")
-    renewed(s, p, ms("2026-05-02 09:15:00"))
     s.notify(ms("2026-05-10 12:41:09"), "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", 1, p,
              "turned off auto-renew: Premium Monthly ends 2026-06-02")
     return document(s.body(s.renewal_info(p, auto_renew=0)))
@@ -301,7 +302,6 @@ def pending_downgrade():
     p, to = "pass.premium.monthly", "pass.individual.monthly"
     s.monthly(p, ms("2026-02-17 20:05:44"), 3)
     s.notify(ms("2026-02-17 20:05:47"), "SUBSCRIBED", "INITIAL_BUY", 1, p, "subscribed to Premium Monthly")
-    renewed(s, p, ms("2026-04-17 20:05:44"))
     s.notify(ms("2026-05-12 08:03:51"), "DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", 1, p,
              "downgrade to Individual Monthly at the next renewal (2026-05-17)")
     return document(s.body(s.renewal_info(p, auto_renew_product=to)))
@@ -312,7 +312,6 @@ def pending_crossgrade():
     p, to = "pass.premium.monthly", "pass.premium.annual"
     s.monthly(p, ms("2025-09-28 07:45:10"), 8)
     s.notify(ms("2025-09-28 07:45:13"), "SUBSCRIBED", "INITIAL_BUY", 1, p, "subscribed to Premium Monthly")
-    renewed(s, p, ms("2026-04-28 07:45:10"))
     s.notify(ms("2026-05-13 21:17:02"), "DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", 1, p,
              "crossgrade to Premium Annual at the next renewal (different duration)")
     return document(s.body(s.renewal_info(p, auto_renew_product=to)))
@@ -325,7 +324,6 @@ def price_increase():
     s.notify(ms("2025-06-30 11:20:02"), "SUBSCRIBED", "INITIAL_BUY", 1, p, "subscribed to Premium Monthly")
     s.notify(ms("2026-04-30 11:20:00"), "PRICE_INCREASE", "PENDING", 1, p,
              "price increase to 17.99 USD needs consent before the 2026-05-30 renewal")
-    renewed(s, p, ms("2026-04-30 11:20:00"))
     return document(s.body(s.renewal_info(p, priceIncreaseStatus=0, renewalPrice=17990)))
 
 
@@ -334,7 +332,6 @@ def grace_period():
     p = "pass.family.monthly"
     end = s.monthly(p, ms("2026-02-10 06:00:00"), 3)
     s.notify(ms("2026-02-10 06:00:02"), "SUBSCRIBED", "INITIAL_BUY", 1, p, "subscribed to Family Monthly")
-    renewed(s, p, ms("2026-04-10 06:00:00"))
     s.notify(end + 3_100, "DID_FAIL_TO_RENEW", "GRACE_PERIOD", 4, p,
              "renewal failed (billing); grace period until 2026-05-26 06:00")
     info = s.renewal_info(p, isInBillingRetryPeriod=True, gracePeriodExpiresDate=add_days(end, 16))
@@ -359,7 +356,6 @@ def expired_voluntary():
     p = "pass.premium.monthly"
     end = s.monthly(p, ms("2025-06-08 13:00:00"), 9)
     s.notify(ms("2025-06-08 13:00:02"), "SUBSCRIBED", "INITIAL_BUY", 1, p, "subscribed to Premium Monthly")
-    renewed(s, p, ms("2026-02-08 13:00:00"))
     s.notify(ms("2026-02-20 19:02:45"), "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", 1, p,
              "turned off auto-renew")
     s.notify(end + 1_200, "EXPIRED", "VOLUNTARY", 2, p, "expired: auto-renew was off")
@@ -391,7 +387,6 @@ def expired_price_increase():
     s.notify(ms("2025-08-01 12:00:02"), "SUBSCRIBED", "INITIAL_BUY", 1, p, "subscribed to Premium Monthly")
     s.notify(ms("2026-04-01 12:00:00"), "PRICE_INCREASE", "PENDING", 1, p,
              "price increase to 17.99 USD needs consent before the 2026-05-01 renewal")
-    renewed(s, p, ms("2026-04-01 12:00:00"))
     s.notify(end + 1_500, "EXPIRED", "PRICE_INCREASE", 2, p, "expired: the customer did not consent to the price increase")
     info = s.renewal_info(p, auto_renew=0, expirationIntent=3, priceIncreaseStatus=0, renewalPrice=17990)
     return document(s.body(info))

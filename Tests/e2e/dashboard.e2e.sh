@@ -337,13 +337,13 @@ test_resize() {
 test_event_detail() {
   open_dashboard event grace-period
   e2e_keys Enter
-  e2e_wait_for "Event 1 of 3"
+  e2e_wait_for "Event 1 of 4"
   e2e_assert_screen "notificationType: DID_FAIL_TO_RENEW"
   e2e_type j
-  e2e_wait_for "Event 2 of 3"
+  e2e_wait_for "Event 2 of 4"
   e2e_assert_screen "notificationType: DID_RENEW"
   e2e_keys Escape
-  e2e_wait_gone "Event 2 of 3"
+  e2e_wait_gone "Event 2 of 4"
   quit
 }
 
@@ -515,7 +515,7 @@ test_show() {
   grep -qxF "⚠ GRACE PERIOD  payment failed; access kept for 11d 15h, until 2026-05-26 06:00 UTC" <<<"$out"
   grep -qxF "ACCESS: YES — in billing grace period until 2026-05-26 06:00 UTC" <<<"$out"
   grep -qxF "renewal due 2026-05-10 06:00 UTC not paid yet; Apple is retrying at 7.99 USD" <<<"$out"
-  grep -qxF "== Recent events (3) ==" <<<"$out"
+  grep -qxF "== Recent events (4) ==" <<<"$out"
   # --now: the text is derived at that moment, and says so.
   out=$("$SUBDASH_BIN" show --now 2026-05-26T06:00:00Z grace-period.json)
   grep -qF "clock: viewed at 2026-05-26 06:00 UTC (--now)" <<<"$out"
