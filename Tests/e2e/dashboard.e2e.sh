@@ -255,7 +255,7 @@ test_q_is_text_in_code_input() {
 
 test_win_back() {
   open_dashboard winback expired-voluntary
-  e2e_assert_screen "1. 3 Months for 1 — 11.99 USD up front for 3 months  high priority"
+  e2e_assert_screen "1. 3 Months for 1 — Premium: 11.99 USD up front for 3 months  high priority"
   e2e_type w
   e2e_wait_for "Accept win-back offer"
   e2e_keys Enter

@@ -14,8 +14,14 @@ enum PlanText {
   }
 
   /// "Win back 3 months — 4.99 USD / 1 month for 3 periods" or "… — free for 1 month".
-  static func winBackTitle(_ o: WinBackOffer, currency: String?) -> String {
-    "\(o.referenceName) — \(winBackTerms(o, currency: currency))"
+  /// "Family Free Month — Family: free for 1 month". Accepting an offer subscribes to its product,
+  /// which may not be the plan the customer lapsed from, so the product is always named.
+  static func winBackTitle(_ o: WinBackOffer, currency: String?, catalog: Catalog) -> String {
+    "\(o.referenceName) — \(winBackProduct(o, catalog)): \(winBackTerms(o, currency: currency))"
+  }
+
+  static func winBackProduct(_ o: WinBackOffer, _ catalog: Catalog) -> String {
+    catalog.product(o.productId)?.displayName ?? o.productId
   }
 
   static func winBackTerms(_ o: WinBackOffer, currency: String?) -> String {

@@ -12,7 +12,7 @@ enum WinBackPanel {
       out = wb.eligible.enumerated().map { i, o in
         var spans = [
           Run("\(i + 1). ", Style(.label)), Run(o.referenceName, Style(.value, bold: i == 0)),
-          Run(" \(g.dash) \(PlanText.winBackTerms(o, currency: currency))", Style(.value)),
+          Run(" \(g.dash) \(PlanText.winBackProduct(o, vm.state.catalog)): \(PlanText.winBackTerms(o, currency: currency))", Style(.value)),
         ]
         if o.priority == .high { spans.append(Run("  high priority", Style(.dim))) }
         return Line(spans)

@@ -28,7 +28,7 @@ public struct ActionAdvisor: Sendable {
         let change: PlanChangeKind
         switch kind {
         case .winBack:
-          return winBack.map { PickerItem(action: .acceptWinBack(offerId: $0.offerId), title: PlanText.winBackTitle($0, currency: currency)) }
+          return winBack.map { PickerItem(action: .acceptWinBack(offerId: $0.offerId), title: PlanText.winBackTitle($0, currency: currency, catalog: state.catalog)) }
         case .upgrade: change = .upgrade
         case .downgrade: change = .downgrade
         case .crossgrade: change = .crossgrade
