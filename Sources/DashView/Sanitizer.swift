@@ -38,6 +38,24 @@ public enum Sanitizer {
     }
     return out + ellipsis
   }
+
+  /// Truncates to `width` columns from the front, starting with "…" when anything was cut: for
+  /// paths, whose end (the file name) matters more than their start.
+  public static func truncateLeading(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+    guard width > 0 else { return "" }
+    let clean = clean(text)
+    if DisplayWidth.of(clean) <= width { return clean }
+    var kept: [Character] = []
+    var used = 0
+    let budget = width - DisplayWidth.of(ellipsis)
+    for g in clean.reversed() {
+      let w = DisplayWidth.of(g)
+      if used + w > budget { break }
+      kept.append(g)
+      used += w
+    }
+    return ellipsis + String(kept.reversed())
+  }
 }
 
 /// Terminal column widths, close to wcwidth(3) for the characters a subscription file can hold.

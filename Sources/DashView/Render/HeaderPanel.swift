@@ -8,7 +8,7 @@ enum HeaderPanel {
     var left = Line("SubDash", Style(.title, bold: true)) + Line(" ")
     left = left + Line(badge(vm), Style(.badge, bold: true, reverse: true))
     if vm.options.readOnly { left = left + Line(" ") + Line("[read-only]", Style(.badge, bold: true)) }
-    left = left + Line("  ") + Line(vm.fileName, Style(.value))
+    left = left + Line("  ")
     let hl = vm.highlights.isHighlighted(.environment, at: vm.clock.wall)
     if hl { left = left.styled { if $0.role == .badge { $0.role = .changed } } }
 
@@ -28,6 +28,13 @@ enum HeaderPanel {
     var clocks = clockLines(vm, short: false)
     if r.width - clocks.map(\.width).max()! - 2 < 30 { clocks = clockLines(vm, short: true) }
     if r.width - clocks.map(\.width).max()! - 2 < 20 { clocks = [.empty, .empty] }
+    // A long path loses its front, not the file name: "…/Examples/grace-period.json".
+    let clockWidth = clocks[0].width
+    let nameRoom = r.width - left.width - (clockWidth > 0 ? clockWidth + 2 : 0)
+    // Below a few columns no part of a name says anything; leave the room to the badge and clock.
+    if nameRoom >= 8 {
+      left = left + Line(Sanitizer.truncateLeading(vm.fileName, to: nameRoom, ellipsis: c.glyphs.ellipsis), Style(.value))
+    }
     for (i, leftLine) in [left, Line(ids)].enumerated() where i < r.height {
       let y = r.y + i
       let right = clocks[i]
