@@ -19,4 +19,10 @@ import Testing
     #expect(Sanitizer.truncateLeading("abc", to: 4) == "abc")
     #expect(Sanitizer.truncateLeading("目録/a.json", to: 7) == "…a.json")
   }
+
+  @Test func theDemoKeepsItsLabelAndCutsThePathInside() {
+    let name = "demo (/tmp/subdash-demo-12345-987654321/demo.json)"
+    #expect(HeaderPanel.shortened(name, to: 30, ellipsis: "…") == "demo (…45-987654321/demo.json)")
+    #expect(HeaderPanel.shortened(name, to: 80, ellipsis: "…") == name)
+  }
 }

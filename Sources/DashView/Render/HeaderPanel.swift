@@ -33,7 +33,7 @@ enum HeaderPanel {
     let nameRoom = r.width - left.width - (clockWidth > 0 ? clockWidth + 2 : 0)
     // Below a few columns no part of a name says anything; leave the room to the badge and clock.
     if nameRoom >= 8 {
-      left = left + Line(Sanitizer.truncateLeading(vm.fileName, to: nameRoom, ellipsis: c.glyphs.ellipsis), Style(.value))
+      left = left + Line(shortened(vm.fileName, to: nameRoom, ellipsis: c.glyphs.ellipsis), Style(.value))
     }
     for (i, leftLine) in [left, Line(ids)].enumerated() where i < r.height {
       let y = r.y + i
@@ -42,6 +42,21 @@ enum HeaderPanel {
       c.draw(leftLine, x: r.x, y: y, width: r.width - (rightWidth > 0 ? rightWidth + 2 : 0))
       if rightWidth > 0 { c.drawRight(right, x: r.x, y: y, width: r.width) }
     }
+  }
+
+  /// `name` in `width` columns, cut at the front. A labelled path, "demo (/tmp/…/demo.json)",
+  /// keeps its label and cuts the path inside the parentheses.
+  static func shortened(_ name: String, to width: Int, ellipsis: String) -> String {
+    let clean = Sanitizer.clean(name)
+    guard DisplayWidth.of(clean) > width else { return clean }
+    if clean.hasSuffix(")"), let paren = clean.firstIndex(of: "("), paren > clean.startIndex,
+       clean[clean.index(before: paren)] == " " {
+      let label = String(clean[..<clean.index(before: paren)])
+      let path = String(clean[clean.index(after: paren)..<clean.index(before: clean.endIndex)])
+      let room = width - DisplayWidth.of(label) - 3
+      if room >= 8 { return "\(label) (\(Sanitizer.truncateLeading(path, to: room, ellipsis: ellipsis)))" }
+    }
+    return Sanitizer.truncateLeading(clean, to: width, ellipsis: ellipsis)
   }
 
   /// "[Sandbox]", "[Production]", or "[no environment]" when the file names none.
