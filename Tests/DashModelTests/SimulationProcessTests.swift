@@ -98,10 +98,10 @@ import Testing
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n").map(String.init)
     #expect(lines == [
-      "2026-02-28 12:00  DID_RENEW                           status=1  pass.premium.monthly  renewed Premium Monthly for 9.99 USD until 2026-03-31 12:00 UTC",
-      "2026-03-31 12:00  DID_FAIL_TO_RENEW / GRACE_PERIOD    status=4  pass.premium.monthly  billing failed for Premium Monthly; grace period until 2026-04-16 12:00 UTC",
-      "2026-04-16 12:00  GRACE_PERIOD_EXPIRED                status=3  pass.premium.monthly  grace period ended; billing retry continues until 2026-05-30 12:00 UTC",
-      "2026-05-30 12:00  EXPIRED / BILLING_RETRY             status=2  pass.premium.monthly  expired: billing retry ended without a successful charge",
+      "2026-02-28 12:00:00  DID_RENEW                           status=1  pass.premium.monthly  renewed Premium Monthly for 9.99 USD until 2026-03-31 12:00 UTC",
+      "2026-03-31 12:00:00  DID_FAIL_TO_RENEW / GRACE_PERIOD    status=4  pass.premium.monthly  billing failed for Premium Monthly; grace period until 2026-04-16 12:00 UTC",
+      "2026-04-16 12:00:00  GRACE_PERIOD_EXPIRED                status=3  pass.premium.monthly  grace period ended; billing retry continues until 2026-05-30 12:00 UTC",
+      "2026-05-30 12:00:00  EXPIRED / BILLING_RETRY             status=2  pass.premium.monthly  expired: billing retry ended without a successful charge",
     ])
     #expect(r.stderr.contains("4 events; 4 notifications"))
   }

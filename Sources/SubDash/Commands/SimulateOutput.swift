@@ -13,9 +13,10 @@ import Darwin
 struct SimulateOutput {
   var jsonl: Bool
 
-  /// `2026-12-22 03:42  DID_FAIL_TO_RENEW / GRACE_PERIOD  status=4  pass.premium.monthly  summary`
+  /// `2026-12-22 03:42:00  DID_FAIL_TO_RENEW / GRACE_PERIOD  status=4  pass.premium.monthly  summary`
+  /// (UTC, with seconds: at fast rates many renewals fall in one minute).
   static func line(_ n: NotificationRecord) -> String {
-    let when = n.signedDate.map { String(Format.date($0).dropLast(4)) } ?? "----------------"
+    let when = n.signedDate.map { Format.dateShort($0, seconds: true, year: true) } ?? "-------------------"
     let label = Sanitizer.clean(n.label)
     let padded = label + String(repeating: " ", count: max(2, 36 - label.count))
     let status = n.status.map { "status=\($0.rawValue)" } ?? "status=-"
