@@ -26,7 +26,7 @@ struct ActionsRenewalChangeTests {
     #expect(n.status == .active)
     #expect(n.productId == "pass.individual")
     #expect(n.signedDate == now)
-    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, sequence: 0, at: now))
+    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, subscriber: "1000000111|", sequence: 0, at: now))
 
     let preview = try Actions.preview(.downgrade(toProductId: "pass.individual"), in: before, at: now).get()
     #expect(preview.effectiveDate == F.expires)

@@ -54,7 +54,7 @@ struct ActionsUpgradeTests {
     #expect(n.status == .active)
     #expect(n.productId == "pass.premium")
     #expect(n.signedDate == now)
-    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, sequence: 0, at: now))
+    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, subscriber: "1000000111|", sequence: 0, at: now))
     #expect(n.source["proratedRefundMilli"] == .int(4124))
     #expect(n.summary?.contains("refund 4.124 USD") == true)
     #expect(change.message.contains("Upgraded to Premium Pass now"))
@@ -195,8 +195,8 @@ struct ActionsUpgradeTests {
       documentExtras: #""simulation": { "seed": 42 },"#)
     let change = try applied(.upgrade(toProductId: "pass.premium"), to: state, at: F.midPeriod)
     #expect(change.latest?.transactionId == Identifiers.transactionId(sequence: 2))
-    #expect(change.notification?.notificationUUID == Identifiers.notificationUUID(seed: 42, sequence: 2, at: F.midPeriod))
-    #expect(change.notification?.notificationUUID != Identifiers.notificationUUID(seed: 0, sequence: 2, at: F.midPeriod))
+    #expect(change.notification?.notificationUUID == Identifiers.notificationUUID(seed: 42, subscriber: "1000000111|", sequence: 2, at: F.midPeriod))
+    #expect(change.notification?.notificationUUID != Identifiers.notificationUUID(seed: 0, subscriber: "1000000111|", sequence: 2, at: F.midPeriod))
   }
 
   @Test func targetsListEachDirectionWithItsPreview() throws {
