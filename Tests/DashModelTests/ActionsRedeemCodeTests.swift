@@ -77,7 +77,7 @@ struct ActionsRedeemCodeTests {
     let change = try applied(.redeemOfferCode("loyal"), to: F.state(), at: now)
     #expect(change.transactions.count == 2)
     #expect(change.transactions[0].isUpgraded == true)
-    #expect(change.transactions[0].source["proratedRefundMilli"] == .int(4124))
+    #expect(change.transactions[0].source["proratedRefundMilli"] == .int(4120))
     let t = try #require(change.latest)
     #expect(t.productId == "pass.premium")
     #expect(t.price == 0)
