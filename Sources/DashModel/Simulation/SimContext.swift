@@ -8,6 +8,9 @@ struct SimContext {
   private(set) var transactions: [TransactionPayload] = []
   private(set) var notifications: [NotificationRecord] = []
   var messages: [String] = []
+  /// The status-line message for a step whose first notification does not say what the step did
+  /// (expire now starts with AUTO_RENEW_DISABLED); nil: the first notification's summary.
+  var headline: String?
   /// The history's totals including what this step added (ids are numbered from it).
   private(set) var summary: HistorySummary
   /// Only what this step added, continuing the paid-time fold where the history left off.

@@ -132,7 +132,7 @@ public enum Simulator {
       ctx.run(until: at)
       ctx.refreshWinBack(at: at)
       let mine = Array(ctx.notifications[before...])
-      let message = (mine.map { $0.summary ?? $0.label } + ctx.messages).first ?? "Done"
+      let message = ctx.headline ?? (mine.map { $0.summary ?? $0.label } + ctx.messages).first ?? "Done"
       return ctx.change(now: at, message: message.prefix(1).uppercased() + message.dropFirst())
     }
   }
