@@ -19,9 +19,7 @@ struct SimContext {
   /// `readOnly` contexts only answer questions (clock, rules), which are fine on Production data;
   /// anything that could change the state refuses it.
   init(_ state: SubscriptionState, readOnly: Bool = false) throws(ActionError) {
-    if !readOnly && state.subscriber.environment == .production {
-      throw ActionError.productionData("Simulation")
-    }
+    if !readOnly { try Simulator.requireSimulatable(state) }
     self.state = state
     do {
       settings = try SimulationSettings(of: state)
