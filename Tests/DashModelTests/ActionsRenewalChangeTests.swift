@@ -26,7 +26,7 @@ struct ActionsRenewalChangeTests {
     #expect(n.status == .active)
     #expect(n.productId == "pass.individual")
     #expect(n.signedDate == now)
-    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, sequence: 0, at: now))
+    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, subscriber: "1000000111|", sequence: 0, at: now))
 
     let preview = try Actions.preview(.downgrade(toProductId: "pass.individual"), in: before, at: now).get()
     #expect(preview.effectiveDate == F.expires)
@@ -75,12 +75,76 @@ struct ActionsRenewalChangeTests {
     #expect(refusal(.downgrade(toProductId: "pass.premium"), in: F.state(), at: now) == .notLowerLevel(productId: "pass.premium"))
     #expect(refusal(.downgrade(toProductId: "pass.duo"), in: F.state(), at: now) == .notLowerLevel(productId: "pass.duo"))
     #expect(refusal(.downgrade(toProductId: "pass.family"), in: F.state(), at: now) == .alreadyOnProduct("pass.family"))
-    #expect(refusal(.downgrade(toProductId: "pass.individual"), in: F.state(autoRenew: 0), at: now) == .autoRenewOff)
     guard case .notActive(let why)? = refusal(.downgrade(toProductId: "pass.individual"), in: F.state(autoRenew: 0), at: F.expires) else {
       Issue.record("expected notActive once expired")
       return
     }
     #expect(why.contains("nothing renews"))
+  }
+
+  /// In the App Store, choosing another plan after cancelling resubscribes to it: auto-renew
+  /// turns back on with the new product. Two fields changed, so two notifications, same instant.
+  @Test func downgradeAfterCancellingTurnsAutoRenewBackOnWithTheLowerPlan() throws {
+    let cancelled = F.state(autoRenew: 0)
+    let now = F.midPeriod
+    let preview = try Actions.preview(.downgrade(toProductId: "pass.individual"), in: cancelled, at: now).get()
+    #expect(preview.summary == "Downgrade to Individual Pass at the next renewal on 2026-02-10 12:00 UTC for 4.99 USD; Family Pass stays until then; auto-renew turns back on.")
+    #expect(preview.effectiveDate == F.expires)
+
+    let change = try applied(.downgrade(toProductId: "pass.individual"), to: cancelled, at: now)
+    var expected = cancelled.subscriber.renewalInfo!
+    expected.autoRenewStatus = .on
+    expected.autoRenewProductId = "pass.individual"
+    expected.renewalPrice = 4990
+    expected.signedDate = now
+    #expect(change.renewal == expected)
+    #expect(change.transactions.isEmpty)
+    #expect(change.notifications.map(\.label) == ["DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_ENABLED", "DID_CHANGE_RENEWAL_PREF / DOWNGRADE"])
+    #expect(change.notifications.map(\.status) == [.active, .active])
+    #expect(change.notifications.map(\.signedDate) == [now, now])
+    #expect(change.notifications.map(\.productId) == ["pass.family", "pass.individual"])
+    #expect(Set(change.notifications.map(\.notificationUUID)).count == 2)
+    #expect(change.message == "Individual Pass starts at the next renewal on 2026-02-10 12:00 UTC for 4.99 USD; Family Pass stays until then; auto-renew turned back on.")
+  }
+
+  @Test func crossgradeToAnotherDurationAfterCancellingAlsoResubscribes() throws {
+    let change = try applied(.crossgrade(toProductId: "pass.family.annual"), to: F.state(autoRenew: 0), at: F.midPeriod)
+    #expect(change.renewal?.autoRenewStatus == .on)
+    #expect(change.renewal?.autoRenewProductId == "pass.family.annual")
+    #expect(change.notifications.map(\.label) == ["DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_ENABLED", "DID_CHANGE_RENEWAL_PREF / DOWNGRADE"])
+  }
+
+  @Test func choosingTheProductThatWasPendingBeforeCancellingResubscribesToIt() throws {
+    // Downgrade scheduled, then auto-renew turned off: nothing is pending any more.
+    let cancelled = F.state(autoRenew: 0, autoRenewProduct: "pass.individual", renewalPrice: 4990)
+    let change = try applied(.downgrade(toProductId: "pass.individual"), to: cancelled, at: F.midPeriod)
+    #expect(change.renewal?.autoRenewStatus == .on)
+    #expect(change.notifications.count == 2)
+  }
+
+  @Test func resubscribingToAnotherPlanNeedsARenewalToCome() {
+    let cancelled = F.state(autoRenew: 0)
+    // One millisecond before expiresDate the period still runs; at it, the subscription lapsed.
+    #expect(refusal(.downgrade(toProductId: "pass.individual"), in: cancelled, at: F.expires - .millisecond) == nil)
+    guard case .notActive(let why)? = refusal(.downgrade(toProductId: "pass.individual"), in: cancelled, at: F.expires) else {
+      Issue.record("expected notActive once expired")
+      return
+    }
+    #expect(why.contains("nothing renews"))
+    let revoked = F.state(autoRenew: 0, transactionExtras: #", "revocationDate": \#(Int64(F.purchase.ms) + 1000), "revocationReason": 0"#)
+    #expect(refusal(.downgrade(toProductId: "pass.individual"), in: revoked, at: F.midPeriod) == .revoked)
+  }
+
+  @Test func theResubscribedLowerPlanRenewsAtTheEndOfThePeriod() {
+    var sim = Sim(start: "2026-05-01T00:00:00Z")
+    sim.buy("pass.premium.monthly")
+    sim.plan(.setAutoRenew(false))
+    sim.advance(to: "2026-05-10T00:00:00Z")
+    sim.plan(.downgrade(toProductId: "pass.basic.monthly"))
+    sim.advance(to: "2026-06-01T00:00:00Z")
+    #expect(sim.labels.suffix(3) == ["DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_ENABLED", "DID_CHANGE_RENEWAL_PREF / DOWNGRADE", "DID_RENEW"])
+    #expect(sim.latest.productId == "pass.basic.monthly")
+    #expect(sim.latest.price == 4990)
   }
 
   @Test func downgradeInBillingRetryAppliesToTheRecoveredRenewal() throws {

@@ -25,8 +25,8 @@ struct ActionsUpgradeTests {
     let old = change.transactions[0], new = change.transactions[1]
     var expectedOld = F.state().subscriber.latestTransaction!
     expectedOld.isUpgraded = true
-    #expect(fields(old.json) == fields(expectedOld.json).merging(["proratedRefundMilli": .int(4124)]) { $1 })
-    // 7990 × 16/31 = 4123.87 → 4124 milliunits.
+    #expect(fields(old.json) == fields(expectedOld.json).merging(["proratedRefundMilli": .int(4120)]) { $1 })
+    // 7990 × 16/31 = 4123.87 milliunits → 4.12 USD, kept as 4120 milliunits.
     #expect(fields(new.json) == fields("""
       { "transactionId": "2000000000000001", "webOrderLineItemId": "3000000000000001",
         "originalTransactionId": "1000000111", "originalPurchaseDate": 1735732800000,
@@ -54,15 +54,15 @@ struct ActionsUpgradeTests {
     #expect(n.status == .active)
     #expect(n.productId == "pass.premium")
     #expect(n.signedDate == now)
-    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, sequence: 0, at: now))
-    #expect(n.source["proratedRefundMilli"] == .int(4124))
-    #expect(n.summary?.contains("refund 4.124 USD") == true)
+    #expect(n.notificationUUID == Identifiers.notificationUUID(seed: 0, subscriber: "1000000111|", sequence: 0, at: now))
+    #expect(n.source["proratedRefundMilli"] == .int(4120))
+    #expect(n.summary?.contains("refund 4.12 USD") == true)
     #expect(change.message.contains("Upgraded to Premium Pass now"))
 
     let preview = try Actions.preview(.upgrade(toProductId: "pass.premium"), in: F.state(), at: now).get()
-    #expect(preview.refundMilli == 4124)
+    #expect(preview.refundMilli == 4120)
     #expect(preview.effectiveDate == now)
-    #expect(preview.summary == "Upgrade now to Premium Pass for 11.99 USD: refund 4.124 USD for the unused time of Family Pass; new period ends 2026-02-25 12:00 UTC.")
+    #expect(preview.summary == "Upgrade now to Premium Pass for 11.99 USD: refund 4.12 USD for the unused time of Family Pass; new period ends 2026-02-25 12:00 UTC.")
   }
 
   @Test func upgradeAtThePurchaseInstantRefundsTheWholePrice() throws {
@@ -81,21 +81,64 @@ struct ActionsUpgradeTests {
     #expect(why.hasPrefix("expired on 2026-02-10 12:00 UTC"))
   }
 
+  /// KWD has three decimals, so these check the exact-integer rounding at milliunit precision.
   @Test func prorationRoundsHalfUpInExactIntegers() {
     let t0 = Instant(ms: 0)
-    #expect(Proration.refundMilli(priceMilli: 3, purchaseDate: t0, expiresDate: Instant(ms: 2), at: Instant(ms: 1)) == 2)  // 1.5
-    #expect(Proration.refundMilli(priceMilli: 1, purchaseDate: t0, expiresDate: Instant(ms: 3), at: Instant(ms: 2)) == 0)  // 0.33
-    #expect(Proration.refundMilli(priceMilli: 1, purchaseDate: t0, expiresDate: Instant(ms: 3), at: Instant(ms: 1)) == 1)  // 0.67
-    #expect(Proration.refundMilli(priceMilli: 9990, purchaseDate: t0, expiresDate: Instant(ms: 2), at: Instant(ms: 1)) == 4995)
+    func refund(_ price: Int64, _ start: Instant, _ end: Instant, _ at: Instant) -> Int64 {
+      Proration.refundMilli(priceMilli: price, purchaseDate: start, expiresDate: end, at: at, currency: "KWD")
+    }
+    #expect(refund(3, t0, Instant(ms: 2), Instant(ms: 1)) == 2)  // 1.5
+    #expect(refund(1, t0, Instant(ms: 3), Instant(ms: 2)) == 0)  // 0.33
+    #expect(refund(1, t0, Instant(ms: 3), Instant(ms: 1)) == 1)  // 0.67
+    #expect(refund(9990, t0, Instant(ms: 2), Instant(ms: 1)) == 4995)
     // Before the purchase (clock skew) refunds no more than the price; after expiry nothing.
-    #expect(Proration.refundMilli(priceMilli: 9990, purchaseDate: Instant(ms: 10), expiresDate: Instant(ms: 20), at: t0) == 9990)
-    #expect(Proration.refundMilli(priceMilli: 9990, purchaseDate: t0, expiresDate: Instant(ms: 20), at: Instant(ms: 21)) == 0)
+    #expect(refund(9990, Instant(ms: 10), Instant(ms: 20), t0) == 9990)
+    #expect(refund(9990, t0, Instant(ms: 20), Instant(ms: 21)) == 0)
     // A year-long, expensive period does not overflow.
     let year = utc("2027-01-01T00:00:00Z")
-    #expect(Proration.refundMilli(priceMilli: 999_999_990, purchaseDate: utc("2026-01-01T00:00:00Z"), expiresDate: year, at: utc("2026-07-02T12:00:00Z")) == 499_999_995)
+    #expect(refund(999_999_990, utc("2026-01-01T00:00:00Z"), year, utc("2026-07-02T12:00:00Z")) == 499_999_995)
     // Xcode's fractional milliseconds.
     let xStart = Instant(ms: 1697679936049.7297), xEnd = Instant(ms: 1700358336049.7297)
-    #expect(Proration.refundMilli(priceMilli: 10990, purchaseDate: xStart, expiresDate: xEnd, at: xStart) == 10990)
+    #expect(refund(10990, xStart, xEnd, xStart) == 10990)
+    // A period of eleven centuries (the loader's whole date range) with a price in yen cannot overflow.
+    let (from, to) = (utc("1900-01-01T00:00:00Z"), utc("3000-01-01T00:00:00Z"))
+    let half = Instant(ms: (from.ms + to.ms) / 2)
+    #expect(Proration.refundMilli(priceMilli: 1_000_000_000, purchaseDate: from, expiresDate: to, at: half, currency: "JPY") == 500_000_000)
+    #expect(Proration.refundMilli(priceMilli: 1_000_000_000, purchaseDate: from, expiresDate: to, at: half + .millisecond, currency: "JPY") == 500_000_000)
+  }
+
+  /// Refunds are money a customer gets back, so they come in the currency's minor units:
+  /// cents for USD and EUR, whole yen and won. The rounding is half up, straight from the exact
+  /// fraction of the period left.
+  @Test(arguments: [
+    ("USD", Int64(9990), 4995.0, Int64(5000)),  // exactly half a cent rounds up
+    ("USD", 9990, 4994.999, 4990),  // just under half a cent rounds down (no double rounding via 4.995)
+    ("EUR", 7990, 4123.87, 4120),
+    ("JPY", 1_200_000, 600_499.0, 600_000),
+    ("JPY", 1_200_000, 600_500.0, 601_000),
+    ("KRW", 14_900_000, 7_450_000.0, 7_450_000),
+  ])
+  func prorationRoundsToTheCurrencysMinorUnit(currency: String, price: Int64, exactMilli: Double, expected: Int64) {
+    // A period `price` ms long with `exactMilli` ms unused: the exact refund is exactMilli milliunits.
+    let start = Instant(ms: 0), end = Instant(ms: Double(price))
+    let now = end - Span(ms: exactMilli)
+    #expect(Proration.refundMilli(priceMilli: price, purchaseDate: start, expiresDate: end, at: now, currency: currency) == expected)
+  }
+
+  @Test func upgradeShowsTheRefundInCentsInThePreviewTheMessageAndTheNotification() throws {
+    // The Premium (Annual) upgrade from the review: 7.99 USD × unused share = 2.436 USD exactly
+    // would have read "refund 2.436 USD"; a customer is refunded 2.44 USD.
+    let now = utc("2026-02-01T01:10:06Z")
+    let exact = 7990.0 * (F.expires - now).ms / (F.expires - F.purchase).ms
+    #expect(exact > 2435 && exact < 2437)
+    let preview = try Actions.preview(.upgrade(toProductId: "pass.premium"), in: F.state(), at: now).get()
+    #expect(preview.refundMilli == 2440)
+    #expect(preview.summary.contains("refund 2.44 USD for the unused time of Family Pass"))
+    let change = try applied(.upgrade(toProductId: "pass.premium"), to: F.state(), at: now)
+    #expect(change.message.contains("refund 2.44 USD"))
+    #expect(change.notification?.summary?.contains("refund 2.44 USD") == true)
+    #expect(change.notification?.source["proratedRefundMilli"] == .int(2440))
+    #expect(change.transactions[0].source["proratedRefundMilli"] == .int(2440))
   }
 
   @Test func upgradeDuringGraceStartsAPaidPeriodAndEndsTheBillingProblem() throws {
@@ -110,6 +153,28 @@ struct ActionsUpgradeTests {
     #expect(change.renewal?.gracePeriodExpiresDate == nil)
     #expect(change.notification?.status == .active)
     #expect(Lifecycle.status(of: change.state.subscriber, at: now).status == .active)
+  }
+
+  @Test func aZeroRefundSaysWhyInsteadOfRefundingZero() throws {
+    let grace = F.state(renewalExtras: """
+      , "isInBillingRetryPeriod": true, "gracePeriodExpiresDate": \(Int64(utc("2026-02-26T12:00:00Z").ms))
+      """)
+    let now = utc("2026-02-12T12:00:00Z")
+    let preview = try Actions.preview(.upgrade(toProductId: "pass.premium"), in: grace, at: now).get()
+    #expect(preview.refundMilli == 0)
+    #expect(preview.summary == "Upgrade now to Premium Pass for 11.99 USD: no refund (the paid period of Family Pass ended 2026-02-10 12:00 UTC); new period ends 2026-03-12 12:00 UTC.")
+    let change = try applied(.upgrade(toProductId: "pass.premium"), to: grace, at: now)
+    for text in [change.message, change.notification?.summary ?? ""] {
+      #expect(!text.contains("refund 0"), "\(text)")
+      #expect(text.contains("no refund (the paid period of Family Pass ended 2026-02-10 12:00 UTC)"), "\(text)")
+    }
+
+    // One millisecond before expiry a sliver of time is unused, worth far less than a cent.
+    let sliver = try applied(.upgrade(toProductId: "pass.premium"), to: F.state(), at: F.expires - .millisecond)
+    #expect(sliver.message.contains("no refund (the unused time of Family Pass is worth less than 0.01 USD)"))
+    // A free period (a trial) refunds nothing either, and says so.
+    let trial = try applied(.upgrade(toProductId: "pass.premium"), to: F.state(price: 0), at: F.midPeriod)
+    #expect(trial.message.contains("no refund (the current period of Family Pass was free)"))
   }
 
   @Test func upgradeInBillingRetryOrAfterExpiryTellsToResubscribe() {
@@ -195,8 +260,8 @@ struct ActionsUpgradeTests {
       documentExtras: #""simulation": { "seed": 42 },"#)
     let change = try applied(.upgrade(toProductId: "pass.premium"), to: state, at: F.midPeriod)
     #expect(change.latest?.transactionId == Identifiers.transactionId(sequence: 2))
-    #expect(change.notification?.notificationUUID == Identifiers.notificationUUID(seed: 42, sequence: 2, at: F.midPeriod))
-    #expect(change.notification?.notificationUUID != Identifiers.notificationUUID(seed: 0, sequence: 2, at: F.midPeriod))
+    #expect(change.notification?.notificationUUID == Identifiers.notificationUUID(seed: 42, subscriber: "1000000111|", sequence: 2, at: F.midPeriod))
+    #expect(change.notification?.notificationUUID != Identifiers.notificationUUID(seed: 0, subscriber: "1000000111|", sequence: 2, at: F.midPeriod))
   }
 
   @Test func targetsListEachDirectionWithItsPreview() throws {
@@ -204,7 +269,7 @@ struct ActionsUpgradeTests {
     let up = Actions.targets(for: .upgrade, in: state, at: F.midPeriod)
     #expect(up.map(\.product.productID) == ["pass.premium"])
     #expect(up.first?.action == .upgrade(toProductId: "pass.premium"))
-    #expect(try up.first?.preview.get().refundMilli == 4124)
+    #expect(try up.first?.preview.get().refundMilli == 4120)
 
     let down = Actions.targets(for: .downgrade, in: state, at: F.midPeriod)
     #expect(down.map(\.product.productID) == ["pass.individual"])

@@ -146,7 +146,7 @@ struct ExamplesTests {
   @Test func offerInEffectIsSpring2026() throws {
     let (s, r) = try load("offer-in-effect")
     #expect(r.environment == .xcode)
-    #expect(r.offerInEffect?.text == "offer code Spring 2026 (pay as you go, P3M, 1 period left)")
+    #expect(r.offerInEffect?.text == "offer code Spring 2026 (pay as you go, 3 × 1 month, 1 period left)")
     #expect(r.offerQueued?.identifier == "Spring 2026")
     #expect(s.subscriber.redeemedOfferCodes.map(\.code) == ["SPRING26"])
   }
@@ -177,7 +177,7 @@ struct ExamplesTests {
     #expect(s.document.catalogReference == .file("backyard-birds.storekit"))
     #expect(s.catalog.formatVersion == "3.0")
     #expect(r.product?.displayName == "Family")
-    #expect(r.offerInEffect?.text == "introductory offer (free trial, P1M)")
+    #expect(r.offerInEffect?.text == "introductory offer (free trial, 1 month)")
     #expect(s.subscriber.latestTransaction?.purchaseDate?.ms == 1_776_710_736_049.7297)
     #expect(s.allWinBackOffers.map(\.offerId) == ["bb_premium_winback"])
   }

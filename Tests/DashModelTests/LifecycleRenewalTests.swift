@@ -100,19 +100,19 @@ struct LifecycleRenewalTests {
     let r = try F.report(F.subscriber(transaction: t) + #", "offerPeriodsRemaining": 1"#, at: midPeriod)
     #expect(r.offerInEffect == OfferInfo(
       type: .offerCode, identifier: "Spring 2026", discountType: .payAsYouGo, period: "P3M", periodsRemaining: 1,
-      text: "offer code Spring 2026 (pay as you go, P3M, 1 period left)"))
+      text: "offer code Spring 2026 (pay as you go, 3 months, 1 period left)"))
   }
 
   @Test func anIntroductoryTrialHasNoIdentifier() throws {
     let t = F.transaction(#""offerType": 1, "offerDiscountType": "FREE_TRIAL", "offerPeriod": "P1W""#)
     let r = try report(transaction: t, renewal: F.renewal())
-    #expect(r.offerInEffect?.text == "introductory offer (free trial, P1W)")
+    #expect(r.offerInEffect?.text == "introductory offer (free trial, 1 week)")
     #expect(r.offerInEffect?.periodsRemaining == nil)
   }
 
   @Test func theQueuedOfferComesFromRenewalInfo() throws {
     let r = try report(renewal: F.renewal(#""offerType": 3, "offerIdentifier": "Spring 2026", "offerDiscountType": "PAY_AS_YOU_GO", "offerPeriod": "P3M""#))
-    #expect(r.offerQueued?.text == "offer code Spring 2026 (pay as you go, P3M)")
+    #expect(r.offerQueued?.text == "offer code Spring 2026 (pay as you go, 3 months)")
     #expect(r.offerInEffect == nil)
   }
 

@@ -80,7 +80,7 @@ struct LifecycleWarningsTests {
       .replacingOccurrences(of: "PURCHASED", with: "BORROWED")
     let r = F.renewal(#""expirationIntent": 6, "priceIncreaseStatus": 2"#, autoRenew: 3)
     let report = try F.report(F.subscriber(transaction: t, renewal: r), at: midPeriod)
-    #expect(report.offerInEffect?.text == "unknown (7) (unknown (BOGO))")
+    #expect(report.offerInEffect?.text == "offer of unknown type 7 (unknown (BOGO))")
     #expect(report.warnings == [
       #"latestTransaction.inAppOwnershipType "BORROWED" is unknown"#,
       "latestTransaction.offerType 7 is unknown",

@@ -115,8 +115,58 @@ import Testing
     #expect(sim.labels.last == "EXPIRED / VOLUNTARY")
     #expect(sim.latest.expiresDate == Sim.at("2026-05-03T00:00:00Z"))
     #expect(sim.info.autoRenewStatus == .off)
+    #expect(sim.info.expirationIntent == .customerCancelled)
     #expect(sim.status == .expired)
     #expect(sim.refusal(.expireNow) != nil)
+  }
+
+  /// Like Xcode's "Expire subscription": auto-renew off first (its own notification, sent while
+  /// the period still runs), then the period ends at that very instant and the expiry follows.
+  @Test func expireNowWithAutoRenewOnTurnsItOffFirstThenExpires() throws {
+    var sim = subscribed()
+    sim.advance(by: .days(2))
+    let at = sim.now
+    let before = sim.log.count
+    let change = try Simulator.apply(.expireNow, to: sim.state, at: at).get()
+    #expect(change.message == "Expired Premium Monthly now: auto-renew turned off first")
+    sim.commit(change)
+    #expect(sim.labels(since: before) == ["DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_DISABLED", "EXPIRED / VOLUNTARY"])
+    #expect(sim.log[before...].map(\.signedDate) == [at, at])
+    #expect(sim.log[before...].map { $0.status } == [.active, .expired])
+    #expect(sim.log[before].summary == "auto-renew turned off to expire Premium Monthly now")
+    // The period ends exactly at the key press: one millisecond before it the customer had access.
+    #expect(Lifecycle.status(of: sim.state.subscriber, at: at - .millisecond).status == .active)
+    #expect(Lifecycle.status(of: sim.state.subscriber, at: at).status == .expired)
+    // Nothing is left to happen on its own: no second EXPIRED later.
+    sim.advance(by: .days(40))
+    #expect(sim.labels(since: before).count == 2)
+  }
+
+  @Test func expireNowWithAutoRenewAlreadyOffOnlyExpires() throws {
+    var sim = subscribed()
+    sim.plan(.setAutoRenew(false))
+    sim.advance(by: .days(2))
+    let before = sim.log.count
+    let change = try Simulator.apply(.expireNow, to: sim.state, at: sim.now).get()
+    #expect(change.message == "Expired Premium Monthly now (auto-renew was already off)")
+    sim.commit(change)
+    #expect(sim.labels(since: before) == ["EXPIRED / VOLUNTARY"])
+  }
+
+  @Test func expireNowSaysThatAPendingDowngradeWillNotHappen() throws {
+    var sim = subscribed()
+    sim.plan(.downgrade(toProductId: "pass.basic.monthly"))
+    sim.advance(by: .days(2))
+    let before = sim.log.count
+    let change = try Simulator.apply(.expireNow, to: sim.state, at: sim.now).get()
+    let pending = "the switch to Basic Monthly pending for the renewal will not happen"
+    #expect(change.message == "Expired Premium Monthly now: auto-renew turned off first; \(pending)")
+    sim.commit(change)
+    #expect(sim.log[before].summary == "auto-renew turned off to expire Premium Monthly now; \(pending)")
+    // The renewal that would have switched plans never comes.
+    sim.advance(by: .days(60))
+    #expect(!sim.labels.contains("DID_RENEW"))
+    #expect(sim.latest.productId == "pass.premium.monthly")
   }
 
   @Test func forceRenewalStartsANewPeriodNowAndClearsAPriceIncrease() {

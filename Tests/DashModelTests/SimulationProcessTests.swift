@@ -151,6 +151,34 @@ import Testing
     #expect(dir.bytes("state.json") == before)
   }
 
+  /// Every mode refuses Production up front, with one line and exit 2, also when nothing is due
+  /// (refunded.json: revoked, so no event is scheduled; it used to end "nothing was due", exit 0).
+  @Test func everySimulateModeRefusesProductionDataEvenWithNothingDue() throws {
+    let dir = TempDir()
+    let example = try String(contentsOf: ExamplesTests.directory.appendingPathComponent("refunded.json"), encoding: .utf8)
+    #expect(example.contains(#""environment": "Production""#))
+    let path = dir.write("refunded.json", example)
+    let before = dir.bytes("refunded.json")
+    let script = dir.write("look.scenario", "expect status 5\n")
+    for args in [["--steps", "1"], ["--fast"], ["--until", "2026-12-31"], ["--scenario", script], ["--check", script]] {
+      let r = try Self.run(["simulate"] + args + [path])
+      #expect(r.status == 2, "\(args): \(r.stderr)")
+      #expect(r.stderr.hasSuffix("Simulation is refused on Production data.\n"), "\(args): \(r.stderr)")
+      #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+      #expect(r.stdout.isEmpty)
+      #expect(dir.bytes("refunded.json") == before, "\(args) changed the file")
+    }
+    // Wall-clock mode too, at once (it would otherwise run until interrupted).
+    let (child, _, err) = try Self.start(["simulate", path])
+    let deadline = Date().addingTimeInterval(10)
+    while child.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    if child.isRunning { child.terminate() }
+    child.waitUntilExit()
+    #expect(child.terminationStatus == 2)
+    #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "subdash: Simulation is refused on Production data.\n")
+    #expect(dir.bytes("refunded.json") == before)
+  }
+
   /// The simulator and a dashboard on one file: the simulator applies events as fast as it can
   /// while this test, like a dashboard, presses keys through `StateFile.update`. Nothing either
   /// writes may be lost, and the clock never runs backwards.

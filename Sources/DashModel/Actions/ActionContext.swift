@@ -66,7 +66,7 @@ struct ActionContext {
 
   /// Notification `index` of this change (0 for the first), numbered after the whole history's.
   func notification(_ index: Int = 0, type: String, subtype: String?, status: SubscriptionStatus?, productId: String?, summary: String) -> NotificationRecord {
-    let uuid = Identifiers.notificationUUID(seed: seed, sequence: history.notificationCount + index, at: now)
+    let uuid = Identifiers.notificationUUID(seed: seed, subscriber: subscriber.identityKey, sequence: history.notificationCount + index, at: now)
     return NotificationRecord(type: type, subtype: subtype, uuid: uuid, signedDate: now, status: status, productId: productId, summary: summary)
   }
 

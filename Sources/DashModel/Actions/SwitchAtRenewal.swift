@@ -3,6 +3,20 @@
 /// currently active plan isn't affected." Only `renewalInfo.autoRenewProductId` (and the renewal
 /// price, and the offer that will apply) change now; the renewal itself creates the RENEWAL
 /// transaction for the new product.
+///
+/// After cancelling (auto-renew off, still active or in grace/retry), choosing another plan of the
+/// group in the App Store's subscription page resubscribes to it: auto-renew turns back on with
+/// the new autoRenewProductId. Two renewal-info fields change, so two notifications are sent, at
+/// the same instant, in this order:
+/// 1. DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_ENABLED: Apple sends it "each time the
+///    subscription's auto-renew status changes" (Testing disabling auto-renew, "Test reenabling
+///    the subscription renewal"); a server that tracks auto-renew only from this type would
+///    otherwise keep the subscriber as cancelled;
+/// 2. DID_CHANGE_RENEWAL_PREF / DOWNGRADE: the plan that renews changed ("downgraded or
+///    cross-graded").
+/// Apple documents no combined form; this pair is SubDash's reading (docs/simulation.md, What is
+/// inferred). An expired or revoked subscription has no renewal to change: resubscribing then is
+/// a new purchase, refused here as before.
 struct SwitchAtRenewal {
   var target: SubscriptionProduct
   var offer: AppliedOffer?
@@ -13,20 +27,17 @@ struct SwitchAtRenewal {
     let current = try ctx.requireSubscription()
     try ctx.requireRenewalPending()
     var r = ctx.renewalInfo
-    if offer == nil {
-      if !r.autoRenewOn { throw .autoRenewOff }
-      if ctx.pendingProductId == target.productID { throw .changeAlreadyPending(target.productID) }
-    }
+    // With auto-renew off nothing is pending, whatever autoRenewProductId says: choosing that
+    // product resubscribes to it.
+    if offer == nil, r.autoRenewOn, ctx.pendingProductId == target.productID { throw .changeAlreadyPending(target.productID) }
     r.autoRenewProductId = target.productID
     r.clearQueuedOffer()
     r.renewalPrice = target.priceMilli
-    var turnedOn = false
-    if let o = offer {
-      o.queue(on: &r)
-      // Redeeming a code is a request to renew with it, so a cancelled subscription renews again.
-      turnedOn = !r.autoRenewOn
-      r.autoRenewStatus = .on
-    }
+    if let o = offer { o.queue(on: &r) }
+    // Choosing a plan (or redeeming a code) is a request to renew with it, so a cancelled
+    // subscription renews again.
+    let turnedOn = !r.autoRenewOn
+    r.autoRenewStatus = .on
     r.signedDate = ctx.now
     var state = ctx.state
     state.subscriber.renewalInfo = r
@@ -40,12 +51,22 @@ struct SwitchAtRenewal {
     // that succeeds, whenever that is.
     let overdue = when <= ctx.now
     let whenText = overdue ? "the overdue renewal (due \(Format.date(when))) succeeds" : "the renewal on \(Format.date(when))"
-    let note = ctx.notification(type: notificationType, subtype: "DOWNGRADE", status: ctx.status, productId: target.productID,
-                                summary: "\(verb) to \(target.displayName) scheduled for \(overdue ? "when " : "")\(whenText)\(withOffer)\(on)")
+    var notes: [NotificationRecord] = []
+    // An offer code's OFFER_REDEEMED already says the customer asked to renew with it; a plan
+    // choice after cancelling also changes the auto-renew status, which has its own notification.
+    if turnedOn && offer == nil {
+      notes.append(ctx.notification(
+        notes.count, type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_ENABLED", status: ctx.status, productId: current.product.productID,
+        summary: "Auto-renew turned back on by choosing \(target.displayName) for \(whenText)"))
+    }
+    notes.append(ctx.notification(
+      notes.count, type: notificationType, subtype: "DOWNGRADE", status: ctx.status, productId: target.productID,
+      summary: "\(verb) to \(target.displayName) scheduled for \(overdue ? "when " : "")\(whenText)\(withOffer)\(on)"))
     let at = overdue ? "when \(whenText)" : "at the next renewal on \(Format.date(when))"
-    let change = Change(state: state, notifications: [note],
+    let change = Change(state: state, notifications: notes,
                         message: "\(target.displayName) starts \(at) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).")
-    let preview = ActionPreview(summary: "\(verb) to \(target.displayName) \(at) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).",
+    let turnsOn = turnedOn ? "; auto-renew turns back on" : ""
+    let preview = ActionPreview(summary: "\(verb) to \(target.displayName) \(at) for \(price)\(withOffer); \(current.product.displayName) stays until then\(turnsOn).",
                                 effectiveDate: when, waitsForBillingRecovery: overdue)
     return Outcome(change: change, preview: preview)
   }

@@ -4,7 +4,8 @@
 ///
 /// History choice: the change appends TWO transactions to the journal, in this order:
 /// 1. the previous transaction again, now with `isUpgraded: true` and SubDash's extra field
-///    `proratedRefundMilli` (the refund in milliunits; not an App Store field), so the journal
+///    `proratedRefundMilli` (the refund in milliunits, rounded to the currency's minor unit: see
+///    `Proration`; not an App Store field), so the journal
 ///    shows what the App Store now reports for it;
 /// 2. the new PURCHASE transaction (same originalTransactionId), which becomes latestTransaction.
 /// The notification carries the same `proratedRefundMilli` field, and its summary states it.
@@ -33,7 +34,8 @@ struct SwitchNow {
     }
     var refund: Int64 = 0
     if let start = old.purchaseDate, let end = old.expiresDate {
-      refund = Proration.refundMilli(priceMilli: old.price ?? 0, purchaseDate: start, expiresDate: end, at: ctx.now)
+      refund = Proration.refundMilli(priceMilli: old.price ?? 0, purchaseDate: start, expiresDate: end, at: ctx.now,
+                                     currency: old.currency ?? ctx.defaultCurrency)
     }
     var upgraded = old
     upgraded.isUpgraded = true
@@ -49,7 +51,7 @@ struct SwitchNow {
     state.subscriber = subscriber
 
     let currency = new.currency
-    let refundText = "refund \(ActionText.money(refund, old.currency ?? currency)) for the unused time of \(current.product.displayName)"
+    let refundText = Self.refundText(refund, old: old, product: current.product, at: ctx.now, currency: old.currency ?? currency)
     let charge = offer.map { "\(ActionText.money(price, currency)) (\($0.label): \($0.terms(currency: currency)))" }
       ?? ActionText.money(price, currency)
     let ends = Format.date(expires)
@@ -61,6 +63,19 @@ struct SwitchNow {
     let preview = ActionPreview(summary: "\(verb) now to \(target.displayName) for \(charge): \(refundText); new period ends \(ends).",
                                 effectiveDate: ctx.now, refundMilli: refund)
     return Outcome(change: change, preview: preview)
+  }
+
+  /// "refund 4.12 USD for the unused time of Family Pass", or why there is none: never "refund
+  /// 0.00 USD", which reads like a refund that failed.
+  static func refundText(_ refund: Int64, old: TransactionPayload, product: SubscriptionProduct, at now: Instant, currency: String?) -> String {
+    let name = product.displayName
+    guard refund == 0 else { return "refund \(ActionText.money(refund, currency)) for the unused time of \(name)" }
+    if (old.price ?? 0) == 0 { return "no refund (the current period of \(name) was free)" }
+    if let end = old.expiresDate, end <= now {
+      // A billing grace period: the paid period is over, so no time of it is unused.
+      return "no refund (the paid period of \(name) ended \(Format.date(end)))"
+    }
+    return "no refund (the unused time of \(name) is worth less than \(ActionText.money(Int64(Proration.minorUnitMilli(currency)), currency)))"
   }
 
   /// A new paid period clears everything about the old one's renewal: billing problems, a pending

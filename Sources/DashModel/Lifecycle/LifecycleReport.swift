@@ -109,7 +109,8 @@ public struct OfferInfo: Equatable, Sendable {
   public var discountType: OfferDiscountType?
   public var period: String?
   public var periodsRemaining: Int?
-  /// "offer code Spring 2026 (pay as you go, 2 periods left)".
+  /// "offer code Spring 2026 (pay as you go, 3 × 1 month, 2 periods left)": starts with the offer's
+  /// own noun, so it needs no "offer" label before it.
   public var text: String
 }
 

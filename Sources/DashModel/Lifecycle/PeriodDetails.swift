@@ -69,25 +69,72 @@ extension LifecycleFacts {
   /// The offer the current period was bought with.
   var offerInEffect: OfferInfo? {
     guard isServing, let t = transaction, let type = t.offerType else { return nil }
-    return Self.offer(type: type, identifier: t.offerIdentifier, discount: t.offerDiscountType, period: t.offerPeriod,
-                      remaining: state.subscriber.offerPeriodsRemaining)
+    return offer(type: type, identifier: t.offerIdentifier, discount: t.offerDiscountType, period: t.offerPeriod,
+                 productId: t.productId, remaining: state.subscriber.offerPeriodsRemaining)
   }
 
   /// The offer the next renewal will use (renewal info's offer fields), if it renews.
   var offerQueued: OfferInfo? {
     guard isServing, autoRenewOn, let r = renewal, let type = r.offerType else { return nil }
-    return Self.offer(type: type, identifier: r.offerIdentifier, discount: r.offerDiscountType, period: r.offerPeriod, remaining: nil)
+    return offer(type: type, identifier: r.offerIdentifier, discount: r.offerDiscountType, period: r.offerPeriod,
+                 productId: r.autoRenewProductId ?? transaction?.productId, remaining: nil)
   }
 
-  /// "offer code Spring 2026 (pay as you go, P1M, 2 periods left)".
-  static func offer(type: OfferType, identifier: String?, discount: OfferDiscountType?, period: String?, remaining: Int?) -> OfferInfo {
+  /// "offer code Spring 2026 (pay as you go, 3 × 1 month, 2 periods left)". The text starts with
+  /// the offer's own noun, so a caller shows it without an "offer" label of its own.
+  ///
+  /// The length reads like the rest of SubDash's offer texts ("3 × 1 month"): `offerPeriod` is the
+  /// whole offer's duration (P3M), so the catalog's offer gives the period and count when it is
+  /// there; otherwise the duration is named ("3 months"). The count of periods left appears only
+  /// while some are left: a single-period offer (a free week, a one-period win-back offer, pay up
+  /// front) has none to count, and the last period of a longer one says "last period".
+  func offer(type: OfferType, identifier: String?, discount: OfferDiscountType?, period: String?, productId: String?, remaining: Int?) -> OfferInfo {
+    let shape = catalogShape(type: type, identifier: identifier, discount: discount, productId: productId)
     var details: [String] = []
     if let discount { details.append(discount.description) }
-    if let period { details.append(period) }
-    if let remaining { details.append(remaining == 1 ? "1 period left" : "\(remaining) periods left") }
-    var text = type.description
+    if let shape {
+      details.append(ISOPeriod.duration(shape.period, times: shape.count))
+    } else if let period {
+      details.append((try? ISOPeriod(parsing: period))?.name ?? period)
+    }
+    if let remaining {
+      if remaining > 0 {
+        details.append(remaining == 1 ? "1 period left" : "\(remaining) periods left")
+      } else if remaining == 0, let shape, shape.count > 1, discount == .payAsYouGo {
+        details.append("last period")
+      }
+    }
+    // An offer type this version does not know still reads as an offer ("next offer of unknown type").
+    var text = type.isKnown ? type.description : "offer of unknown type \(type.rawValue)"
     if let identifier, !identifier.isEmpty { text += " " + identifier }
     if !details.isEmpty { text += " (" + details.joined(separator: ", ") + ")" }
     return OfferInfo(type: type, identifier: identifier, discountType: discount, period: period, periodsRemaining: remaining, text: text)
+  }
+
+  /// One offer period and how many there are, from the catalog offer this one names: an offer
+  /// code by reference name, a win-back or promotional offer by id, the product's introductory
+  /// offer with the same payment mode.
+  private func catalogShape(type: OfferType, identifier: String?, discount: OfferDiscountType?, productId: String?) -> (period: ISOPeriod, count: Int)? {
+    let product = state.catalog.product(productId)
+    func shape(_ period: String, _ count: Int) -> (period: ISOPeriod, count: Int)? {
+      guard count >= 1, let p = try? ISOPeriod(parsing: period) else { return nil }
+      return (p, count)
+    }
+    switch type {
+    case .offerCode:
+      guard let o = product?.codeOffers.first(where: { $0.referenceName == identifier }) else { return nil }
+      return shape(o.terms.period, o.terms.numberOfPeriods)
+    case .winBack:
+      guard let o = state.allWinBackOffers.first(where: { $0.offerId == identifier }) else { return nil }
+      return shape(o.period, o.periodCount)
+    case .promotional:
+      guard let o = product?.promotionalOffers.first(where: { $0.id == identifier }) else { return nil }
+      return shape(o.period, o.numberOfPeriods)
+    case .introductory:
+      guard let o = product?.introductoryOffers.first(where: { $0.paymentMode.discountType == discount }) else { return nil }
+      return shape(o.period, o.numberOfPeriods)
+    default:
+      return nil
+    }
   }
 }

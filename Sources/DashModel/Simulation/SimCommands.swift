@@ -55,21 +55,45 @@ extension SimContext {
     state.subscriber.offerPeriodsRemaining = nil
   }
 
-  /// SKTestSession `expireSubscription`: auto-renew off and expiresDate moved to now; the
-  /// expiration event then fires at once (EXPIRED / VOLUNTARY).
+  /// SKTestSession `expireSubscription` ("disables auto-renew and changes the subscription's
+  /// expiration date to the current system time"), like Xcode's transaction manager "Expire
+  /// subscription". In App Store terms that is two steps at the same instant, each with its own
+  /// notification: auto-renew off first (DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_DISABLED, status 1:
+  /// the period has not ended yet), then the period ends now and the expiration follows at once
+  /// (EXPIRED / VOLUNTARY, expirationIntent 1, status 2). A server that tracks auto-renew from
+  /// DID_CHANGE_RENEWAL_STATUS would otherwise still think this subscriber renews.
+  ///
+  /// A downgrade or crossgrade pending for the renewal can no longer happen, since nothing renews;
+  /// it is named in both texts rather than dropped silently. `autoRenewProductId` keeps it, as
+  /// Apple's renewal info keeps the product that would renew when auto-renew is turned off.
   mutating func expireNow(at date: Instant) throws(ActionError) {
     guard var t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
     guard Lifecycle.status(of: state.subscriber, at: date).status == .active else {
       throw ActionError.notActive("it has already lapsed")
     }
+    var pending = ""
+    if let next = renewalInfo.autoRenewProductId, next != t.productId {
+      pending = "; the switch to \(name(next)) pending for the renewal will not happen"
+    }
+    let wasOn = renewalInfo.autoRenewOn
+    if wasOn {
+      renewalInfo.autoRenewStatus = .off
+      renewalInfo.signedDate = date
+      notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date,
+             summary: "auto-renew turned off to expire \(name(t.productId)) now\(pending)")
+    }
     t.expiresDate = date
     state.subscriber.latestTransaction = t
-    renewalInfo.autoRenewStatus = .off
     renewalInfo.renewalDate = date
     renewalInfo.signedDate = date
     settings.periodAnchor = nil
-    messages.append("expired \(name(t.productId)) now")
+    // The expiration event, applied here rather than left to the event loop so that it is part
+    // of this step whatever the clock says (it is the event `advance` would apply at `date`).
+    process(SimEvent(date: date, kind: .expiration))
+    headline = wasOn
+      ? "Expired \(name(t.productId)) now: auto-renew turned off first\(pending)"
+      : "Expired \(name(t.productId)) now (auto-renew was already off)\(pending)"
   }
 
   /// SKTestSession `forceRenewalOfSubscription`: the current period ends now and a new one

@@ -8,6 +8,9 @@ struct SimContext {
   private(set) var transactions: [TransactionPayload] = []
   private(set) var notifications: [NotificationRecord] = []
   var messages: [String] = []
+  /// The status-line message for a step whose first notification does not say what the step did
+  /// (expire now starts with AUTO_RENEW_DISABLED); nil: the first notification's summary.
+  var headline: String?
   /// The history's totals including what this step added (ids are numbered from it).
   private(set) var summary: HistorySummary
   /// Only what this step added, continuing the paid-time fold where the history left off.
@@ -16,9 +19,7 @@ struct SimContext {
   /// `readOnly` contexts only answer questions (clock, rules), which are fine on Production data;
   /// anything that could change the state refuses it.
   init(_ state: SubscriptionState, readOnly: Bool = false) throws(ActionError) {
-    if !readOnly && state.subscriber.environment == .production {
-      throw ActionError.productionData("Simulation")
-    }
+    if !readOnly { try Simulator.requireSimulatable(state) }
     self.state = state
     do {
       settings = try SimulationSettings(of: state)
@@ -78,7 +79,8 @@ struct SimContext {
 
   /// Emits a notification signed at `date`, with the status the subscriber has at that moment.
   mutating func notify(_ type: String, _ subtype: String? = nil, at date: Instant, summary text: String) {
-    let uuid = Identifiers.notificationUUID(seed: settings.seed, sequence: summary.notificationCount, at: date)
+    let uuid = Identifiers.notificationUUID(
+      seed: settings.seed, subscriber: state.subscriber.identityKey, sequence: summary.notificationCount, at: date)
     let status = Lifecycle.status(of: state.subscriber, at: date).status
     let product = latest?.productId ?? state.subscriber.renewalInfo?.productId
     notifications.append(NotificationRecord(type: type, subtype: subtype, uuid: uuid, signedDate: date, status: status, productId: product, summary: text))

@@ -5,6 +5,13 @@
 /// Every entry point that changes the state refuses Production data
 /// (`ActionError.productionData`); the read-only ones (clock, rules, nextEvent) answer for any file.
 public enum Simulator {
+  /// Refuses Production data up front, with the same error every changing entry point gives.
+  /// `subdash simulate` calls it before each step, so a Production file is refused even when
+  /// nothing is due (the read-only `nextEvent` alone would answer "nothing scheduled", exit 0).
+  public static func requireSimulatable(_ state: SubscriptionState) throws(ActionError) {
+    if state.subscriber.environment == .production { throw ActionError.productionData("Simulation") }
+  }
+
   /// The next thing the App Store will do on its own, if anything is scheduled. It may lie before
   /// the clock (a period that ended while nobody simulated): `advance` applies it at its own time.
   public static func nextEvent(_ state: SubscriptionState) throws(ActionError) -> SimEvent? {
@@ -132,7 +139,7 @@ public enum Simulator {
       ctx.run(until: at)
       ctx.refreshWinBack(at: at)
       let mine = Array(ctx.notifications[before...])
-      let message = (mine.map { $0.summary ?? $0.label } + ctx.messages).first ?? "Done"
+      let message = ctx.headline ?? (mine.map { $0.summary ?? $0.label } + ctx.messages).first ?? "Done"
       return ctx.change(now: at, message: message.prefix(1).uppercased() + message.dropFirst())
     }
   }

@@ -15,16 +15,23 @@ public struct Change: Equatable, Sendable {
 }
 
 /// Deterministic identifiers, so the same scenario and seed give a byte-identical file. They are
-/// derived from the history's counters (and the simulation seed), never from a random source.
+/// derived from the history's counters, the simulation seed and the subscriber, never from a
+/// random source.
 public enum Identifiers {
   /// A numeric transaction id in App Store style, unique within this subscriber's history.
   public static func transactionId(sequence: Int) -> String { String(2_000_000_000_000_000 + UInt64(max(0, sequence))) }
 
   public static func webOrderLineItemId(sequence: Int) -> String { String(3_000_000_000_000_000 + UInt64(max(0, sequence))) }
 
-  /// A version-4-shaped UUID derived from (seed, sequence, time) with SplitMix64.
-  public static func notificationUUID(seed: UInt64, sequence: Int, at time: Instant) -> String {
-    var x = seed &+ UInt64(truncatingIfNeeded: sequence) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: Int64(time.ms))
+  /// A version-4-shaped UUID derived from (seed, subscriber, sequence, time) with SplitMix64.
+  ///
+  /// `subscriber` (`Subscriber.identityKey`: originalTransactionId and appAccountToken) is part
+  /// of it because the seed defaults to 0 and every example file sits at the same virtual clock:
+  /// without it the first notification written to two different files at the same moment had the
+  /// same notificationUUID, and a test server de-duplicating by UUID (as Apple tells servers to)
+  /// dropped the second. The same file and seed still give the same UUIDs.
+  public static func notificationUUID(seed: UInt64, subscriber: String, sequence: Int, at time: Instant) -> String {
+    var x = seed &+ fnv1a(subscriber) &+ UInt64(truncatingIfNeeded: sequence) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: Int64(time.ms))
     func next() -> UInt64 {
       x &+= 0x9E37_79B9_7F4A_7C15
       var z = x
@@ -43,5 +50,16 @@ public enum Identifiers {
     let variant = hex(0x8000 | ((b >> 48) & 0x3FFF), 4)
     let node = hex(b & 0xFFFF_FFFF_FFFF, 12)
     return "\(timeLow)-\(timeMid)-\(version)-\(variant)-\(node)"
+  }
+
+  /// FNV-1a over the UTF-8 bytes: a stable 64-bit digest (Swift's `hashValue` is seeded per
+  /// process, so it would break determinism).
+  static func fnv1a(_ text: String) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in text.utf8 {
+      h ^= UInt64(byte)
+      h &*= 0x0000_0100_0000_01B3
+    }
+    return h
   }
 }

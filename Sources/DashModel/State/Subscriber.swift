@@ -46,6 +46,14 @@ public struct Subscriber: Equatable, Sendable {
 
   public var originalTransactionId: String? { latestTransaction?.originalTransactionId ?? renewalInfo?.originalTransactionId }
   public var environment: AppStoreEnvironment? { latestTransaction?.environment ?? renewalInfo?.environment }
+
+  /// Who this subscriber is to the App Store: originalTransactionId and appAccountToken, the two
+  /// ids a server files notifications under. Notification UUIDs include it, so two state files
+  /// never produce the same UUID for their own notifications.
+  public var identityKey: String {
+    let token = latestTransaction?.appAccountToken ?? renewalInfo?.appAccountToken
+    return [originalTransactionId ?? "", token ?? ""].joined(separator: "|")
+  }
 }
 
 /// An offer code this subscriber redeemed (Apple allows one redemption per offer per customer).

@@ -31,10 +31,10 @@ enum PlanPanel {
     ]), .ownership))
     if r.offerInEffect != nil || r.offerQueued != nil {
       var spans: [Run] = []
-      if let now = r.offerInEffect { spans += [Run("offer ", Style(.label)), Run(now.text, Style(.value))] }
+      if let now = r.offerInEffect { spans += [Run(now.text, Style(.value))] }
       if let next = r.offerQueued {
         if !spans.isEmpty { spans.append(Run(dot, Style(.dim))) }
-        spans += [Run("next offer ", Style(.label)), Run(next.text, Style(.value))]
+        spans += [Run("next ", Style(.label)), Run(next.text, Style(.value))]
       }
       out.append(mark(Line(spans), .offer))
     }

@@ -54,6 +54,7 @@ struct SimulateClock {
     while !signals.check() {
       if let steps, done >= steps { break }
       let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+        try Simulator.requireSimulatable(s)
         guard let next = try Simulator.nextEvent(s) else { return nil }
         if let until, next.date > until { return nil }
         return try Simulator.advanceToNextEvent(s)

@@ -8,6 +8,8 @@ public enum ScenarioFailure: Error, Equatable, Sendable, CustomStringConvertible
   case file(StateFileError)
   /// The script cannot run as written (no starting file, setup after steps …).
   case setup(file: String, line: Int, message: String)
+  /// The state is Production data, which simulation never touches (not even to check it).
+  case productionData
 
   public var description: String {
     switch self {
@@ -19,6 +21,8 @@ public enum ScenarioFailure: Error, Equatable, Sendable, CustomStringConvertible
       return e.description
     case .setup(let f, let l, let message):
       return "\(f):\(l): \(message)"
+    case .productionData:
+      return ActionError.productionData("Simulation").message
     }
   }
 
@@ -26,7 +30,7 @@ public enum ScenarioFailure: Error, Equatable, Sendable, CustomStringConvertible
   public var exitCode: Int32 {
     switch self {
     case .mismatch, .refused: return 1
-    case .file, .setup: return 2
+    case .file, .setup, .productionData: return 2
     }
   }
 }
@@ -79,6 +83,8 @@ public struct ScenarioRunner {
       started = true
       if run.state == nil {
         do { run.state = try store.load() } catch { throw .file(error) }
+        // Every simulate mode refuses Production the same way (exit 2), before any step.
+        do { try Simulator.requireSimulatable(run.state!) } catch { throw .productionData }
       }
       if case .expect(let e) = line.step {
         if case .error = e {
