@@ -133,12 +133,12 @@ test_upgrade() {
   open_dashboard upgrade active
   e2e_type u
   e2e_wait_for "Upgrade to"
-  e2e_assert_screen "› Premium (Annual) — 119.99 USD / 1 year  upgrade now, refund 2.436 USD"
+  e2e_assert_screen "› Premium (Annual) — 119.99 USD / 1 year  upgrade now, refund 2.44 USD"
   e2e_keys Enter
-  e2e_wait_for "Upgrade now to Premium (Annual) for 119.99 USD: refund 2.436 USD for"
+  e2e_wait_for "Upgrade now to Premium (Annual) for 119.99 USD: refund 2.44 USD for"
   e2e_type y
   e2e_wait_for "Premium (Annual)  level 1 of 3 in Birdwatch Pass"
-  e2e_wait_for "Upgraded to Premium (Annual) now; refund 2.436 USD"
+  e2e_wait_for "Upgraded to Premium (Annual) now; refund 2.44 USD"
   e2e_assert_screen "DID_CHANGE_RENEWAL_PREF / UPGRADE"
   quit
   [[ "$(show_json active.json .productId)" == pass.premium.annual ]]
@@ -209,7 +209,7 @@ test_valid_code() {
   e2e_keys Enter
   e2e_wait_for "Upgrade now to Premium for 5.99 USD (offer code Spring 2026"
   e2e_type y
-  e2e_wait_for "Upgraded to Premium now; refund 2.436 USD"
+  e2e_wait_for "Upgraded to Premium now; refund 2.44 USD"
   e2e_wait_for "Premium  level 1 of 3 in Birdwatch Pass"
   e2e_assert_screen "OFFER_REDEEMED / UPGRADE"
   quit
