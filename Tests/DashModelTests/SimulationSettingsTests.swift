@@ -128,4 +128,35 @@ import Testing
     #expect(again.now == Sim.at("2026-02-01T00:00:00Z"))
     #expect(again.gracePeriod == .length(.days(16)))
   }
+
+  /// `simulate --grace 61d` was refused only after it had been written, and the written value
+  /// then blocked every later run: every accepted spelling must respect the 60-day limit, and
+  /// whatever is accepted must read back.
+  @Test func graceLongerThanBillingRetryIsRefusedInEverySpelling() throws {
+    for text in ["61", "61d", "P61D", "60d1ms", "1464h"] {
+      #expect(throws: SimTextError.self, "\(text)") { try GraceSetting(parsing: text) }
+    }
+    for text in ["60", "60d", "16d12h", "3d"] {
+      let g = try GraceSetting(parsing: text)
+      let stored = ObjectReader(JSONObject([("gracePeriod", g.json)]), at: .root)
+      #expect(try GraceSetting.read(stored, "gracePeriod") == g, "\(text)")
+    }
+  }
+
+  /// A hand-written `"gracePeriod": 61` makes the file refuse every simulator step; the flag that
+  /// sets the grace must be able to repair it, and a still-bad value is refused with its path.
+  @Test func aSettingThatDoesNotReadCanBeReplacedButNotWrittenBadly() throws {
+    var bad = try StateFile.load(path: ExamplesTests.directory.appendingPathComponent("active.json").path)
+    var sim = bad.document.simulation ?? JSONObject()
+    sim["gracePeriod"] = .int(61)
+    bad.document.simulation = sim
+    #expect(throws: ActionError.self) { try Simulator.settings(bad) }
+    let fixed = try Simulator.setSettings(bad, [("gracePeriod", .int(16))]).get().state
+    #expect(try Simulator.settings(fixed).gracePeriod == .length(.days(16)))
+    guard case .failure(let e) = Simulator.setSettings(fixed, [("gracePeriod", .int(61))]) else {
+      Issue.record("a 61-day grace was written")
+      return
+    }
+    #expect(e.message == "$.simulation.gracePeriod: a grace period of 61 days is longer than billing retry (60 days)")
+  }
 }

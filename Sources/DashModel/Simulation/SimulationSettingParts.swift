@@ -29,6 +29,9 @@ public enum GraceSetting: Equatable, Sendable, CustomStringConvertible {
     do {
       let s = try Format.parseSpan(t)
       guard s > .zero else { throw SimTextError("a grace period must be longer than zero (or \"off\")") }
+      // The same limit as a day count: a longer grace would outlast billing retry, and a value
+      // accepted here is written to the file, so it must read back.
+      guard s <= .days(60) else { throw SimTextError("a grace period of \(Format.span(s)) is longer than billing retry (60 days)") }
       self = .length(s)
     } catch let e as SimTextError {
       throw e
@@ -54,7 +57,7 @@ public enum GraceSetting: Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  var json: JSON {
+  public var json: JSON {
     switch self {
     case .off: return .bool(false)
     case .storeKit: return .string("storekit")

@@ -85,24 +85,22 @@ struct Simulate: ParsableCommand {
   /// Writes --rate, --grace, --fail-renewals and --seed into the file's simulation settings, so
   /// dashboards on the same file apply the same rules.
   func applyFlags(to path: String) throws {
-    var edits: [(inout SimulationSettings) -> Void] = []
+    // Raw values, checked here and again as a whole by the model before anything is written.
+    var values: [(key: String, value: JSON)] = []
     if let rate {
       do { _ = try SimulationRate(parsing: rate) } catch { throw SimulateInputError("--rate: \(error)") }
-      edits.append { $0.timeRate = rate }
+      values.append(("timeRate", .string(rate)))
     }
     if let grace {
       let g: GraceSetting
       do { g = try GraceSetting(parsing: grace) } catch { throw SimulateInputError("--grace: \(error.message)") }
-      edits.append { $0.gracePeriod = g }
+      values.append(("gracePeriod", g.json))
     }
-    if failRenewals { edits.append { $0.failRenewals = true } }
-    if let seed { edits.append { $0.seed = seed } }
-    guard !edits.isEmpty else { return }
+    if failRenewals { values.append(("failRenewals", .bool(true))) }
+    if let seed { values.append(("seed", .int(Int64(bitPattern: seed)))) }
+    guard !values.isEmpty else { return }
     _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
-      switch Simulator.configure(s, { settings in for e in edits { e(&settings) } }) {
-      case .success(let c): return c
-      case .failure(let e): throw e
-      }
+      try Simulator.setSettings(s, values).get()
     }
   }
 }

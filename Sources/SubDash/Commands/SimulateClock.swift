@@ -29,7 +29,8 @@ enum SimFileStep {
       return saved.change
     } catch {
       if idle { return nil }
-      if let refusal { throw SimulateInputError(refusal.message) }
+      // A setting the file holds is named with the file, as every other bad-input error is.
+      if let refusal { throw SimulateInputError(refusal.message.hasPrefix("$.") ? "\(path): \(refusal.message)" : refusal.message) }
       throw SimulateInputError(error.description)
     }
   }
