@@ -246,7 +246,8 @@ class Subscriber:
         if renewal is not None:
             sub["renewalInfo"] = renewal
         sub["transactions"] = self.transactions
-        sub["notifications"] = self.notifications
+        # In date order, as the App Store sends them and SubDash appends them.
+        sub["notifications"] = sorted(self.notifications, key=lambda n: n["signedDate"])
         sub.update(more)
         return sub
 

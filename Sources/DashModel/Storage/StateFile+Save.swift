@@ -54,8 +54,18 @@ extension StateFile {
       for e in entries.reversed() { if case .notification(let n) = e { out.append(n) } }
     }
     // Only the newest of the inline log: copying all of a 100,000-entry log on every dashboard
-    // reload would make the reload cost grow with the history.
-    if out.count < limit { out += state.document.subscriber.notifications.suffix(limit - out.count).reversed() }
+    // reload would make the reload cost grow with the history. The newest are the last ones when
+    // the log is in date order, as SubDash writes it; a hand-made log out of order is sorted
+    // (stably, undated entries first) so "recent" never skips a newer event.
+    if out.count < limit {
+      let log = state.document.subscriber.notifications
+      let inOrder = zip(log, log.dropFirst()).allSatisfy { ($0.signedDate ?? .epoch) <= ($1.signedDate ?? .epoch) }
+      let ordered = inOrder ? log : log.enumerated().sorted {
+        let a = $0.element.signedDate ?? .epoch, b = $1.element.signedDate ?? .epoch
+        return a != b ? a < b : $0.offset < $1.offset
+      }.map(\.element)
+      out += ordered.suffix(limit - out.count).reversed()
+    }
     return Array(out.prefix(limit))
   }
 }
