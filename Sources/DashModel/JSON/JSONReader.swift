@@ -91,11 +91,12 @@ public struct ObjectReader: Sendable {
   }
 
   /// Milliseconds since 1970, integer or fractional (Xcode writes fractional ms).
+  /// (The range is `Instant.fileRange`.)
   /// Values outside year 1900…3000 are rejected: they are almost always seconds-vs-ms mistakes
   /// or corruption, and would make every countdown meaningless.
   public func instant(_ key: String) throws(DecodeError) -> Instant? {
     guard let d = try double(key) else { return nil }
-    guard d >= -2_208_988_800_000, d <= 32_503_680_000_000 else {
+    guard Instant.fileRange.contains(Instant(ms: d)) else {
       // Quote the number as written (253402300799000, not 253402300799000.0).
       let literal = object[key].flatMap { if case .number(let n) = $0 { return n } else { return nil } } ?? "\(d)"
       throw DecodeError(path.appending(key), "date \(literal) ms is outside years 1900–3000 (milliseconds since 1970 expected)")

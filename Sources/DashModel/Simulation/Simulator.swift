@@ -40,6 +40,9 @@ public enum Simulator {
   /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
   /// never moves back: a target before it only applies overdue events.
   public static func advance(_ state: SubscriptionState, to target: Instant) throws(ActionError) -> Change {
+    guard target <= Instant.fileRange.upperBound else {
+      throw ActionError.other("\(Format.date(target)) is past 3000-01-01 00:00 UTC, the last date a state file can hold")
+    }
     var ctx = try SimContext(state)
     try ctx.catchUpOverdue()
     let end = max(target, ctx.now)

@@ -21,6 +21,7 @@ extension StateFile {
     defer { withExtendedLifetime(lock) {} }
     let current = try load(path: path)
     var change = try apply(current)
+    try checkDates(change, path: path)
     try commit(&change, at: path)
     return Saved(state: change.state, change: change)
   }

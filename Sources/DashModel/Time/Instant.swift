@@ -19,6 +19,11 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// 1970-01-01T00:00:00Z.
   public static let epoch = Instant(ms: 0)
 
+  /// The dates a state file may hold: 1900-01-01 to 3000-01-01 (UTC). Outside it a number is
+  /// almost always a seconds-for-milliseconds mistake, and calendar arithmetic would overflow; the
+  /// loader refuses such dates, so nothing may write one either.
+  public static let fileRange = Instant(ms: -2_208_988_800_000)...Instant(ms: 32_503_680_000_000)
+
   public static func < (a: Instant, b: Instant) -> Bool { a.ms < b.ms }
   public static func + (a: Instant, b: Span) -> Instant { Instant(ms: a.ms + b.ms) }
   public static func - (a: Instant, b: Span) -> Instant { Instant(ms: a.ms - b.ms) }
