@@ -27,7 +27,7 @@ struct SimulateScenario {
     let statePath: String
     if let file {
       if scenario.createsFile, FileManager.default.fileExists(atPath: file) {
-        LineOut.stderr("\(file) already exists and the script builds its own starting file (catalog/state line); remove the file or leave FILE out to use a scratch copy")
+        LineOut.stderr("\(file) already exists and the script builds its own starting file (catalog/state line); remove the file, or check the script on a scratch copy with --check SCRIPT (no FILE)")
         return 2
       }
       statePath = file
