@@ -24,4 +24,12 @@ import Testing
     }
     #expect(lines.contains("Dashboard"))
   }
+
+  /// `subdash show` has no `?` key: it points to its own Warnings section.
+  @Test func theTicketReportPointsToItsWarningsSection() {
+    let lines = PlainReport.lines(vm)
+    #expect(lines.contains { $0.hasSuffix("more: see Warnings below)") })
+    #expect(!lines.contains { $0.contains("? lists them") })
+    #expect(lines.contains("== Warnings =="))
+  }
 }

@@ -4,7 +4,9 @@ import DashModel
 /// file error, refund/revocation, grace, billing retry, expiry, price consent, Ask to Buy, and the
 /// first contradiction found in the file.
 enum BannerPanel {
-  static func lines(_ vm: ViewModel, glyphs g: Glyphs, compact: Bool) -> [Line] {
+  /// `moreWarnings` says where the warnings after the first are listed: `?` on the dashboard, a
+  /// section of its own in `subdash show`.
+  static func lines(_ vm: ViewModel, glyphs g: Glyphs, compact: Bool, moreWarnings: String = "? lists them") -> [Line] {
     func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
     let r = vm.report
     let now = vm.now
@@ -45,7 +47,7 @@ enum BannerPanel {
       banner(g.info, "ASK TO BUY", "\(name) waits for a parent for \(left), until \(fmt(ask.lapseDate)); requested \(fmt(ask.requestedDate))", .accent, .askToBuy)
     }
     if let warning = r.warnings.first {
-      let more = r.warnings.count > 1 ? " (+\(r.warnings.count - 1) more: ? lists them)" : ""
+      let more = r.warnings.count > 1 ? " (+\(r.warnings.count - 1) more: \(moreWarnings))" : ""
       banner(g.warn, "CHECK FILE", warning + more, .warn, nil)
     }
     return out

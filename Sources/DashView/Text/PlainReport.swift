@@ -25,7 +25,7 @@ public enum PlainReport {
     } else {
       out.append("clock: \(Format.date(vm.clock.wall))")
     }
-    out += BannerPanel.lines(vm, glyphs: g, compact: false).map(\.text)
+    out += BannerPanel.lines(vm, glyphs: g, compact: false, moreWarnings: "see Warnings below").map(\.text)
     out.append(BannerPanel.access(vm, glyphs: g).text)
     section("Current plan", PlanPanel.lines(vm, glyphs: g, compact: false).map(\.text), into: &out)
     section(PlansPanel.title(vm), PlansPanel.lines(vm, width: width, glyphs: g).map(\.text), into: &out)
