@@ -61,6 +61,16 @@ struct LifecycleStatusTests {
     #expect(r.renewal == .none)
   }
 
+  /// After billing retry ends, expiresDate is the renewal that was never paid, not the day
+  /// access ended; the access rule says so instead of "expired <that date>".
+  @Test func aBillingExpirySaysTheRenewalWasNeverPaid() throws {
+    let state = try StateFile.load(path: ExamplesTests.directory.appendingPathComponent("expired-billing.json").path)
+    let r = Lifecycle.derive(state, at: try Simulator.clock(state))
+    #expect(r.access == AccessVerdict(.no, rule: "expired: the renewal due 2026-02-09 08:10 UTC was never paid"))
+    let voluntary = try StateFile.load(path: ExamplesTests.directory.appendingPathComponent("expired-voluntary.json").path)
+    #expect(Lifecycle.derive(voluntary, at: try Simulator.clock(voluntary)).access.rule == "expired 2026-03-08 13:00 UTC")
+  }
+
   @Test func billingRetryAccessIsLimitedWhenThePolicySaysSo() throws {
     let r = try report(inGrace, extra: #""policy": {"billingRetryAccess": "limited"},"#, at: F.at("2026-05-20 00:00"))
     #expect(r.access.level == .limited)

@@ -99,7 +99,7 @@ test_expired_billing_banner() {
   open_dashboard expbill expired-billing
   e2e_assert_screen "✖ EXPIRED  billing error: the renewal due 2026-02-09 08:10 UTC was never paid;"
   e2e_assert_screen "access ended with grace on 2026-02-25 08:10 UTC; Apple stopped ret"
-  e2e_assert_screen "ACCESS: NO — expired 2026-02-09 08:10 UTC"
+  e2e_assert_screen "ACCESS: NO — expired: the renewal due 2026-02-09 08:10 UTC was never paid"
   quit
 }
 

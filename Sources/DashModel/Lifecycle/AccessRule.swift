@@ -25,8 +25,14 @@ extension LifecycleFacts {
       let what = transaction?.revocationType == .familyRevoke ? "Family Sharing revoked" : "refunded/revoked"
       verdict = AccessVerdict(.no, rule: "\(what)\(when)")
     default:
-      let when = transaction?.expiresDate.map { " \(Self.date($0))" } ?? ""
-      verdict = AccessVerdict(.no, rule: "expired\(when)")
+      // After a billing failure expiresDate is the renewal that was never paid, not the day
+      // access ended (grace may have followed): say which it is.
+      if renewal?.expirationIntent == .billingError, let due = transaction?.expiresDate {
+        verdict = AccessVerdict(.no, rule: "expired: the renewal due \(Self.date(due)) was never paid")
+      } else {
+        let when = transaction?.expiresDate.map { " \(Self.date($0))" } ?? ""
+        verdict = AccessVerdict(.no, rule: "expired\(when)")
+      }
     }
     if transaction?.isFamilyShared == true {
       verdict.rule += "; shared through Family Sharing"
