@@ -524,6 +524,11 @@ test_show() {
   [[ "$(show_json grace-period.json .statusName)" == "billing grace period" ]]
   [[ "$(show_json grace-period.json .access.level)" == yes ]]
   [[ "$(show_json grace-period.json .simulatedClock)" == true ]]
+  # The payloads in App Store field names, and the recent log as --events says.
+  [[ "$(show_json grace-period.json .latestTransaction.originalTransactionId)" == 2000000820915733 ]]
+  [[ "$(show_json grace-period.json .renewalInfo.autoRenewStatus)" == 1 ]]
+  [[ "$(show_json grace-period.json .subscriptionGroupIdentifier)" == 6F3A93AB ]]
+  [[ "$("$SUBDASH_BIN" show --json --events 2 grace-period.json | jq -r '[.notifications[].notificationType] | join(",")')" == "DID_FAIL_TO_RENEW,DID_RENEW" ]]
   [[ "$("$SUBDASH_BIN" show --now 2026-05-26T06:00:00Z --json grace-period.json | jq -r .statusName)" == "billing retry" ]]
   # --json ends with a newline (the shell prompt must not be glued to the closing brace).
   [[ "$("$SUBDASH_BIN" show --json grace-period.json | tail -c 2 | od -An -c | tr -d ' ')" == '}\n' ]]

@@ -41,6 +41,15 @@ struct Show: ParsableCommand {
       var o = report.json.objectValue ?? JSONObject()
       o["file"] = .string(file)
       o["simulatedClock"] = .bool(simulated)
+      // The payloads themselves, in App Store Server API field names, for lookups by
+      // originalTransactionId or appAccountToken, and the recent log as `--events` says.
+      let sub = state.subscriber
+      o["subscriptionGroupIdentifier"] = sub.latestTransaction?.subscriptionGroupIdentifier.map(JSON.string) ?? o["groupId"]
+      o["latestTransaction"] = sub.latestTransaction?.json ?? .null
+      o["renewalInfo"] = sub.renewalInfo?.json ?? .null
+      let recent: [NotificationRecord]
+      do { recent = try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
+      o["notifications"] = .array(recent.map(\.json))
       // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.
       let text = JSONWriter.string(.object(o))
       print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
