@@ -17,6 +17,16 @@ struct LifecycleWarningsTests {
     #expect(try warnings(at: "2026-05-20 00:00") == [])
   }
 
+  /// A file from a newer SubDash loads, keeps what this one does not know, and says so.
+  @Test func aNewerFormatIsFlagged() throws {
+    var state = try F.state(F.subscriber())
+    #expect(Lifecycle.derive(state, at: F.at(midPeriod)).warnings == [])
+    state.document.format = "subdash-state/2"
+    #expect(Lifecycle.derive(state, at: F.at(midPeriod)).warnings == [
+      "format \"subdash-state/2\" is not subdash-state/1, the one this SubDash reads: fields it does not know are kept but not shown",
+    ])
+  }
+
   @Test func aGraceDateWithoutTheRetryFlagStillMeansGraceButIsFlagged() throws {
     let r = F.renewal(#""gracePeriodExpiresDate": \#(F.ms("2026-05-17 10:00"))"#)
     let report = try F.report(F.subscriber(renewal: r), at: "2026-05-17 10:00")

@@ -3,6 +3,7 @@
 enum LifecycleWarnings {
   static func collect(_ f: LifecycleFacts, winBack: WinBackReport) -> [String] {
     var out: [String] = []
+    formatVersion(f, &out)
     transactionFields(f, &out)
     renewalFields(f, &out)
     catalogReferences(f, &out)
@@ -14,6 +15,13 @@ enum LifecycleWarnings {
   }
 
   static func date(_ i: Instant) -> String { LifecycleCalendar.date(i) }
+
+  /// A file written by a newer SubDash may mean things this one does not know; it still loads
+  /// (unknown fields are kept), but the reader should know.
+  static func formatVersion(_ f: LifecycleFacts, _ out: inout [String]) {
+    guard let format = f.state.document.format, format != DashModelInfo.stateFormat else { return }
+    out.append("format \"\(format)\" is not \(DashModelInfo.stateFormat), the one this SubDash reads: fields it does not know are kept but not shown")
+  }
 
   static func transactionFields(_ f: LifecycleFacts, _ out: inout [String]) {
     guard let t = f.transaction else { return }
