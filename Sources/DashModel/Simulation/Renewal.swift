@@ -11,7 +11,9 @@ extension SimContext {
              summary: "expired: \(productId) is not for sale (not in the catalog)")
       return
     }
-    if let p = settings.pendingPriceIncrease, p.productId == productId, p.response == .pending {
+    // Without consent (never answered, or declined and auto-renew turned back on by hand) an
+    // increase that needs consent is not applied, and the old price never comes back.
+    if let p = settings.pendingPriceIncrease, p.productId == productId, p.response != .accepted {
       expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE",
              summary: "expired: no consent to the price increase to \(money(p.newPriceMilli))")
       return
