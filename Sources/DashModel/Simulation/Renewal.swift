@@ -96,6 +96,10 @@ extension SimContext {
     if let p = settings.pendingPriceIncrease, p.response == .declined {
       expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE",
              summary: "expired: the price increase to \(money(p.newPriceMilli)) was declined")
+    } else if let issue = settings.billingIssue {
+      let when = issue.gracePeriodExpiresDate == date ? "at the end of the grace period" : "in billing retry"
+      expire(at: date, intent: .customerCancelled, subtype: "VOLUNTARY",
+             summary: "expired \(when): auto-renew was turned off, so billing retry stopped")
     } else {
       expire(at: date, intent: .customerCancelled, subtype: "VOLUNTARY", summary: "expired: auto-renew was off")
     }
