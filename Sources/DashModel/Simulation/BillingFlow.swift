@@ -70,6 +70,10 @@ extension SimContext {
     guard date < issue.retryExpiresDate, let current = latest else {
       throw ActionError.other("Billing retry already ended; the subscription expired.")
     }
+    // A cancelled subscription is not retried, so there is nothing to charge.
+    guard renewalInfo.autoRenewOn else {
+      throw ActionError.other("auto-renew is off: the customer cancelled, so the App Store no longer retries billing (turn auto-renew on first).")
+    }
     let inGrace = issue.inGrace(at: date)
     let start = inGrace ? (current.expiresDate ?? issue.since) : date
     let t = renew(purchaseDate: date, periodStart: start, keepAnchor: inGrace)

@@ -11,7 +11,9 @@ extension SimContext {
              summary: "expired: \(productId) is not for sale (not in the catalog)")
       return
     }
-    if let p = settings.pendingPriceIncrease, p.productId == productId, p.response == .pending {
+    // Without consent (never answered, or declined and auto-renew turned back on by hand) an
+    // increase that needs consent is not applied, and the old price never comes back.
+    if let p = settings.pendingPriceIncrease, p.productId == productId, p.response != .accepted {
       expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE",
              summary: "expired: no consent to the price increase to \(money(p.newPriceMilli))")
       return
@@ -94,6 +96,10 @@ extension SimContext {
     if let p = settings.pendingPriceIncrease, p.response == .declined {
       expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE",
              summary: "expired: the price increase to \(money(p.newPriceMilli)) was declined")
+    } else if let issue = settings.billingIssue {
+      let when = issue.gracePeriodExpiresDate == date ? "at the end of the grace period" : "in billing retry"
+      expire(at: date, intent: .customerCancelled, subtype: "VOLUNTARY",
+             summary: "expired \(when): auto-renew was turned off, so billing retry stopped")
     } else {
       expire(at: date, intent: .customerCancelled, subtype: "VOLUNTARY", summary: "expired: auto-renew was off")
     }

@@ -42,7 +42,15 @@ extension SimContext {
   func pendingEvents() -> [SimEvent] {
     var out: [SimEvent] = []
     if let t = latest, t.revocationDate == nil, let e = t.expiresDate {
-      if let issue = settings.billingIssue {
+      if let issue = settings.billingIssue, !renewalInfo.autoRenewOn {
+        // Cancelled during a billing issue: retry stops (Apple: "until the user … cancels").
+        // In grace the customer keeps the access promised until the grace date; otherwise
+        // nothing is paid for, so it expires when auto-renew went off (the auto-renew action
+        // already expires it then; this covers files changed some other way).
+        let cancelled = max(issue.since, min(renewalInfo.signedDate ?? reached, issue.retryExpiresDate))
+        let graceEnd = issue.graceExpired ? nil : issue.gracePeriodExpiresDate
+        out.append(SimEvent(date: graceEnd.map { max($0, cancelled) } ?? cancelled, kind: .expiration))
+      } else if let issue = settings.billingIssue {
         if let g = issue.gracePeriodExpiresDate, !issue.graceExpired { out.append(SimEvent(date: g, kind: .gracePeriodEnd)) }
         out.append(SimEvent(date: issue.retryExpiresDate, kind: .billingRetryEnd))
         if let r = issue.recoverAt, r < issue.retryExpiresDate { out.append(SimEvent(date: r, kind: .billingRecovery)) }
