@@ -4,7 +4,8 @@ extension LifecycleFacts {
   /// decides whether anything renews at all.
   var renewalOutlook: RenewalOutlook {
     guard isServing, let date = expiresDate else { return .none }
-    guard autoRenewOn else { return .expiresAutoRenewOff(date: date) }
+    // Cancelled during grace: access ends with the grace period, not at the unpaid expiresDate.
+    guard autoRenewOn else { return .expiresAutoRenewOff(date: grace?.expiresDate ?? date) }
     if renewal?.priceIncreaseStatus == .customerHasNotResponded {
       return .awaitsPriceConsent(date: date, newPriceMilli: renewal?.renewalPrice)
     }
