@@ -261,6 +261,16 @@ import Testing
     #expect(try Simulator.settings(final).seed == UInt64(presses))
     #expect(final.historySummary.notificationCount == (try Self.notifications(path)).count)
   }
+
+  /// `--until` a date before the file's clock cannot move the clock back; the run says so instead
+  /// of a bare "nothing was due" that reads as if the date was reached.
+  @Test func untilADateBeforeTheClockSaysTheClockNeverMovesBack() throws {
+    let dir = TempDir()
+    let path = try Self.subscribedFile(in: dir)
+    let r = try Self.run(["simulate", "--until", "2025-06-01", path])
+    #expect(r.status == 0)
+    #expect(r.stderr.hasPrefix("subdash simulate: --until 2025-06-01 00:00 UTC is before the file's clock (2026-01-01 00:00 UTC); the clock never moves back\n"), "\(r.stderr)")
+  }
 }
 
 extension Result where Failure == ActionError {

@@ -51,6 +51,11 @@ struct SimulateClock {
   /// Stops when nothing is scheduled, at `until` (the clock is then set to it), after `steps`
   /// events, or on Ctrl-C.
   mutating func jump(until: Instant?, steps: Int?, signals: inout SimStopSignals) throws(SimulateInputError) {
+    // The clock never moves back, so an --until in the past can only apply overdue events; say
+    // so, rather than let "nothing was due" suggest the date was reached.
+    if let until, let clock = try? readClock(fallback: until), until < clock {
+      LineOut.stderr("subdash simulate: --until \(Format.date(until)) is before the file's clock (\(Format.date(clock))); the clock never moves back")
+    }
     var done = 0
     while !signals.check() {
       if let steps, done >= steps { break }
