@@ -49,7 +49,7 @@ import Testing
   static func journal(_ path: String) throws -> [Journal.Entry] {
     let s = try StateFile.load(path: path)
     let j = s.document.journal!
-    return try Journal.readAll(path: Posix.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
+    return try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
   }
 
   static func notifications(_ path: String) throws -> [NotificationRecord] {

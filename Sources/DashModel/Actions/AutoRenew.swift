@@ -77,10 +77,7 @@ enum AutoRenew {
     r.expirationIntent = .customerCancelled
     r.isInBillingRetryPeriod = false
     r.priceIncreaseStatus = nil
-    r.offerType = nil
-    r.offerIdentifier = nil
-    r.offerDiscountType = nil
-    r.offerPeriod = nil
+    r.clearQueuedOffer()
     SimulationAutoRenew.endBillingIssue(in: &state)
   }
 }

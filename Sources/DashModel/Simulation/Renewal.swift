@@ -113,10 +113,7 @@ extension SimContext {
     info.priceIncreaseStatus = nil
     if info.isInBillingRetryPeriod != nil { info.isInBillingRetryPeriod = false }
     info.signedDate = date
-    info.offerType = nil
-    info.offerIdentifier = nil
-    info.offerDiscountType = nil
-    info.offerPeriod = nil
+    info.clearQueuedOffer()
     renewalInfo = info
     settings.pendingPriceIncrease = nil
     settings.billingIssue = nil

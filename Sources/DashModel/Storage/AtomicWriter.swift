@@ -10,14 +10,14 @@ import Darwin
 /// fsync of the directory. A reader (or a crash) sees the old bytes or the new ones, never a mix.
 public enum AtomicWriter {
   public static func write(_ bytes: [UInt8], to path: String) throws(StateFileError) {
-    let name = Posix.fileName(of: path)
+    let name = PathName.fileName(of: path)
     func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
       StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
     }
     var mode: mode_t = 0o644
     var st = stat()
     if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
-    let dir = Posix.directory(of: path)
+    let dir = PathName.directory(of: path)
     let tmp = "\(dir)/.\(name).subdash-tmp-\(getpid())"
     // Before creating ours, not after the rename: a writer killed during its own first save must
     // not leave its file beside its predecessor's, so at most one leftover ever exists.
@@ -73,13 +73,13 @@ public final class FileLock {
     let lockPath = path + ".lock"
     fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     if fd < 0 {
-      throw StateFileError(file: Posix.fileName(of: lockPath), message: "cannot open the lock file: \(Posix.errorText()); nothing was saved")
+      throw StateFileError(file: PathName.fileName(of: lockPath), message: "cannot open the lock file: \(Posix.errorText()); nothing was saved")
     }
     while flock(fd, LOCK_EX) != 0 {
       if errno == EINTR { continue }
       let c = errno
       close(fd)
-      throw StateFileError(file: Posix.fileName(of: lockPath), message: "cannot lock: \(Posix.errorText(c)); nothing was saved")
+      throw StateFileError(file: PathName.fileName(of: lockPath), message: "cannot lock: \(Posix.errorText(c)); nothing was saved")
     }
   }
 

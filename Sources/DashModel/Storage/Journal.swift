@@ -39,7 +39,7 @@ public enum Journal {
   /// Appends at `committedBytes`, first cutting off anything a crashed writer left past it.
   /// Returns the new committed length. The caller then saves the document that vouches for it.
   static func append(_ bytes: [UInt8], to path: String, committedBytes: Int64) throws(StateFileError) -> Int64 {
-    let name = Posix.fileName(of: path)
+    let name = PathName.fileName(of: path)
     let fd: Int32
     switch Posix.openPlainFile(path, O_WRONLY | O_CREAT) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why); nothing was saved")
@@ -66,7 +66,7 @@ public enum Journal {
   /// chunks so the cost does not grow with the journal.
   public static func tail(path: String, committedBytes: Int64, limit: Int) throws(StateFileError) -> [Entry] {
     guard limit > 0, committedBytes > 0 else { return [] }
-    let name = Posix.fileName(of: path)
+    let name = PathName.fileName(of: path)
     let fd: Int32
     switch Posix.openPlainFile(path, O_RDONLY) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why)")
@@ -95,7 +95,7 @@ public enum Journal {
 
   /// Every committed entry, oldest first (for exports and `show --history`).
   public static func readAll(path: String, committedBytes: Int64) throws(StateFileError) -> [Entry] {
-    let name = Posix.fileName(of: path)
+    let name = PathName.fileName(of: path)
     guard committedBytes > 0 else { return [] }
     switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")

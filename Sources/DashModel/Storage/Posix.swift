@@ -94,17 +94,6 @@ enum Posix {
     return true
   }
 
-  static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    let d = String(path[..<slash])
-    return d.isEmpty ? "/" : d
-  }
-
-  static func fileName(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
-  }
-
   static func realPath(_ path: String) -> String? {
     guard let p = realpath(path, nil) else { return nil }
     defer { free(p) }

@@ -31,8 +31,8 @@ extension StateFile {
     var doc = change.state.document
     let entries = change.transactions.map(Journal.Entry.transaction) + change.notifications.map(Journal.Entry.notification)
     if !entries.isEmpty {
-      var journal = doc.journal ?? JournalInfo(file: Journal.defaultName(for: Posix.fileName(of: path)))
-      let journalPath = Posix.directory(of: path) + "/" + journal.file
+      var journal = doc.journal ?? JournalInfo(file: Journal.defaultName(for: PathName.fileName(of: path)))
+      let journalPath = PathName.directory(of: path) + "/" + journal.file
       journal.committedBytes = try Journal.append(Journal.encode(entries), to: journalPath, committedBytes: journal.committedBytes)
       for t in change.transactions { journal.summary.add(t) }
       journal.summary.notificationCount += change.notifications.count
@@ -51,7 +51,7 @@ extension StateFile {
     guard limit > 0 else { return [] }
     var out: [NotificationRecord] = []
     if let j = state.document.journal {
-      let entries = try Journal.tail(path: Posix.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes, limit: limit * 2)
+      let entries = try Journal.tail(path: PathName.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes, limit: limit * 2)
       for e in entries.reversed() { if case .notification(let n) = e { out.append(n) } }
     }
     // Only the newest of the inline log: copying all of a 100,000-entry log on every dashboard

@@ -9,7 +9,7 @@ public enum StateFile {
 
   /// Loads and validates a state file and its catalog.
   public static func load(path: String) throws(StateFileError) -> SubscriptionState {
-    let name = Posix.fileName(of: path)
+    let name = PathName.fileName(of: path)
     let bytes: [UInt8]
     switch Posix.readAll(path: path, limit: maxDocumentBytes) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
@@ -58,8 +58,8 @@ public enum StateFile {
   /// Support staff open files they did not write: a state file must not be able to make SubDash
   /// read arbitrary paths (../../etc/…, or a symlink pointing out), so such references are refused.
   static func loadCatalogFile(_ relative: String, besides statePath: String) throws(StateFileError) -> Catalog {
-    let stateName = Posix.fileName(of: statePath)
-    let dir = Posix.directory(of: statePath)
+    let stateName = PathName.fileName(of: statePath)
+    let dir = PathName.directory(of: statePath)
     guard !relative.isEmpty, !relative.hasPrefix("/") else {
       throw StateFileError(file: stateName, path: JSONPath.root.appending("catalogFile"), message: "\"\(relative)\" must be a path relative to the state file's directory")
     }

@@ -1,12 +1,6 @@
 import DashModel
 import DashView
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How `subdash simulate` prints notifications: one aligned line each for people, or one JSON
 /// object per line (`--jsonl`) for machines. Text from the file goes through the Sanitizer, so
 /// a product id with escape sequences cannot drive the terminal.

@@ -15,7 +15,7 @@ struct SimulateScenario {
     let scenario: Scenario
     do {
       let text = try String(contentsOfFile: script, encoding: .utf8)
-      scenario = try ScenarioParser.parse(text, fileName: script.split(separator: "/").last.map(String.init) ?? script)
+      scenario = try ScenarioParser.parse(text, fileName: PathName.fileName(of: script))
     } catch let e as ScenarioSyntaxError {
       LineOut.stderr(e.description)
       return 2
@@ -44,11 +44,11 @@ struct SimulateScenario {
       scratch = dir.path
       statePath = dir.appendingPathComponent(ScenarioWorkspace.stateFileName).path
     }
-    let scriptDir = script.lastIndex(of: "/").map { $0 == script.startIndex ? "/" : String(script[..<$0]) } ?? ""
+    let scriptDir = PathName.directory(of: script)
     let out = output
     let quiet = checkOnly
     let runner = ScenarioRunner(
-      scenario: scenario, scriptDirectory: scriptDir.isEmpty ? "." : scriptDir, statePath: statePath,
+      scenario: scenario, scriptDirectory: scriptDir, statePath: statePath,
       onNotification: { n in if !quiet { out.print(n) } })
     do throws(ScenarioFailure) {
       let report = try runner.run()

@@ -1,3 +1,4 @@
+import DashModel
 import FoundationEssentials
 import Glibc
 
@@ -16,8 +17,8 @@ enum DemoFile {
 
   /// Removes the directory `makeTemporaryCopy` made for `path` (the copy, its journal and lock).
   static func remove(_ path: String) {
-    let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? path
-    guard dir.split(separator: "/").last?.hasPrefix("subdash-demo-") == true else { return }
+    let dir = PathName.directory(of: path)
+    guard PathName.fileName(of: dir).hasPrefix("subdash-demo-") else { return }
     try? FileManager.default.removeItem(atPath: dir)
   }
 }

@@ -17,7 +17,7 @@ public struct ScenarioStore: Sendable {
         case .success(let c): return c
         case .failure(let e):
           refusal = e
-          throw StateFileError(file: Posix.fileName(of: path), message: e.message)
+          throw StateFileError(file: PathName.fileName(of: path), message: e.message)
         }
       }
       return .success(saved.change)

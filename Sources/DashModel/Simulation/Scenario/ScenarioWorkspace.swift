@@ -6,14 +6,14 @@ public enum ScenarioWorkspace {
   public static let stateFileName = "scenario.json"
 
   public static func create(_ setup: ScenarioSetup, scriptDirectory: String, statePath: String) throws(StateFileError) {
-    let dir = Posix.directory(of: statePath)
+    let dir = PathName.directory(of: statePath)
     switch setup {
     case .catalog(let relative):
       let source = resolve(relative, in: scriptDirectory)
-      let name = Posix.fileName(of: source)
+      let name = PathName.fileName(of: source)
       let bytes = try read(source)
       // Validate before writing anything: a bad catalog is a bad input, not a half-made run.
-      _ = try StateFile.decode(newDocument(catalogFile: name), fileName: Posix.fileName(of: statePath)) { (_) throws(StateFileError) in
+      _ = try StateFile.decode(newDocument(catalogFile: name), fileName: PathName.fileName(of: statePath)) { (_) throws(StateFileError) in
         do {
           return try StoreKitReader.read(ObjectReader(try StateFile.parse(bytes, fileName: name), at: .root))
         } catch let e as StateFileError {
@@ -29,13 +29,13 @@ public enum ScenarioWorkspace {
     case .stateFile(let relative):
       let source = resolve(relative, in: scriptDirectory)
       let bytes = try read(source)
-      let sourceDir = Posix.directory(of: source)
-      let state = try StateFile.decode(bytes, fileName: Posix.fileName(of: source)) { (catalog) throws(StateFileError) in
+      let sourceDir = PathName.directory(of: source)
+      let state = try StateFile.decode(bytes, fileName: PathName.fileName(of: source)) { (catalog) throws(StateFileError) in
         try StateFile.loadCatalogFile(catalog, besides: source)
       }
       if case .file(let catalog) = state.document.catalogReference {
         guard !catalog.contains("/") else {
-          throw StateFileError(file: Posix.fileName(of: source), path: JSONPath.root.appending("catalogFile"), message: "a scenario can copy a state file only with its catalog beside it (a plain file name)")
+          throw StateFileError(file: PathName.fileName(of: source), path: JSONPath.root.appending("catalogFile"), message: "a scenario can copy a state file only with its catalog beside it (a plain file name)")
         }
         try AtomicWriter.write(try read(sourceDir + "/" + catalog), to: dir + "/" + catalog)
       }
@@ -43,7 +43,7 @@ public enum ScenarioWorkspace {
       if let j = document.journal {
         var journalBytes = try read(sourceDir + "/" + j.file)
         journalBytes = Array(journalBytes.prefix(Int(j.committedBytes)))
-        let name = Journal.defaultName(for: Posix.fileName(of: statePath))
+        let name = Journal.defaultName(for: PathName.fileName(of: statePath))
         try AtomicWriter.write(journalBytes, to: dir + "/" + name)
         var copy = j
         copy.file = name
@@ -69,7 +69,7 @@ public enum ScenarioWorkspace {
   static func read(_ path: String) throws(StateFileError) -> [UInt8] {
     switch Posix.readAll(path: path, limit: StateFile.maxDocumentBytes) {
     case .success(let b): return b
-    case .failure(let why): throw StateFileError(file: Posix.fileName(of: path), message: "cannot read: \(why)")
+    case .failure(let why): throw StateFileError(file: PathName.fileName(of: path), message: "cannot read: \(why)")
     }
   }
 }
