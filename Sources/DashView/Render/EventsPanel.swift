@@ -25,7 +25,7 @@ enum EventsPanel {
       let summary = n.summary ?? n.productId
       var lines: [Line]
       if oneRow {
-        let label = PlansPanel.pad(fit(n, width: labelWidth), labelWidth)
+        let label = PlansPanel.pad(fit(n, width: labelWidth, ellipsis: vm.options.ascii ? Glyphs.ascii.ellipsis : Glyphs.unicode.ellipsis), labelWidth)
         var line = Line([Run(date, Style(.dim)), Run("  "), Run(label, Style(.value))])
         if let summary { line = line + Line("  " + summary) }
         lines = [line]
@@ -42,12 +42,13 @@ enum EventsPanel {
   /// "TYPE / SUBTYPE" in `width` columns. The subtype is what tells AUTO_RENEW_ENABLED from
   /// AUTO_RENEW_DISABLED, so when the label is too long the type is shortened, not the subtype:
   /// `DID_CHANGE_RE… / AUTO_RENEW_DISABLED`.
-  static func fit(_ n: NotificationRecord, width: Int) -> String {
+  /// `ellipsis` is the glyph set's, so ASCII mode cuts with "..." in the same columns.
+  static func fit(_ n: NotificationRecord, width: Int, ellipsis: String = Glyphs.unicode.ellipsis) -> String {
     let full = Sanitizer.clean(n.label)
-    guard DisplayWidth.of(full) > width, let subtype = n.subtype else { return Sanitizer.truncate(full, to: width) }
+    guard DisplayWidth.of(full) > width, let subtype = n.subtype else { return Sanitizer.truncate(full, to: width, ellipsis: ellipsis) }
     let tail = " / " + Sanitizer.clean(subtype)
     let room = width - DisplayWidth.of(tail)
-    guard room >= 6 else { return Sanitizer.truncate(full, to: width) }
-    return Sanitizer.truncate(n.notificationType, to: room) + tail
+    guard room >= 6 else { return Sanitizer.truncate(full, to: width, ellipsis: ellipsis) }
+    return Sanitizer.truncate(n.notificationType, to: room, ellipsis: ellipsis) + tail
   }
 }
