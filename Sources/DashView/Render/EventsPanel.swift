@@ -18,7 +18,9 @@ enum EventsPanel {
     let dateWidth = (year ? 16 : 12) + (seconds ? 3 : 0)
     let longest = vm.notifications.map { DisplayWidth.of(Sanitizer.clean($0.label)) }.max() ?? 0
     let oneRow = width - dateWidth - 2 >= 56  // 80 columns keep one row per event even with years and seconds
-    let labelWidth = min(longest, width >= PlainReport.unlimitedWidth ? Int.max : 36)
+    // Labels take what the summary can spare (it keeps 26 columns), at least 36: at 200 columns
+    // `DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_DISABLED` is whole.
+    let labelWidth = min(longest, width >= PlainReport.unlimitedWidth ? Int.max : max(36, width - dateWidth - 4 - 26))
     let newestChanged = vm.highlights.isHighlighted(.events, at: vm.clock.wall)
     return vm.notifications.enumerated().map { i, n in
       let date = n.signedDate.map { Format.dateShort($0, seconds: seconds, year: year) } ?? PlansPanel.pad("(no date)", dateWidth)
