@@ -16,7 +16,7 @@ public struct ImportedItems: Sendable {
 
   public init() {}
 
-  mutating func append(_ other: ImportedItems) {
+  public mutating func append(_ other: ImportedItems) {
     transactions += other.transactions
     renewalInfos += other.renewalInfos
     notifications += other.notifications

@@ -35,7 +35,17 @@ public enum Importer {
   /// originalTransactionId) applies when no option is given and the inputs include it.
   public static func merge(inputs: [ImportInput], options: Options, defaultSubscriber: String? = nil) throws(ImportError) -> ImportMerge {
     var items = ImportedItems()
-    for input in inputs { items.append(try InputReader.read(input, checker: options.checker)) }
+    for input in inputs { items.append(try read(input, options: options)) }
+    return try merge(items: items, options: options, defaultSubscriber: defaultSubscriber)
+  }
+
+  /// What one input holds. Reading inputs one at a time and appending their items keeps only the
+  /// decoded payloads alive, never every page's bytes at once (memory flat in the number of pages).
+  public static func read(_ input: ImportInput, options: Options) throws(ImportError) -> ImportedItems {
+    try InputReader.read(input, checker: options.checker)
+  }
+
+  public static func merge(items: ImportedItems, options: Options, defaultSubscriber: String? = nil) throws(ImportError) -> ImportMerge {
     var chosen = options.originalTransactionId
     if chosen == nil, let d = defaultSubscriber,
        items.transactions.contains(where: { $0.originalTransactionId == d }) || items.renewalInfos.contains(where: { $0.originalTransactionId == d }) {

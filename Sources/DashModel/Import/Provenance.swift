@@ -84,3 +84,19 @@ extension SubscriptionState {
     Provenance(subscriber.latestTransaction?.source[Provenance.key]) ?? Provenance(subscriber.renewalInfo?.source[Provenance.key])
   }
 }
+
+extension SubscriptionState {
+  /// RevenueCat purchases from other stores (Play Store, Stripe, promotional …), one line each:
+  /// "play_store subscription com.example.annual, purchased 2022-12-20 08:34 UTC, expires 2022-12-20 09:34 UTC".
+  /// They are not App Store data, so they are listed as they are, never put through Apple's rules.
+  public var otherStoreLines: [String] {
+    let list = document.source["imported"]?.objectValue?["otherStores"]?.arrayValue ?? []
+    return list.compactMap(\.objectValue).map { o in
+      var parts = [[o["store"]?.stringValue ?? "unknown store", o["kind"]?.stringValue ?? "purchase", o["productId"]?.stringValue ?? "?"].joined(separator: " ")]
+      for (key, label) in [("purchase_date", "purchased"), ("expires_date", "expires"), ("refunded_at", "refunded")] {
+        if let d = o[key]?.stringValue { parts.append("\(label) \(d)") }
+      }
+      return parts.joined(separator: ", ")
+    }
+  }
+}

@@ -36,9 +36,10 @@ struct Import: ParsableCommand {
     let merged: ImportMerge
     let choice: Importer.CatalogChoice?
     do {
-      let read = try inputs.map { (p) throws(ImportError) in try Importer.readInput(p) }
-      merged = try Importer.merge(inputs: read, options: .init(originalTransactionId: originalTransactionId, checker: checker),
-                                  defaultSubscriber: defaultSubscriber)
+      let options = Importer.Options(originalTransactionId: originalTransactionId, checker: checker)
+      var items = ImportedItems()
+      for p in inputs { items.append(try Importer.read(try Importer.readInput(p), options: options)) }
+      merged = try Importer.merge(items: items, options: options, defaultSubscriber: defaultSubscriber)
     } catch { throw badInput(error.description) }
     do throws(StateFileError) {
       if let catalog { choice = try Importer.catalogChoice(catalogPath: catalog, statePath: output) } else { choice = nil }

@@ -66,5 +66,10 @@ struct Show: ParsableCommand {
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: try viewing.nowOverride()),
       options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
     for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
+    let others = state.otherStoreLines
+    if !others.isEmpty {
+      print("\n== Other stores (RevenueCat; not App Store data) ==")
+      for line in others { print(Sanitizer.clean(line)) }
+    }
   }
 }
