@@ -92,7 +92,7 @@ public enum ListRender {
 
   /// Columns that fit, in priority order; the last one takes what is left of the line.
   static func layout(width: Int) -> [Column] {
-    let wanted: [(ListColumn, Int)] = [(.id, 20), (.status, 16), (.product, 18), (.due, 21), (.flags, 16), (.lastEvent, 30), (.token, 37)]
+    let wanted: [(ListColumn, Int)] = [(.id, 24), (.status, 17), (.product, 18), (.due, 21), (.flags, 16), (.lastEvent, 34), (.token, 37)]
     var out: [Column] = []
     var x = 2
     for (column, w) in wanted {

@@ -17,6 +17,12 @@ final class ListDirectory {
     self.nowOverride = nowOverride
   }
 
+  /// True when `path` is a directory (following symlinks): `subdash DIR` then opens the list.
+  static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// The state files' names (`*.json`, not hidden), sorted; throws when the directory cannot be read.
   static func stateFileNames(in dir: String) throws(StateFileError) -> [String] {
     guard let d = opendir(dir) else {
