@@ -58,7 +58,8 @@ public enum ListRender {
     }
   }
 
-  /// "● active 3 · ⚠ grace 1 · ✖ retry 1 · ✖ expired 2 · ✖ revoked 0", plus the rarer kinds when present.
+  /// "● active 3 · ⚠ grace 1 · ✖ retry 1 · ✖ expired 2 · ✖ revoked 0", plus the rarer kinds when
+  /// present; the words are the ones `status:` takes in the filter.
   public static func countsText(_ s: ListState, ascii: Bool) -> String {
     Sanitizer.clean(countsLine(s, ascii ? .ascii : .unicode).text)
   }
@@ -69,9 +70,10 @@ public enum ListRender {
     for status in ListStatus.allCases {
       let n = counts[status] ?? 0
       if n == 0, status == .none || status == .fileError { continue }
-      if !runs.isEmpty { runs.append(Run(" \(g.dot) ", Style(.dim))) }
+      if !runs.isEmpty { runs.append(Run("  ")) }
       let (glyph, role) = glyph(status, g)
-      runs.append(Run("\(glyph) \(status.word.lowercased()) ", Style(role)))
+      // "none" carries no alarm, so no glyph: the line then fits 80 columns with every kind.
+      runs.append(Run(status == .none ? "none " : "\(glyph) \(status.rawValue) ", Style(role)))
       runs.append(Run("\(n)", Style(n > 0 ? role : .dim, bold: n > 0)))
     }
     return Line(runs)
@@ -92,11 +94,11 @@ public enum ListRender {
 
   /// Columns that fit, in priority order; the last one takes what is left of the line.
   static func layout(width: Int) -> [Column] {
-    let wanted: [(ListColumn, Int)] = [(.id, 24), (.status, 17), (.product, 18), (.due, 21), (.flags, 16), (.lastEvent, 34), (.token, 37)]
+    let wanted: [(ListColumn, Int)] = [(.id, 18), (.status, 17), (.product, 13), (.due, 20), (.flags, 16), (.lastEvent, 34), (.token, 37)]
     var out: [Column] = []
     var x = 2
     for (column, w) in wanted {
-      let minimum = column == .id || column == .status ? 8 : 12
+      let minimum = 8
       let room = width - x
       guard room >= minimum else { break }
       out.append(Column(column: column, x: x, width: min(w, room)))
@@ -108,7 +110,9 @@ public enum ListRender {
   static func drawHeadings(_ c: inout Canvas, _ s: ListState, _ columns: [Column], y: Int) {
     let g = c.glyphs
     for col in columns {
-      var text = "\(col.column.rawValue + 1) \(col.column.title)"
+      // The full heading when it fits, else the short word (the column stays identifiable).
+      let full = "\(col.column.rawValue + 1) \(col.column.title)"
+      var text = full.count + 3 <= col.width ? full : "\(col.column.rawValue + 1) \(col.column.shortTitle)"
       let bold = col.column == s.sort.column
       if bold { text += s.sort.descending ? (c.ascii ? " v" : " ▼") : (c.ascii ? " ^" : " ▲") }
       _ = g
@@ -149,6 +153,11 @@ public enum ListRender {
     let g = c.glyphs
     if selected { c.draw(Line(g.pointer, Style(.accent, bold: true)), x: 0, y: y, width: 2) }
     for col in columns {
+      // An unreadable file's error takes the rest of the line from the product column on.
+      if row.error != nil, col.column == .product {
+        c.draw(cellText(row, .product, s, g), x: col.x, y: y, width: width - col.x)
+        break
+      }
       c.draw(cellText(row, col.column, s, g), x: col.x, y: y, width: col.width - 1)
     }
     if s.isHighlighted(row.file) { c.frame.restyle(x: 2, y: y, width: width - 2) { $0.role = .changed } }
@@ -175,10 +184,10 @@ public enum ListRender {
   static func helpLines(_ g: Glyphs) -> [Line] {
     let rows: [(String, String)] = [
       ("\(g.upDown) j/k", "move; PgUp/PgDn a page; Home/End (g/G) first/last"),
-      ("Enter", "open the subscriber's dashboard (q there comes back to this row)"),
-      ("/", "type a filter; the list narrows as you type; Enter keeps it, Esc clears it"),
-      ("", "status:grace  status:retry  product:premium  flag:refunded  flag:price"),
-      ("", "any other word: part of an id, order id, appAccountToken, product or file"),
+      ("Enter", "open the dashboard (q there comes back to this row)"),
+      ("/", "filter as you type; Enter keeps the filter, Esc clears it"),
+      ("", "status:grace status:retry product:premium flag:refunded"),
+      ("", "any other word: part of an id, order id, token or file"),
       ("s / S", "sort by the next column / reverse the order"),
       ("1-7", "sort by that column (again: reverse)"),
       ("q", "quit"),

@@ -4,6 +4,19 @@ import DashModel
 public enum ListColumn: Int, Sendable, CaseIterable {
   case id, status, product, due, flags, token, lastEvent
 
+  /// The heading on a narrow screen, and the name `subdash list --sort` takes.
+  public var shortTitle: String {
+    switch self {
+    case .id: return "id"
+    case .status: return "status"
+    case .product: return "product"
+    case .due: return "due"
+    case .flags: return "flags"
+    case .token: return "token"
+    case .lastEvent: return "event"
+    }
+  }
+
   public var title: String {
     switch self {
     case .id: return "originalTransactionId"

@@ -41,8 +41,7 @@ struct List: ParsableCommand {
   static func parseSort(_ text: String) throws -> ListSort {
     let descending = text.hasPrefix("-")
     let name = descending ? String(text.dropFirst()) : text
-    let names: [String: ListColumn] = ["id": .id, "status": .status, "product": .product, "due": .due, "flags": .flags, "token": .token, "event": .lastEvent]
-    guard let column = names[name] else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event (with - to reverse), not \(text)") }
+    guard let column = ListColumn.allCases.first(where: { $0.shortTitle == name }) else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event (with - to reverse), not \(text)") }
     return ListSort(column, descending: descending)
   }
 
