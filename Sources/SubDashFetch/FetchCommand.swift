@@ -41,6 +41,9 @@ struct FetchCommand: AsyncParsableCommand {
   @Option(name: .customLong("root"), help: ArgumentHelp("Trust this certificate (PEM or DER) for the server's TLS chain; repeatable.", valueName: "CERT"))
   var roots: [String] = []
 
+  @Option(name: .long, help: ArgumentHelp("The app's .storekit file (without it, products come from the transactions).", valueName: "FILE.storekit"))
+  var catalog: String?
+
   @Flag(name: .long, help: "No progress lines on stderr.")
   var quiet = false
 
@@ -78,16 +81,18 @@ struct FetchCommand: AsyncParsableCommand {
       progress.always("subdash fetch: \(error.description); \(output) was not written")
       throw ExitCode(error.exitCode)
     }
+    let written: FetchedState.Written
     do {
-      let lock = try FileLock(for: output)
-      try AtomicWriter.write(FetchedFile.encode(result, baseURL: baseURL, fetchedAt: Date()), to: output)
-      _ = lock
+      written = try FetchedState.write(result, to: output, checker: NoSignatureChecking(), baseURL: baseURL,
+                                       catalogPath: catalog, now: Date())
     } catch {
+      // Import and state-file errors already name the input or file, line and JSON path.
       progress.always("subdash fetch: \(error)")
-      throw ExitCode(1)
+      throw ExitCode(2)
     }
-    progress.always("\(output): \(result.environment.displayName), transaction \(result.transactionID): "
-      + "\(result.transactionCount) transactions, \(result.notificationCount) notifications")
+    progress.always("\(output): \(written.created ? "created" : "updated") from the App Store Server API (\(result.environment.displayName)), "
+      + "transaction \(result.transactionID): \(written.newTransactions) new transactions, \(written.newNotifications) new notifications "
+      + "(\(result.transactionCount) in the history)")
   }
 }
 
