@@ -90,9 +90,10 @@ struct FetchCommand: AsyncParsableCommand {
       progress.always("subdash fetch: \(error)")
       throw ExitCode(2)
     }
-    progress.always("\(output): \(written.created ? "created" : "updated") from the App Store Server API (\(result.environment.displayName)), "
-      + "transaction \(result.transactionID): \(written.newTransactions) new transactions, \(written.newNotifications) new notifications "
-      + "(\(result.transactionCount) in the history)")
+    // What changed first: the dashboard's refresh key shows this line on its status line.
+    progress.always("\(PathName.fileName(of: output)): \(written.created ? "created" : "updated"): \(written.newTransactions) new transactions, "
+      + "\(written.newNotifications) new notifications from the App Store Server API (\(result.environment.displayName), "
+      + "transaction \(result.transactionID), \(result.transactionCount) in its history)")
   }
 }
 
