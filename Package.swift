@@ -50,6 +50,7 @@ let package = Package(
     .target(
       name: "AppStoreAPI",
       dependencies: [
+        "DashModel",  // Base64URL only; the client stays usable without the rest of the model
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
