@@ -50,6 +50,12 @@ let package = Package(
         .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
+    // Writes the JWS corpus the Python oracle cross-checks, and times verification (release build).
+    .executableTarget(
+      name: "SigningOracleTool",
+      dependencies: ["AppStoreSigning"],
+      path: "Tests/oracle/SigningOracleTool"
+    ),
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
     .executableTarget(
       name: "SubDashBench",
