@@ -78,7 +78,7 @@ let package = Package(
     // `subdash fetch` runs this binary, so `subdash show` never loads libFoundation or NIO.
     .executableTarget(
       name: "subdash-fetch",
-      dependencies: ["AppStoreAPI", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["AppStoreAPI", "AppStoreSigning", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashFetch"
     ),
     // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
@@ -91,10 +91,10 @@ let package = Package(
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
-    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore"]),
+    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore", "AppStoreSigning"]),
     .testTarget(
       name: "AppStoreAPITests",
-      dependencies: ["AppStoreAPI", "MockAppStore"]
+      dependencies: ["AppStoreAPI", "MockAppStore", "AppStoreSigning", "subdash-fetch", "DashModel"]
     ),
     .testTarget(
       name: "DashModelTests",
