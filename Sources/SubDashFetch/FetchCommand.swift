@@ -12,9 +12,10 @@ struct FetchCommand: AsyncParsableCommand {
     commandName: "subdash fetch",
     abstract: "Fetch one customer's subscription data from the App Store Server API.",
     discussion: """
-      Credentials come from the flags, else SUBDASH_APPSTORE_KEY_FILE / _KEY_ID / _ISSUER_ID / _BUNDLE_ID, else a
-      profile (--profile, SUBDASH_APPSTORE_PROFILE or ~/.config/subdash/appstore.profile; must be chmod 600).
-      See docs/fetch.md.
+      Credentials come from the flags, else SUBDASH_APPSTORE_KEY_FILE / _KEY_ID / _ISSUER_ID / _BUNDLE_ID, \
+      else a profile (--profile, SUBDASH_APPSTORE_PROFILE or ~/.config/subdash/appstore.profile; must be chmod 600). \
+      Nothing is written unless every call succeeded. Exit codes: 0 written; 2 credentials, input or a 4xx; \
+      1 Apple or the network. See docs/fetch.md.
       """)
 
   @Argument(help: "A transaction id or original transaction id of the customer.")
