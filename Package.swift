@@ -87,6 +87,7 @@ let package = Package(
       dependencies: [
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
@@ -94,7 +95,10 @@ let package = Package(
     .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore", "AppStoreSigning"]),
     .testTarget(
       name: "AppStoreAPITests",
-      dependencies: ["AppStoreAPI", "MockAppStore", "AppStoreSigning", "subdash-fetch", "DashModel"]
+      dependencies: [
+        "AppStoreAPI", "MockAppStore", "AppStoreSigning", "subdash-fetch", "DashModel",
+        .product(name: "X509", package: "swift-certificates"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
     ),
     .testTarget(
       name: "DashModelTests",
