@@ -119,7 +119,7 @@ let package = Package(
     // without a terminal: the loop runs against a pipe and a fake terminal.
     .testTarget(
       name: "SubDashTests",
-      dependencies: ["SubDash", "DashView"]
+      dependencies: ["SubDash", "DashView", "AppStoreSigning"]
     ),
   ],
   swiftLanguageModes: [.v6]

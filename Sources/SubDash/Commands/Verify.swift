@@ -160,7 +160,7 @@ struct Verify: ParsableCommand {
     case .renewalInfo: return "renewal info"
     case .notification(let type, let subtype): return "notification " + type + (subtype.map { "/" + $0 } ?? "")
     case .appTransaction: return "app transaction"
-    case .other: return "signed data"
+    case .other: return "payload"
     }
   }
 }
