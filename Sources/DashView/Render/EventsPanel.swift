@@ -6,7 +6,7 @@ enum EventsPanel {
   static func title(_ vm: ViewModel) -> String { "Recent events (\(vm.notifications.count))" }
 
   /// One entry per notification (each one or two lines), or a single "no notifications" entry.
-  static func entries(_ vm: ViewModel, width: Int) -> [[Line]] {
+  static func entries(_ vm: ViewModel, _ ui: UIState, width: Int) -> [[Line]] {
     guard !vm.notifications.isEmpty else { return [[Line("no notifications yet", Style(.dim))]] }
     // At fast simulation rates different moments share a minute; then every date shows its
     // seconds, so the log still reads as a timeline. (Events of one instant need no seconds.)
@@ -21,7 +21,7 @@ enum EventsPanel {
     // Labels take what the summary can spare (it keeps 26 columns), at least 36: at 200 columns
     // `DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_DISABLED` is whole.
     let labelWidth = min(longest, width >= PlainReport.unlimitedWidth ? Int.max : max(36, width - dateWidth - 4 - 26))
-    let newestChanged = vm.highlights.isHighlighted(.events, at: vm.clock.wall)
+    let newestChanged = ui.highlights.isHighlighted(.events, at: vm.clock.wall)
     return vm.notifications.enumerated().map { i, n in
       let date = n.signedDate.map { Format.dateShort($0, seconds: seconds, year: year) } ?? PlansPanel.pad("(no date)", dateWidth)
       let summary = n.summary ?? n.productId

@@ -34,14 +34,14 @@ enum Layout {
   static func sections(_ vm: ViewModel, _ ui: UIState, width: Int, glyphs g: Glyphs, include: [Kind]) -> [Section] {
     include.map { kind in
       switch kind {
-      case .plan: return Section(kind: .plan, title: "Current plan", lines: PlanPanel.lines(vm, glyphs: g, compact: width < 60))
-      case .plans: return Section(kind: .plans, title: PlansPanel.title(vm), lines: PlansPanel.lines(vm, width: width, glyphs: g))
-      case .winBack: return Section(kind: .winBack, title: "Win-back offers", lines: WinBackPanel.lines(vm, glyphs: g),
-                                    highlighted: vm.highlights.isHighlighted(.winBack, at: vm.clock.wall))
+      case .plan: return Section(kind: .plan, title: "Current plan", lines: PlanPanel.lines(vm, ui, glyphs: g, compact: width < 60))
+      case .plans: return Section(kind: .plans, title: PlansPanel.title(vm), lines: PlansPanel.lines(vm, ui, width: width, glyphs: g))
+      case .winBack: return Section(kind: .winBack, title: "Win-back offers", lines: WinBackPanel.lines(vm, ui, glyphs: g),
+                                    highlighted: ui.highlights.isHighlighted(.winBack, at: vm.clock.wall))
       case .events:
-        let entries = EventsPanel.entries(vm, width: width - 2)
+        let entries = EventsPanel.entries(vm, ui, width: width - 2)
         return Section(kind: .events, title: EventsPanel.title(vm), lines: entries.flatMap { $0 },
-                       highlighted: vm.highlights.isHighlighted(.events, at: vm.clock.wall), entries: entries)
+                       highlighted: ui.highlights.isHighlighted(.events, at: vm.clock.wall), entries: entries)
       }
     }
   }
@@ -79,7 +79,12 @@ enum Layout {
       let perEntry = max(1, s.entries.first?.count ?? 1)
       let fits = max(1, visible / perEntry)
       let selection = min(ui.eventSelection, max(0, count - 1))
-      let start = selection >= fits ? selection - fits + 1 : 0
+      // The page the reducer chose (`eventsTop`), moved the least needed to keep the selection
+      // on it when the panel is shorter than the page was.
+      var start = min(max(0, ui.eventsTop), max(0, count - fits))
+      if selection < start { start = selection }
+      if selection >= start + fits { start = selection - fits + 1 }
+      c.frame.extents.eventRows = fits
       var title = s.title
       if count > fits, visible > 0 { title += " \(start + 1)-\(min(count, start + fits)) of \(count)" }
       c.rule(title, x: r.x, y: r.y, width: r.width, highlighted: s.highlighted)
