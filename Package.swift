@@ -10,6 +10,10 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    // App Store JWS verification and signing (AppStoreSigning).
+    .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+    .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
   ],
   targets: [
     // The only C surface: ncursesw plus shims for the macros Swift cannot import.
@@ -26,8 +30,18 @@ let package = Package(
     .executableTarget(
       name: "SubDash",
       dependencies: [
-        "DashModel", "DashView", "CNcurses",
+        "DashModel", "DashView", "CNcurses", "AppStoreSigning",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // App Store JWS: verify ES256 + x5c chains to Apple Root CA - G3 (or extra roots), and a local
+    // test CA that signs like the App Store. Heavy crypto lives here, never in DashModel.
+    .target(
+      name: "AppStoreSigning",
+      dependencies: [
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
@@ -47,6 +61,11 @@ let package = Package(
       name: "DashViewTests",
       dependencies: ["DashView", "DashModel"],
       resources: [.copy("Snapshots")]
+    ),
+    .testTarget(
+      name: "AppStoreSigningTests",
+      dependencies: ["AppStoreSigning"],
+      resources: [.copy("Fixtures")]
     ),
     // The executable's platform layer (file watcher, signals, event loop, key codes), tested
     // without a terminal: the loop runs against a pipe and a fake terminal.

@@ -33,13 +33,31 @@ final class DashboardSession {
     applyOverrides()
   }
 
+  /// An imported input opened with `subdash FILE`: held only in memory, never reloaded or written.
+  private var inMemory = false
+
+  init(importedState: SubscriptionState, path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) {
+    self.path = path
+    self.displayName = displayName
+    self.options = options
+    self.nowOverride = nowOverride
+    self.retryAccess = retryAccess
+    state = importedState
+    notifications = Array(importedState.subscriber.notifications.reversed().prefix(Self.eventsShown))
+    state = state.forViewing()
+    inMemory = true
+    applyOverrides()
+  }
+
   private func applyOverrides() {
     if let retryAccess { state.document.policy.billingRetryAccess = retryAccess }
   }
 
   /// Re-reads the file. On failure the last good state stays (the reducer shows the error in a
   /// banner). Returns what happened as the reducer's action: the fields that changed, or the error.
+  /// An imported input held in memory is never read again: nothing changed.
   func reload(wall: Instant) -> UIAction {
+    if inMemory { return .fileReloaded(changed: []) }
     do {
       let loaded = try StateFile.load(path: path)
       let recent = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
