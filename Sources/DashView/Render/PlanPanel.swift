@@ -25,7 +25,7 @@ enum PlanPanel {
     out.append(renewal(vm, ui, compact: compact))
     let ownership = r.ownership == .familyShared ? "family shared" : "purchased"
     out.append(mark(Line([
-      Run(PlanText.price(product.priceMilli, currency: PlanText.currency(vm), period: product.period), Style(.value)),
+      Run(paidPrice(vm, product), Style(.value)),
       Run(dot, Style(.dim)), Run(ownership, Style(r.ownership == .familyShared ? .accent : .value)),
       Run(dot + product.productID, Style(.dim)),
     ]), .ownership))
@@ -41,6 +41,20 @@ enum PlanPanel {
     let status = r.status.map { "\($0.description) (\($0.rawValue))" } ?? "none"
     out.append(mark(Line([Run("status ", Style(.label)), Run(status, Style(.value)), Run(dot + r.statusRule, Style(.dim))]), .status))
     return out
+  }
+
+  /// What the customer pays for this plan: the latest transaction's price when it is for this
+  /// product (after an accepted price increase, an offer), else the catalog's; "catalog …" follows
+  /// when the two differ, so neither is mistaken for the other.
+  static func paidPrice(_ vm: ViewModel, _ product: SubscriptionProduct) -> String {
+    let currency = PlanText.currency(vm)
+    guard let t = vm.state.subscriber.latestTransaction, t.productId == product.productID, let paid = t.price,
+          paid != product.priceMilli else {
+      return PlanText.price(product.priceMilli, currency: currency, period: product.period)
+    }
+    let catalog = Money.format(product.priceMilli, currency: t.currency ?? currency)
+    if paid == 0 { return "free period (catalog \(PlanText.price(product.priceMilli, currency: t.currency ?? currency, period: product.period)))" }
+    return "\(PlanText.price(paid, currency: t.currency ?? currency, period: product.period)) paid (catalog \(catalog))"
   }
 
   /// "renews on DATE (in 12d 04h)", "expires on DATE (in …), auto-renew off", "switches to X on DATE",
