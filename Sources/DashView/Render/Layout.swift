@@ -11,6 +11,14 @@ enum Layout {
     // Raw value = importance: the lowest is dropped first.
     case events = 0, winBack, plans, plan
     static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    var name: String {
+      switch self {
+      case .events: return "events"
+      case .winBack: return "win-back"
+      case .plans: return "plans"
+      case .plan: return "plan"
+      }
+    }
   }
 
   struct Section {
@@ -50,11 +58,14 @@ enum Layout {
   /// gives the rest to events, then draws.
   static func stack(_ all: [Section], in r: Rect, ui: UIState, into c: inout Canvas) {
     var kept = all
-    while !kept.isEmpty, kept.reduce(0, { $0 + $1.minimumRows }) > r.height {
+    var hidden: [Kind] = []
+    // A dropped panel is named on a row of its own, so a small terminal never hides one silently.
+    func needed() -> Int { kept.reduce(0) { $0 + $1.minimumRows } + (hidden.isEmpty ? 0 : 1) }
+    while !kept.isEmpty, needed() > r.height {
       let weakest = kept.indices.min { kept[$0].kind < kept[$1].kind }!
-      kept.remove(at: weakest)
+      hidden.append(kept.remove(at: weakest).kind)
     }
-    var spare = r.height - kept.reduce(0) { $0 + $1.minimumRows }
+    var spare = r.height - needed()
     var rows = kept.map(\.minimumRows)
     for i in kept.indices where kept[i].kind != .events {
       let grow = min(spare, kept[i].fullRows - rows[i])
@@ -67,6 +78,10 @@ enum Layout {
     for (section, height) in zip(kept, rows) {
       drawSection(section, in: Rect(x: r.x, y: y, width: r.width, height: height), ui: ui, into: &c)
       y += height
+    }
+    if !hidden.isEmpty, y < r.maxY {
+      let names = hidden.reversed().map(\.name).joined(separator: ", ")
+      c.draw(Line("enlarge to see \(names)", Style(.dim)), x: r.x, y: y, width: r.width)
     }
   }
 
