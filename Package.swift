@@ -10,6 +10,7 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
   ],
   targets: [
     // The only C surface: ncursesw plus shims for the macros Swift cannot import.
@@ -30,10 +31,16 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The subscriber index: list rows of a directory of state files in SQLite (GRDB), kept
+    // apart so GRDB and Foundation never reach DashModel, DashView or `subdash show`'s start-up.
+    .target(
+      name: "SubscriberStore",
+      dependencies: ["DashModel", "DashView", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
     .executableTarget(
       name: "SubDashBench",
-      dependencies: ["DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["DashModel", "DashView", "SubscriberStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
     // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
@@ -48,6 +55,7 @@ let package = Package(
       dependencies: ["DashView", "DashModel"],
       resources: [.copy("Snapshots")]
     ),
+    .testTarget(name: "SubscriberStoreTests", dependencies: ["SubscriberStore", "DashView", "DashModel"]),
     // The executable's platform layer (file watcher, signals, event loop, key codes), tested
     // without a terminal: the loop runs against a pipe and a fake terminal.
     .testTarget(
