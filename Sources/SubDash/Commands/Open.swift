@@ -42,7 +42,7 @@ struct Open: ParsableCommand {
 
   func run() throws {
     let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-    let options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
+    var options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
     if let file, ListDirectory.isDirectory(file) {
       // A directory of state files: the subscriber list (docs/list.md).
       let app = ListApp(directoryPath: file, options: options, colorWanted: colorWanted,
@@ -67,7 +67,11 @@ struct Open: ParsableCommand {
       session = try DashboardSession(path: path, displayName: displayName, options: options,
                                      nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     } catch let error as StateFileError {
-      throw badInput(error.description)
+      // An App Store or RevenueCat input opens imported in memory, read-only, nothing written.
+      guard let imported = try ImportedView.load(path, stateError: error) else { throw badInput(error.description) }
+      options.readOnly = true
+      session = DashboardSession(importedState: imported, path: path, displayName: displayName + " (imported, not saved)", options: options,
+                                 nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     }
     let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
     if code != 0 { throw ExitCode(code) }
