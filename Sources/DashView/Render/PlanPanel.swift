@@ -38,6 +38,10 @@ enum PlanPanel {
       }
       out.append(mark(Line(spans), .offer))
     }
+    // Monthly billing with a 12-month commitment, read-only (what the fields mean).
+    if let plan = BillingPlan.text(vm.state.subscriber.latestTransaction, renewal: vm.state.subscriber.renewalInfo) {
+      out.append(Line(plan, Style(.dim)))
+    }
     let status = r.status.map { "\($0.description) (\($0.rawValue))" } ?? "none"
     out.append(mark(Line([Run("status ", Style(.label)), Run(status, Style(.value)), Run(dot + r.statusRule, Style(.dim))]), .status))
     return out
