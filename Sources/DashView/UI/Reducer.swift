@@ -97,6 +97,9 @@ enum Browsing {
     case .first: move(by: -Int.max / 2, &state, vm)
     case .last: move(by: Int.max / 2, &state, vm)
     case .showEvent: state.mode = .eventDetail(offset: 0)
+    case .refetch:
+      state.status = StatusLine("fetching…")
+      return [.refetch]
     }
     return []
   }

@@ -27,5 +27,7 @@ public enum UIEffect: Equatable, Sendable {
   /// Read the file again (after our own write, at once rather than waiting for the watcher) and
   /// report `.fileReloaded` or `.fileFailed`.
   case reload
+  /// Start `subdash fetch` again in the background; it reports back with actionSucceeded/Failed.
+  case refetch
   case quit
 }

@@ -35,6 +35,7 @@ struct DashboardApp {
     var wall = clock()
     var vm = session.model(wall: wall)
 
+    let refetch = BackgroundFetch(statePath: session.path)
     func dispatch(_ first: UIAction) -> LoopControl {
       var actions = [first]
       while !actions.isEmpty {
@@ -44,6 +45,8 @@ struct DashboardApp {
           case .quit: return .stop
           case .perform(let planAction): actions.append(outcome(session.perform(planAction, wall: wall)))
           case .simulate(let command): actions.append(outcome(session.simulate(command, wall: wall)))
+          case .refetch:
+            if let origin = FetchOrigin(document: vm.state.document), let failed = refetch.start(origin) { actions.append(failed) }
           case .reload:
             // Our own write shows at once rather than waiting for the watcher's echo.
             let reloaded = session.reload(wall: wall)
@@ -66,9 +69,15 @@ struct DashboardApp {
     draw()
 
     EventLoop(terminal: terminal, signals: signals, watcher: watcher, ttyFD: ttyFD).run(nextTimeout: {
-      session.msUntilScreenChanges(wall: clock(), ui)
+      // While a background fetch runs, wake often enough to report its end promptly.
+      let screen = session.msUntilScreenChanges(wall: clock(), ui)
+      return refetch.isRunning ? min(screen ?? 100, 100) : screen
     }) { event in
       wall = clock()
+      if let finished = refetch.poll() {
+        vm = session.model(wall: wall)
+        if dispatch(finished) == .stop { return .stop }
+      }
       let action: UIAction
       switch event {
       case .key(let key): action = .keyPressed(key)
