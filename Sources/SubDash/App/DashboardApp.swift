@@ -34,8 +34,8 @@ struct DashboardApp {
     var exitCode: Int32 = 0
     var wall = clock()
     var vm = session.model(wall: wall)
-    let refetch = BackgroundFetch(statePath: session.path)
 
+    let refetch = BackgroundFetch(statePath: session.path)
     func dispatch(_ first: UIAction) -> LoopControl {
       var actions = [first]
       while !actions.isEmpty {
@@ -45,15 +45,13 @@ struct DashboardApp {
           case .quit: return .stop
           case .perform(let planAction): actions.append(outcome(session.perform(planAction, wall: wall)))
           case .simulate(let command): actions.append(outcome(session.simulate(command, wall: wall)))
+          case .refetch:
+            if let origin = FetchOrigin(document: vm.state.document), let failed = refetch.start(origin) { actions.append(failed) }
           case .reload:
             // Our own write shows at once rather than waiting for the watcher's echo.
             let reloaded = session.reload(wall: wall)
             vm = session.model(wall: wall)
             actions.append(reloaded)
-          case .refetch:
-            if let origin = FetchOrigin(document: vm.state.document), let failed = refetch.start(origin) {
-              actions.append(failed)
-            }
           }
         }
       }
@@ -76,7 +74,10 @@ struct DashboardApp {
       return refetch.isRunning ? min(screen ?? 100, 100) : screen
     }) { event in
       wall = clock()
-      if let finished = refetch.poll(), dispatch(finished) == .stop { return .stop }
+      if let finished = refetch.poll() {
+        vm = session.model(wall: wall)
+        if dispatch(finished) == .stop { return .stop }
+      }
       let action: UIAction
       switch event {
       case .key(let key): action = .keyPressed(key)
