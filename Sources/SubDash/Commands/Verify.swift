@@ -177,18 +177,3 @@ func readInput(_ path: String) -> [UInt8]? {
     bytes += buffer[0..<n]
   }
 }
-
-/// Runs async work from a synchronous command (the root command is not async; X509's Verifier is).
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-  let box = BlockingBox<T>()
-  let done = DispatchSemaphore(value: 0)
-  Task {
-    box.value = await body()
-    done.signal()
-  }
-  done.wait()
-  return box.value!
-}
-
-/// Carries the result out of the task; the semaphore orders the write before the read.
-private final class BlockingBox<T>: @unchecked Sendable { var value: T? }
