@@ -47,9 +47,9 @@ private struct Screen {
     #expect(s.eventsTitle.contains("7-9 of 12"))
   }
 
-  /// expired-voluntary.json at 80x24 shows one event at a time: PgDn steps one, not five.
+  /// expired-voluntary.json at 80x23 shows one event at a time: PgDn steps one, not five.
   @Test func aOneRowPanelPagesOneEvent() {
-    var s = Screen(Scenarios.expiredWithWinBack.viewModel())
+    var s = Screen(Scenarios.expiredWithWinBack.viewModel(), height: 23)
     #expect(s.eventsTitle.contains("1-1 of 11"))
     s.press(.pageDown)
     #expect(s.eventsTitle.contains("2-2 of 11"))
