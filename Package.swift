@@ -14,6 +14,12 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
+    // App Store Server API client (subdash-fetch only; see docs/fetch.md for why a separate binary).
+    .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
   ],
   targets: [
     // The only C surface: ncursesw plus shims for the macros Swift cannot import.
@@ -58,6 +64,37 @@ let package = Package(
     // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
     // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
     .executableTarget(name: "SubDashFaultProbe", dependencies: ["DashModel"]),
+    // App Store Server API client: JWT, credentials, endpoints, errors and retries. Heavy
+    // (async-http-client, swift-crypto), so it lives in its own executable, subdash-fetch.
+    .target(
+      name: "AppStoreAPI",
+      dependencies: [
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
+    ),
+    // `subdash fetch` runs this binary, so `subdash show` never loads libFoundation or NIO.
+    .executableTarget(
+      name: "subdash-fetch",
+      dependencies: ["AppStoreAPI", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/SubDashFetch"
+    ),
+    // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
+    .target(
+      name: "MockAppStore",
+      dependencies: [
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ]
+    ),
+    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore"]),
+    .testTarget(
+      name: "AppStoreAPITests",
+      dependencies: ["AppStoreAPI", "MockAppStore"]
+    ),
     .testTarget(
       name: "DashModelTests",
       dependencies: ["DashModel"],

@@ -61,7 +61,9 @@ enum HeaderPanel {
 
   /// "[Sandbox]", "[Production]", or "[no environment]" when the file names none.
   static func badge(_ vm: ViewModel) -> String {
-    "[\(vm.environment?.rawValue ?? "no environment")]"
+    // An imported file says where its data came from and whether it was proven Apple's.
+    if let p = vm.state.importProvenance { return "[\(p.badge(ascii: vm.options.ascii))]" }
+    return "[\(vm.environment?.rawValue ?? "no environment")]"
   }
 
   /// The moment the screen is derived at: the `--now` moment ("at"), simulated time ("sim"), or

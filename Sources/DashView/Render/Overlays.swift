@@ -84,7 +84,9 @@ enum Overlays {
       }
       return line
     }
-    out += KeyMap.browsing.filter { !$0.help.isEmpty }.map(row)
+    // The refresh key exists only for fetched files; others keep their help unchanged.
+    let fetched = FetchOrigin(document: vm.state.document) != nil
+    out += KeyMap.browsing.filter { !$0.help.isEmpty && ($0.command != .refetch || fetched) }.map(row)
     out.append(.empty)
     out.append(Line("Dialogs", Style(.title, bold: true)))
     out.append(Line([Run(PlansPanel.pad("y / n", 9), Style(.keyHint, bold: true)), Run("confirm / cancel the previewed action")]))

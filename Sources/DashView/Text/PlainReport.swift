@@ -35,7 +35,8 @@ public enum PlainReport {
     }
     let events = EventsPanel.entries(vm, width: width).map { $0.map(\.text).joined(separator: " ") }
     section(EventsPanel.title(vm), events.isEmpty ? ["(none)"] : events, into: &out)
-    return out.map { trimTrailing(Sanitizer.clean($0)) }
+    // `--ascii` spells every glyph and separator in ASCII (`3 x 1 month`), as the dashboard does.
+    return out.map { trimTrailing(ascii ? AsciiFold.fold($0) : Sanitizer.clean($0)) }
   }
 
   private static func section(_ title: String, _ lines: [String], into out: inout [String]) {

@@ -36,6 +36,11 @@ enum Availability: Equatable {
         return .unavailable("simulation keys are disabled on Production data (\(name(of: command)) refused)")
       }
       return simulation(sim, in: vm)
+    case .refetch:
+      if FetchOrigin(document: vm.state.document) == nil {
+        return .unavailable("refresh: this file was not fetched from the App Store Server API (see subdash fetch)")
+      }
+      return .available
     case .showEvent:
       return vm.notifications.isEmpty ? .unavailable("no events to show yet") : .available
     case .redeemCode, .help, .quit, .moveUp, .moveDown, .pageUp, .pageDown, .first, .last:
@@ -93,6 +98,7 @@ enum Availability: Equatable {
     case .winBack: return "win-back"
     case .toggleAutoRenew: return "auto-renew"
     case .simulate(let s): return s.name
+    case .refetch: return "refresh"
     default: return "this key"
     }
   }

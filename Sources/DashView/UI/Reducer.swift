@@ -71,6 +71,9 @@ enum Browsing {
     case .first: state.eventSelection = 0
     case .last: state.eventSelection = clampedSelection(Int.max, vm)
     case .showEvent: state.mode = .eventDetail(offset: 0)
+    case .refetch:
+      state.status = StatusLine("fetching…")
+      return [.refetch]
     }
     return []
   }

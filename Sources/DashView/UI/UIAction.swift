@@ -21,5 +21,7 @@ public enum UIEffect: Equatable, Sendable {
   case perform(PlanAction)
   /// Ask the simulation engine to take a step on the file and report back.
   case simulate(SimCommand)
+  /// Start `subdash fetch` again in the background; it reports back with actionSucceeded/Failed.
+  case refetch
   case quit
 }

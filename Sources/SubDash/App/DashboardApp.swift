@@ -23,11 +23,15 @@ struct DashboardApp {
     if let error = session.fileError { _ = reduce(&ui, .fileFailed(error), context: vm) }
     terminal.draw(render(vm, ui, width: terminal.size.width, height: terminal.size.height))
 
+    let refetch = BackgroundFetch(statePath: session.path)
     EventLoop(terminal: terminal, signals: signals, watcher: watcher).run(nextTimeout: {
-      session.msUntilScreenChanges(wall: WallClock.now())
+      // While a background fetch runs, wake often enough to report its end promptly.
+      let screen = session.msUntilScreenChanges(wall: WallClock.now())
+      return refetch.isRunning ? min(screen ?? 100, 100) : screen
     }) { event in
       wall = WallClock.now()
       var actions: [UIAction] = []
+      if let finished = refetch.poll() { actions.append(finished) }
       switch event {
       case .key(let key): actions.append(.keyPressed(key))
       case .fileChanged:
@@ -51,6 +55,8 @@ struct DashboardApp {
             actions.append(outcome(session.perform(planAction, wall: wall)))
           case .simulate(let command):
             actions.append(outcome(session.simulate(command, wall: wall)))
+          case .refetch:
+            if let origin = FetchOrigin(document: vm.state.document), let failed = refetch.start(origin) { actions.append(failed) }
           }
         }
         if case .actionSucceeded = action {

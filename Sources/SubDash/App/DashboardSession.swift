@@ -36,6 +36,22 @@ final class DashboardSession {
     applyOverrides()
   }
 
+  /// An imported input opened with `subdash FILE`: held only in memory, never reloaded or written.
+  private var inMemory = false
+
+  init(importedState: SubscriptionState, path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) {
+    self.path = path
+    self.displayName = displayName
+    self.options = options
+    self.nowOverride = nowOverride
+    self.retryAccess = retryAccess
+    state = importedState
+    notifications = Array(importedState.subscriber.notifications.reversed().prefix(Self.eventsShown))
+    state = state.forViewing()
+    inMemory = true
+    applyOverrides()
+  }
+
   private func applyOverrides() {
     if let retryAccess { state.document.policy.billingRetryAccess = retryAccess }
   }
@@ -44,6 +60,7 @@ final class DashboardSession {
   /// Returns the error message, or nil when the reload succeeded.
   @discardableResult
   func reload(wall: Instant) -> String? {
+    if inMemory { return nil }
     do {
       let loaded = try StateFile.load(path: path)
       notifications = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
