@@ -57,6 +57,12 @@ let package = Package(
         .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
+    // Writes the JWS corpus the Python oracle cross-checks, and times verification (release build).
+    .executableTarget(
+      name: "SigningOracleTool",
+      dependencies: ["AppStoreSigning"],
+      path: "Tests/oracle/SigningOracleTool"
+    ),
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
     .executableTarget(
       name: "SubDashBench",
@@ -70,6 +76,7 @@ let package = Package(
     .target(
       name: "AppStoreAPI",
       dependencies: [
+        "DashModel",  // Base64URL only; the client stays usable without the rest of the model
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -78,7 +85,7 @@ let package = Package(
     // `subdash fetch` runs this binary, so `subdash show` never loads libFoundation or NIO.
     .executableTarget(
       name: "subdash-fetch",
-      dependencies: ["AppStoreAPI", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["AppStoreAPI", "AppStoreSigning", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashFetch"
     ),
     // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
@@ -87,14 +94,18 @@ let package = Package(
       dependencies: [
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
-    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore"]),
+    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore", "AppStoreSigning"]),
     .testTarget(
       name: "AppStoreAPITests",
-      dependencies: ["AppStoreAPI", "MockAppStore"]
+      dependencies: [
+        "AppStoreAPI", "MockAppStore", "AppStoreSigning", "subdash-fetch", "DashModel",
+        .product(name: "X509", package: "swift-certificates"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
     ),
     .testTarget(
       name: "DashModelTests",
@@ -116,7 +127,7 @@ let package = Package(
     // without a terminal: the loop runs against a pipe and a fake terminal.
     .testTarget(
       name: "SubDashTests",
-      dependencies: ["SubDash", "DashView"]
+      dependencies: ["SubDash", "DashView", "AppStoreSigning"]
     ),
   ],
   swiftLanguageModes: [.v6]
