@@ -1,6 +1,5 @@
 import DashModel
 import DashView
-import Dispatch
 import GRDB
 import Glibc
 
@@ -99,10 +98,9 @@ public final class DirectoryStore: SubscriberStore {
       let due = old?.changesAt.map { $0 <= now.ms } ?? false
       if old?.stamp != stamp || due { toRead.append((name, stamp)) }
     }
-    let dir = directory, nowOverride = nowOverride
-    let upserts = parallelMap(toRead) { item in
-      (ListRow.read(path: StateDirectory.path(item.name, in: dir), file: item.name, nowOverride: nowOverride, wall: wall), item.stamp)
-    }
+    let rows = ListRow.readAll(toRead.map { (StateDirectory.path($0.name, in: directory), $0.name) }, nowOverride: nowOverride, wall: wall,
+                               workers: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let upserts = Array(zip(rows, toRead.map(\.stamp)))
     if !upserts.isEmpty || !removed.isEmpty {
       try db.write { db in
         let insert = try db.makeStatement(sql: IndexRow.upsert)
@@ -122,23 +120,3 @@ public final class DirectoryStore: SubscriberStore {
     return try list()
   }
 }
-
-/// Maps on every core, keeping order; each worker writes only its own slots.
-func parallelMap<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> R) -> [R] {
-  guard items.count > 1 else { return items.map(transform) }
-  let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 16, items.count))
-  let results = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-  results.initialize(repeating: nil)
-  defer { results.deinitialize(); results.deallocate() }
-  let slots = Slots(buffer: results)
-  DispatchQueue.concurrentPerform(iterations: workers) { w in
-    var i = w
-    while i < items.count {
-      slots.buffer[i] = transform(items[i])
-      i += workers
-    }
-  }
-  return results.map { $0! }
-}
-
-private struct Slots<R>: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<R?> }

@@ -15,6 +15,9 @@ extension ListRow {
     row.changesAt = [row.due?.date, report.billingRetry?.retryUntil, report.askToBuy?.lapseDate, sub.latestTransaction?.expiresDate]
       .compactMap { $0 }.filter { $0 > now }.min()
     row.flags = flags(report, autoRenewOn: sub.renewalInfo?.autoRenewStatus == .on)
+    if let provenance = state.importProvenance {
+      row.flags.append(provenance.signature == .appleSigned ? .appleSigned : .notAppleSigned)
+    }
     if let last = sub.notifications.last {
       row.lastEvent = last.notificationType + (last.subtype.map { "/" + $0 } ?? "")
       row.lastEventDate = last.signedDate

@@ -78,6 +78,9 @@ public enum ListStatus: String, Sendable, CaseIterable, Comparable {
 public enum ListFlag: String, Sendable, CaseIterable {
   case grace, retry = "billing-retry", refunded, priceIncrease = "price-increase", pendingChange = "pending-change",
        autoRenewOff = "auto-renew-off", checkFile = "check-file"
+  /// Imported data whose signature chained to Apple, or imported data that did not (unverified,
+  /// unsigned, another root, RevenueCat). Files the simulator made carry neither.
+  case appleSigned = "apple-signed", notAppleSigned = "not-apple-signed"
 
   /// Short words for the flags column.
   public var word: String {
@@ -89,6 +92,8 @@ public enum ListFlag: String, Sendable, CaseIterable {
     case .pendingChange: return "change"
     case .autoRenewOff: return "renew-off"
     case .checkFile: return "check"
+    case .appleSigned: return "signed"
+    case .notAppleSigned: return "unsigned"
     }
   }
 }

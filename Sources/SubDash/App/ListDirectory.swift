@@ -1,6 +1,5 @@
 import DashModel
 import DashView
-import Dispatch
 import Glibc
 
 /// A directory of state files read as list rows. The files are the truth: every row is derived
@@ -54,8 +53,8 @@ final class ListDirectory {
   func loadAll(wall: Instant) throws(StateFileError) -> [ListRow] {
     let names = try Self.stateFileNames(in: path)
     for name in names { identities[name] = FileIdentity(path: filePath(name)) }
-    let dir = path, nowOverride = nowOverride
-    return Self.parallelMap(names) { Self.row($0, in: dir, nowOverride: nowOverride, wall: wall) }
+    return ListRow.readAll(names.map { (filePath($0), $0) }, nowOverride: nowOverride, wall: wall,
+                           workers: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
   }
 
   /// Rows for files that changed since they were read, and names that are gone. `names` is what
@@ -85,27 +84,4 @@ final class ListDirectory {
     for name in removed { identities[name] = nil }
     return (upserts, removed)
   }
-
-  /// Maps on every core, keeping order. Each worker writes only its own slots.
-  static func parallelMap<T: Sendable>(_ items: [String], _ transform: @Sendable (String) -> T) -> [T] {
-    let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 16))
-    let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: items.count)
-    results.initialize(repeating: nil)
-    defer { results.deinitialize(); results.deallocate() }
-    let slots = SendableSlots(results)
-    DispatchQueue.concurrentPerform(iterations: workers) { w in
-      var i = w
-      while i < items.count {
-        slots.buffer[i] = transform(items[i])
-        i += workers
-      }
-    }
-    return results.map { $0! }
-  }
-}
-
-/// The result buffer shared by `parallelMap`'s workers; safe because each index is written by one worker.
-private struct SendableSlots<T>: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<T?>
-  init(_ b: UnsafeMutableBufferPointer<T?>) { buffer = b }
 }

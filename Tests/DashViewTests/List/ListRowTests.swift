@@ -53,3 +53,32 @@ import Testing
     #expect(ListRow.derive(file: "f.json", state: s.state, at: expires).status == .expired)
   }
 }
+
+/// Imported data says whether Apple signed it; the list shows that as a flag.
+@Suite struct ListProvenanceTests {
+  func row(signature: Provenance.Signature?) -> ListRow {
+    var s = Scenarios.example("active")
+    if let signature {
+      s.state.subscriber.latestTransaction?.source[Provenance.key] =
+        Provenance(input: "notification.json", shape: "signedPayload", signature: signature, environment: "Sandbox").json
+    }
+    return ListRow.derive(file: "active.json", state: s.state, at: s.now)
+  }
+
+  @Test func appleSignedOrNotAndNothingForSimulatedFiles() {
+    #expect(row(signature: .appleSigned).flags.contains(.appleSigned))
+    #expect(row(signature: .unverified).flags.contains(.notAppleSigned))
+    #expect(row(signature: .revenueCat).flags.contains(.notAppleSigned))
+    let simulated = row(signature: nil).flags
+    #expect(!simulated.contains(.appleSigned) && !simulated.contains(.notAppleSigned))
+  }
+
+  @Test func theFilterFindsUnsignedRows() {
+    let s = ListFixture.state([row(signature: .unsigned)])
+    var filtered = s
+    filtered.setFilter("flag:unsigned")
+    #expect(filtered.visible.count == 1)
+    filtered.setFilter("flag:apple")
+    #expect(filtered.visible.isEmpty)
+  }
+}
