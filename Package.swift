@@ -10,6 +10,16 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    // App Store JWS verification and signing (AppStoreSigning).
+    .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+    .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
+    // App Store Server API client (subdash-fetch only; see docs/fetch.md for why a separate binary).
+    .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
   ],
   targets: [
     // The only C surface: ncursesw plus shims for the macros Swift cannot import.
@@ -26,9 +36,25 @@ let package = Package(
     .executableTarget(
       name: "SubDash",
       dependencies: [
-        "DashModel", "DashView", "CNcurses",
+        "DashModel", "DashView", "CNcurses", "AppStoreSigning",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+    // App Store JWS: verify ES256 + x5c chains to Apple Root CA - G3 (or extra roots), and a local
+    // test CA that signs like the App Store. Heavy crypto lives here, never in DashModel.
+    .target(
+      name: "AppStoreSigning",
+      dependencies: [
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
+      ]
+    ),
+    // Writes the JWS corpus the Python oracle cross-checks, and times verification (release build).
+    .executableTarget(
+      name: "SigningOracleTool",
+      dependencies: ["AppStoreSigning"],
+      path: "Tests/oracle/SigningOracleTool"
     ),
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
     .executableTarget(
@@ -38,6 +64,42 @@ let package = Package(
     // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
     // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
     .executableTarget(name: "SubDashFaultProbe", dependencies: ["DashModel"]),
+    // App Store Server API client: JWT, credentials, endpoints, errors and retries. Heavy
+    // (async-http-client, swift-crypto), so it lives in its own executable, subdash-fetch.
+    .target(
+      name: "AppStoreAPI",
+      dependencies: [
+        "DashModel",  // Base64URL only; the client stays usable without the rest of the model
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
+    ),
+    // `subdash fetch` runs this binary, so `subdash show` never loads libFoundation or NIO.
+    .executableTarget(
+      name: "subdash-fetch",
+      dependencies: ["AppStoreAPI", "AppStoreSigning", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/SubDashFetch"
+    ),
+    // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
+    .target(
+      name: "MockAppStore",
+      dependencies: [
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ]
+    ),
+    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore", "AppStoreSigning"]),
+    .testTarget(
+      name: "AppStoreAPITests",
+      dependencies: [
+        "AppStoreAPI", "MockAppStore", "AppStoreSigning", "subdash-fetch", "DashModel",
+        .product(name: "X509", package: "swift-certificates"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
+    ),
     .testTarget(
       name: "DashModelTests",
       dependencies: ["DashModel"],
@@ -48,11 +110,16 @@ let package = Package(
       dependencies: ["DashView", "DashModel"],
       resources: [.copy("Snapshots")]
     ),
+    .testTarget(
+      name: "AppStoreSigningTests",
+      dependencies: ["AppStoreSigning"],
+      resources: [.copy("Fixtures")]
+    ),
     // The executable's platform layer (file watcher, signals, event loop, key codes), tested
     // without a terminal: the loop runs against a pipe and a fake terminal.
     .testTarget(
       name: "SubDashTests",
-      dependencies: ["SubDash", "DashView"]
+      dependencies: ["SubDash", "DashView", "AppStoreSigning"]
     ),
   ],
   swiftLanguageModes: [.v6]

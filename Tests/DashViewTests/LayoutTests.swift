@@ -12,31 +12,47 @@ import Testing
   }
 
   /// The active example needs 5 fixed rows (header, access, footer, status) plus, at minimum,
-  /// plan 3, plans 6, win-back 2 and events 2: each boundary is tested on both sides.
+  /// plan 3, plans 6, win-back 2 and events 2, and one row to name what is hidden: each boundary
+  /// is tested on both sides.
   @Test func panelsAreDroppedEventsFirstThenWinBackThenPlans() {
     let vm = Scenarios.active.viewModel()
     let all = ["Current plan", "Plans in", "Win-back offers", "Recent events"]
-    #expect(sections(render(vm, UIState(), width: 80, height: 18)) == all)
-    #expect(sections(render(vm, UIState(), width: 80, height: 17)) == Array(all.prefix(3)))
-    #expect(sections(render(vm, UIState(), width: 80, height: 16)) == Array(all.prefix(3)))
-    #expect(sections(render(vm, UIState(), width: 80, height: 15)) == Array(all.prefix(2)))
-    #expect(sections(render(vm, UIState(), width: 80, height: 14)) == Array(all.prefix(2)))
-    #expect(sections(render(vm, UIState(), width: 80, height: 13)) == Array(all.prefix(1)))
+    func screen(_ h: Int) -> Frame { render(vm, UIState(), width: 80, height: h) }
+    #expect(sections(screen(18)) == all)
+    #expect(!screen(18).textDump.contains("enlarge"))
+    #expect(sections(screen(17)) == Array(all.prefix(3)))
+    #expect(screen(17).lines.contains("enlarge to see events"))
+    #expect(sections(screen(16)) == Array(all.prefix(2)))
+    #expect(screen(16).lines.contains("enlarge to see win-back, events"))
+    #expect(sections(screen(15)) == Array(all.prefix(2)))
+    #expect(sections(screen(14)) == Array(all.prefix(1)))
+    #expect(screen(14).lines.contains("enlarge to see plans, win-back, events"))
   }
 
+  /// price-increase.json has 12 events: every extra row of screen is one more event.
   @Test func tallerScreensShowMoreEvents() {
-    let vm = Scenarios.active.viewModel()
-    let rows = { (h: Int) in render(vm, UIState(), width: 80, height: h).lines.filter { $0.contains("DID_RENEW") }.count }
-    #expect(rows(24) < rows(30) || rows(24) == vm.notifications.count - 1)
-    #expect(rows(30) == 4)
+    let vm = Scenarios.example("price-increase").viewModel()
+    #expect(vm.notifications.count == 12)
+    let title = { (h: Int) in render(vm, UIState(), width: 80, height: h).lines.first { $0.contains("Recent events") } ?? "" }
+    #expect(title(24).contains("Recent events (12) 1-3 of 12"))
+    #expect(title(30).contains("Recent events (12) 1-9 of 12"))
+    #expect(title(33).contains("Recent events (12) ─"))
   }
 
-  @Test func wideScreensPutEventsInASecondColumn() {
-    let frame = render(Scenarios.active.viewModel(), UIState(), width: 150, height: 40)
+  /// The events column of a wide screen shows whole labels: the subtype that tells
+  /// AUTO_RENEW_DISABLED from AUTO_RENEW_ENABLED and the type before it.
+  @Test(arguments: [150, 200])
+  func wideScreensPutEventsInASecondColumn(_ width: Int) {
+    let frame = render(Scenarios.expiredWithWinBack.viewModel(), UIState(), width: width, height: 40)
     let row = frame.lines.first { $0.contains("Current plan") }!
     #expect(row.contains("Recent events"))
-    // The events column is wide enough for whole labels.
-    #expect(frame.textDump.contains("DID_CHANGE_RENEWAL_PREF / UPGRADE") || !frame.textDump.contains("DID_CHANGE_RENEWAL_PREF"))
+    #expect(frame.textDump.contains("DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_DISABLED"))
+  }
+
+  @Test func twoColumnSnapshots() {
+    for (name, w, h) in [("expired-voluntary", 150, 40), ("expired-voluntary", 200, 50), ("active", 150, 40), ("price-increase", 200, 50)] {
+      assertSnapshot(render(Scenarios.example(name).viewModel(), UIState(), width: w, height: h), named: "\(name)-\(w)x\(h)")
+    }
   }
 
   /// One pixel short of two columns, one column shows the plan's status rule whole.

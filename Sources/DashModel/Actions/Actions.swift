@@ -17,6 +17,8 @@ public enum Actions {
   }
 
   static func outcome(_ a: PlanAction, _ s: SubscriptionState, _ now: Instant, _ timing: any RenewalTiming) -> Result<Outcome, ActionError> {
+    // A catalog `subdash import` derived from transactions has no levels: every plan action would guess.
+    if s.catalog.derivedFromTransactions { return .failure(.other(Importer.noCatalogMessage)) }
     let ctx = ActionContext(state: s, now: now, timing: timing)
     do throws(ActionError) {
       switch a {

@@ -6,11 +6,15 @@ public struct Catalog: Equatable, Sendable {
   public var settings: StoreKitSettings
   /// `major.minor` of the .storekit format, when the catalog came from one (3.0, 4.0, 5.0).
   public var formatVersion: String?
+  /// Built by `subdash import` from transactions, not from a .storekit file: levels are unknown,
+  /// so plan actions refuse to run (`_derivedFromTransactions`, docs/import.md).
+  public var derivedFromTransactions: Bool
 
-  public init(groups: [SubscriptionGroup], settings: StoreKitSettings = StoreKitSettings(), formatVersion: String? = nil) {
+  public init(groups: [SubscriptionGroup], settings: StoreKitSettings = StoreKitSettings(), formatVersion: String? = nil, derivedFromTransactions: Bool = false) {
     self.groups = groups
     self.settings = settings
     self.formatVersion = formatVersion
+    self.derivedFromTransactions = derivedFromTransactions
   }
 
   public var allSubscriptions: [SubscriptionProduct] { groups.flatMap(\.subscriptions) }

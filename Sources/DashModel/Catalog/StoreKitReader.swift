@@ -24,7 +24,8 @@ public enum StoreKitReader {
         }
       }
     }
-    return Catalog(groups: groups, settings: settings, formatVersion: version)
+    return Catalog(groups: groups, settings: settings, formatVersion: version,
+                   derivedFromTransactions: try r.bool("_derivedFromTransactions") ?? false)
   }
 
   static func readGroup(_ g: ObjectReader) throws(DecodeError) -> SubscriptionGroup {

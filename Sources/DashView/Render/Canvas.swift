@@ -81,12 +81,7 @@ struct Canvas {
     if r.width > 6 { draw(Line(" \(title) ", Style(.title, bold: true)), x: r.x + 2, y: r.y, width: r.width - 4) }
   }
 
-  /// In ASCII mode, every non-ASCII character (from glyphs or from the file) becomes "?" so the
-  /// screen never depends on UTF-8 support.
-  func fold(_ text: String) -> String {
-    guard ascii, !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
-    var out = ""
-    for ch in Sanitizer.clean(text) { out.append(ch.isASCII ? ch : "?") }
-    return out
-  }
+  /// In ASCII mode every character is spelled in plain ASCII (`AsciiFold`), so the screen never
+  /// depends on UTF-8 support.
+  func fold(_ text: String) -> String { ascii ? AsciiFold.fold(text) : text }
 }

@@ -2,7 +2,7 @@ import DashModel
 
 /// Eligible win-back offers best first, or the rule that makes none eligible.
 enum WinBackPanel {
-  static func lines(_ vm: ViewModel, glyphs g: Glyphs) -> [Line] {
+  static func lines(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs) -> [Line] {
     let wb = vm.report.winBack
     var out: [Line]
     if wb.eligible.isEmpty && wb.unconfiguredIds.isEmpty {
@@ -26,7 +26,7 @@ enum WinBackPanel {
     if wb.source == .apple {
       out.insert(Line([Run("Apple's list, best first (history incomplete)", Style(.dim))]), at: 0)
     }
-    if vm.highlights.isHighlighted(.winBack, at: vm.clock.wall) { out = out.map { $0.styled { $0.role = .changed } } }
+    if ui.highlights.isHighlighted(.winBack, at: vm.clock.wall) { out = out.map { $0.styled { $0.role = .changed } } }
     return out
   }
 }

@@ -8,7 +8,7 @@ enum Availability: Equatable {
 
   var isAvailable: Bool { self == .available }
 
-  static func of(_ command: Command, in vm: ViewModel) -> Availability {
+  static func of(_ command: Command, in vm: ViewModel, _ ui: UIState) -> Availability {
     if command.isMutating, vm.options.readOnly {
       return .unavailable("read-only: \(name(of: command)) disabled (started with --read-only)")
     }
@@ -16,6 +16,11 @@ enum Availability: Equatable {
     // the file's own clock has not reached (or has passed), so changes wait for a normal view.
     if command.isMutating, let at = vm.clock.viewingAt {
       return .unavailable("--now: viewing \(Format.date(at)), so \(name(of: command)) is off; open the file without --now to change it")
+    }
+    // Every change is applied to the file on disk, which does not read now: refuse at the key
+    // rather than after a picker and a confirmation.
+    if command.isMutating, let error = ui.fileError {
+      return .unavailable("FILE ERROR: \(name(of: command)) waits until the file reads again (\(error))")
     }
     switch command {
     case .upgrade: return planChange(.upgrade, in: vm)
@@ -36,6 +41,11 @@ enum Availability: Equatable {
         return .unavailable("simulation keys are disabled on Production data (\(name(of: command)) refused)")
       }
       return simulation(sim, in: vm)
+    case .refetch:
+      if FetchOrigin(document: vm.state.document) == nil {
+        return .unavailable("refresh: this file was not fetched from the App Store Server API (see subdash fetch)")
+      }
+      return .available
     case .showEvent:
       return vm.notifications.isEmpty ? .unavailable("no events to show yet") : .available
     case .redeemCode, .help, .quit, .moveUp, .moveDown, .pageUp, .pageDown, .first, .last:
@@ -93,6 +103,7 @@ enum Availability: Equatable {
     case .winBack: return "win-back"
     case .toggleAutoRenew: return "auto-renew"
     case .simulate(let s): return s.name
+    case .refetch: return "refresh"
     default: return "this key"
     }
   }

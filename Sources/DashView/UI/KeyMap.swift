@@ -8,11 +8,13 @@ public enum Command: Equatable, Sendable {
   case moveUp, moveDown, pageUp, pageDown, first, last
   case showEvent
   case simulate(SimCommand)
+  /// Fetch the file again from the App Store Server API (files written by `subdash fetch`).
+  case refetch
 
   /// Commands that change the file: refused in read-only mode.
   var isMutating: Bool {
     switch self {
-    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .simulate: return true
+    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .simulate, .refetch: return true
     default: return false
     }
   }
@@ -63,6 +65,8 @@ public enum KeyMap {
     KeyBinding(keys: [.home, .char("g")], label: "g", asciiLabel: nil, command: .first, hint: "",
                help: "newest event (also Home); G or End: oldest"),
     KeyBinding(keys: [.end, .char("G")], label: "G", asciiLabel: nil, command: .last, hint: "", help: ""),
+    KeyBinding(keys: [.char("l")], label: "l", asciiLabel: nil, command: .refetch, hint: "refresh",
+               help: "fetch again from the App Store Server API, in the background"),
     KeyBinding(keys: [.char("q")], label: "q", asciiLabel: nil, command: .quit, hint: "quit",
                help: "quit SubDash"),
   ]

@@ -20,7 +20,7 @@ struct Open: ParsableCommand {
       1 the terminal cannot be used; 128+N when ended by signal N.
       """)
 
-  @Argument(help: "The state file. Without one, a demo subscriber opens in a temporary copy.")
+  @Argument(help: "The state file, or a directory of state files (opens the subscriber list). Without one, a demo subscriber opens in a temporary copy.")
   var file: String?
 
   @Flag(name: .long, help: "Disable every key that changes the file (support staff inspecting a subscriber).")
@@ -41,6 +41,17 @@ struct Open: ParsableCommand {
   }
 
   func run() throws {
+    let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
+    var options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
+    if let file, ListDirectory.isDirectory(file) {
+      // A directory of state files: the subscriber list (docs/list.md).
+      let app = ListApp(directoryPath: file, options: options, colorWanted: colorWanted,
+                        nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
+      let code: Int32
+      do { code = try app.run() } catch let error as StateFileError { throw badInput(error.description) }
+      if code != 0 { throw ExitCode(code) }
+      return
+    }
     let path: String
     let displayName: String
     if let file {
@@ -51,14 +62,16 @@ struct Open: ParsableCommand {
       displayName = "demo (\(path))"
     }
     defer { if file == nil { DemoFile.remove(path) } }
-    let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-    let options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
     let session: DashboardSession
     do {
       session = try DashboardSession(path: path, displayName: displayName, options: options,
                                      nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     } catch let error as StateFileError {
-      throw badInput(error.description)
+      // An App Store or RevenueCat input opens imported in memory, read-only, nothing written.
+      guard let imported = try ImportedView.load(path, stateError: error) else { throw badInput(error.description) }
+      options.readOnly = true
+      session = DashboardSession(importedState: imported, path: path, displayName: displayName + " (imported, not saved)", options: options,
+                                 nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     }
     let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
     if code != 0 { throw ExitCode(code) }

@@ -32,7 +32,11 @@ struct Show: ParsableCommand {
 
   func run() throws {
     var state: SubscriptionState
-    do { state = try StateFile.load(path: file) } catch { throw badInput(error.description) }
+    do { state = try StateFile.load(path: file) } catch {
+      // An App Store or RevenueCat input opens imported in memory, nothing written.
+      guard let imported = try ImportedView.load(file, stateError: error) else { throw badInput(error.description) }
+      state = imported
+    }
     try viewing.apply(to: &state)
     let wall = WallClock.now()
     let (now, simulated) = WallClock.viewingTime(for: state, override: try viewing.nowOverride(), wall: wall)
@@ -62,5 +66,10 @@ struct Show: ParsableCommand {
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: try viewing.nowOverride()),
       options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
     for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
+    let others = state.otherStoreLines
+    if !others.isEmpty {
+      print("\n== Other stores (RevenueCat; not App Store data) ==")
+      for line in others { print(Sanitizer.clean(line)) }
+    }
   }
 }

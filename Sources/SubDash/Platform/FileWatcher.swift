@@ -25,6 +25,11 @@ final class FileWatcher {
   private let directory: String
   private let name: [UInt8]
   private var lastStat: FileIdentity?
+  /// Directory mode (the subscriber list): every `*.json` file in `directory` is watched, and
+  /// the names that changed are collected for `takeChangedNames()`.
+  private let watchesAllStateFiles: Bool
+  private var changedNames: Set<String> = []
+  private var lostNames = false
 
   /// Events subscribed to on the directory.
   private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
@@ -47,7 +52,32 @@ final class FileWatcher {
     self.name = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8)
     self.mode = .polling
     self.lastStat = FileIdentity(path: path)
+    self.watchesAllStateFiles = false
     if useInotify { startInotify() }
+  }
+
+  /// Watches every state file (`*.json`, not hidden) in `directory`. Polling mode compares the
+  /// directory's own identity, which renames (atomic writes), creations and deletions change.
+  init(directory: String, useInotify: Bool = !FileWatcher.inotifyDisabledByEnvironment) {
+    self.path = directory
+    self.directory = directory
+    self.name = []
+    self.mode = .polling
+    self.lastStat = FileIdentity(path: directory)
+    self.watchesAllStateFiles = true
+    if useInotify { startInotify() }
+  }
+
+  /// The file names (inside the directory) that changed since the last call; directory mode only.
+  /// nil after an inotify overflow or in polling mode: the caller must compare every file.
+  func takeChangedNames() -> Set<String>? {
+    defer { changedNames = []; lostNames = false }
+    return lostNames || fd == nil ? nil : changedNames
+  }
+
+  /// A state file as the directory mode sees one: `*.json`, not a hidden temp file.
+  static func isStateFileName(_ name: [UInt8]) -> Bool {
+    name.first != UInt8(ascii: ".") && name.count > 5 && name.suffix(5).elementsEqual(".json".utf8)
   }
 
   deinit { if let fd { close(fd) } }
@@ -76,9 +106,13 @@ final class FileWatcher {
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else { return }  // EAGAIN: drained
         for event in Self.parse(UnsafeRawBufferPointer(rebasing: buf[..<n])) {
-          if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true }  // events were lost: assume the worst
+          if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true; lostNames = true }  // events were lost: assume the worst
           if event.mask & UInt32(IN_IGNORED) != 0 { lostWatch = true }    // directory removed or unmounted
           if event.name == name, event.mask & Self.changeMask != 0 { changed = true }
+          if watchesAllStateFiles, event.mask & Self.changeMask != 0, Self.isStateFileName(event.name) {
+            changed = true
+            changedNames.insert(String(decoding: event.name, as: UTF8.self))
+          }
         }
       }
     }

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The six read-only endpoints a support fetch needs (appstore-server-api.md §3). Each page's body is
+/// kept byte for byte, so nothing Apple sends is lost on the way to the state file.
+extension AppStoreClient {
+  public func subscriptionStatuses(_ id: String, environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> [UInt8] {
+    try await send(endpoint: "Get All Subscription Statuses", environment: environment, method: .GET,
+                   path: "/inApps/v1/subscriptions/" + Self.segment(id))
+  }
+
+  public func transactionInfo(_ id: String, environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> [UInt8] {
+    try await send(endpoint: "Get Transaction Info", environment: environment, method: .GET,
+                   path: "/inApps/v1/transactions/" + Self.segment(id))
+  }
+
+  /// Look Up Order ID exists in production only.
+  public func lookUpOrder(_ orderID: String) async throws(AppStoreAPIError) -> [UInt8] {
+    try await send(endpoint: "Look Up Order ID", environment: .production, method: .GET,
+                   path: "/inApps/v1/lookup/" + Self.segment(orderID))
+  }
+
+  /// Get Transaction History v2: repeats with `revision` while `hasMore`, same query every time.
+  public func transactionHistory(_ id: String, environment: AppStoreEnvironment,
+                                 page: @Sendable (Int, Int) -> Void = { _, _ in }) async throws(AppStoreAPIError) -> [[UInt8]] {
+    try await revisionPages(endpoint: "Get Transaction History", environment: environment,
+                            path: "/inApps/v2/history/" + Self.segment(id), baseQuery: [("sort", "ASCENDING")], page: page)
+  }
+
+  /// Get Refund History v2: same paging as history.
+  public func refundHistory(_ id: String, environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> [[UInt8]] {
+    try await revisionPages(endpoint: "Get Refund History", environment: environment,
+                            path: "/inApps/v2/refund/lookup/" + Self.segment(id), baseQuery: [], page: { _, _ in })
+  }
+
+  /// Get Notification History for one customer, `paginationToken` paging with the same body each time.
+  public func notificationHistory(transactionID: String, environment: AppStoreEnvironment, start: Date, end: Date,
+                                  page: @Sendable (Int, Int) -> Void = { _, _ in }) async throws(AppStoreAPIError) -> [[UInt8]] {
+    let endpoint = "Get Notification History"
+    let body = #"{"startDate":\#(Int64(start.timeIntervalSince1970 * 1000)),"endDate":\#(Int64(end.timeIntervalSince1970 * 1000)),"transactionId":\#(BearerToken.jsonString(transactionID))}"#
+    var pages: [[UInt8]] = []
+    var token: String?
+    var items = 0
+    while true {
+      let bytes = try await send(endpoint: endpoint, environment: environment, method: .POST, path: "/inApps/v1/notifications/history",
+                                 query: token.map { [("paginationToken", $0)] } ?? [], body: Array(body.utf8))
+      let object = try Self.object(bytes, endpoint: endpoint)
+      pages.append(bytes)
+      items += (object["notificationHistory"] as? [Any])?.count ?? 0
+      page(pages.count, items)
+      guard object["hasMore"] as? Bool == true else { return pages }
+      guard let next = object["paginationToken"] as? String, !next.isEmpty, next != token else {
+        throw .malformedResponse(endpoint: endpoint, detail: "hasMore is true but paginationToken is missing or repeats (page \(pages.count))")
+      }
+      try Self.checkPageLimit(pages.count, endpoint: endpoint)
+      token = next
+    }
+  }
+
+  private func revisionPages(endpoint: String, environment: AppStoreEnvironment, path: String, baseQuery: [(String, String)],
+                             page: @Sendable (Int, Int) -> Void) async throws(AppStoreAPIError) -> [[UInt8]] {
+    var pages: [[UInt8]] = []
+    var revision: String?
+    var transactions = 0
+    while true {
+      let query = baseQuery + (revision.map { [("revision", $0)] } ?? [])
+      let bytes = try await send(endpoint: endpoint, environment: environment, method: .GET, path: path, query: query)
+      let object = try Self.object(bytes, endpoint: endpoint)
+      pages.append(bytes)
+      transactions += (object["signedTransactions"] as? [Any])?.count ?? 0
+      page(pages.count, transactions)
+      guard object["hasMore"] as? Bool == true else { return pages }
+      guard let next = object["revision"] as? String, !next.isEmpty, next != revision else {
+        throw .malformedResponse(endpoint: endpoint, detail: "hasMore is true but revision is missing or repeats (page \(pages.count))")
+      }
+      try Self.checkPageLimit(pages.count, endpoint: endpoint)
+      revision = next
+    }
+  }
+
+  /// A server that says "more" forever must not make a fetch run forever: 20 per page × 5,000 pages.
+  static let maxPages = 5_000
+
+  static func checkPageLimit(_ count: Int, endpoint: String) throws(AppStoreAPIError) {
+    if count >= maxPages { throw .malformedResponse(endpoint: endpoint, detail: "more than \(maxPages) pages; stopping") }
+  }
+
+  static func object(_ bytes: [UInt8], endpoint: String) throws(AppStoreAPIError) -> [String: Any] {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+      throw .malformedResponse(endpoint: endpoint, detail: "body is not a JSON object")
+    }
+    return object
+  }
+}

@@ -1,0 +1,109 @@
+import DashModel
+import Foundation
+
+/// Everything Apple holds about one customer, fetched in the environment that created the transaction.
+public struct FetchResult: Sendable {
+  public struct Response: Sendable, Equatable {
+    /// Apple's endpoint name, e.g. "Get Transaction History"; import recognises the body by shape anyway.
+    public let endpoint: String
+    public let body: [UInt8]
+  }
+
+  public let environment: AppStoreEnvironment
+  public let transactionID: String
+  public let orderID: String?
+  public let responses: [Response]
+  public let transactionCount: Int
+  public let notificationCount: Int
+}
+
+public enum EnvironmentChoice: String, Sendable, CaseIterable {
+  case production, sandbox, auto
+}
+
+public struct Fetcher: Sendable {
+  /// Notification history reaches back 180 days in production and 30 in sandbox.
+  static func notificationWindow(_ environment: AppStoreEnvironment) -> TimeInterval {
+    (environment == .production ? 180 : 30) * 86_400
+  }
+
+  let client: AppStoreClient
+  let progress: @Sendable (String) -> Void
+
+  public init(client: AppStoreClient, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    self.client = client
+    self.progress = progress
+  }
+
+  /// Look Up Order ID (production only), then the customer behind the order's first transaction.
+  public func fetch(orderID: String) async throws(AppStoreAPIError) -> FetchResult {
+    let lookup = try await client.lookUpOrder(orderID)
+    let object = try AppStoreClient.object(lookup, endpoint: "Look Up Order ID")
+    guard (object["status"] as? NSNumber)?.intValue == 0 else { throw .orderInvalid(orderID: orderID) }
+    guard let first = (object["signedTransactions"] as? [String])?.first, let id = Self.transactionID(inJWS: first) else {
+      throw .malformedResponse(endpoint: "Look Up Order ID", detail: "status 0 but no readable signedTransactions[0].transactionId")
+    }
+    progress("order \(Sanitize.line(orderID)) → transaction \(Sanitize.line(id))")
+    let rest = try await fetch(transactionID: id, environment: .production)
+    return FetchResult(environment: rest.environment, transactionID: id, orderID: orderID,
+                       responses: [.init(endpoint: "Look Up Order ID", body: lookup)] + rest.responses,
+                       transactionCount: rest.transactionCount, notificationCount: rest.notificationCount)
+  }
+
+  /// `auto` asks production first and sandbox only on Apple's TransactionIdNotFound (4040010), as Apple recommends.
+  public func fetch(transactionID: String, choice: EnvironmentChoice) async throws(AppStoreAPIError) -> FetchResult {
+    switch choice {
+    case .production: return try await fetch(transactionID: transactionID, environment: .production)
+    case .sandbox: return try await fetch(transactionID: transactionID, environment: .sandbox)
+    case .auto:
+      do {
+        return try await fetch(transactionID: transactionID, environment: .production)
+      } catch where error.isTransactionNotFound {
+        progress("not in Production; trying Sandbox")
+        return try await fetch(transactionID: transactionID, environment: .sandbox)
+      }
+    }
+  }
+
+  public func fetch(transactionID id: String, environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> FetchResult {
+    // Transaction info first: it is the cheapest call that says whether the id exists here.
+    let info = try await client.transactionInfo(id, environment: environment)
+    let statuses = try await client.subscriptionStatuses(id, environment: environment)
+    let progress = self.progress
+    let history = try await client.transactionHistory(id, environment: environment) { pages, transactions in
+      progress("transaction history: page \(pages), \(transactions) transactions")
+    }
+    let now = client.clock.now()
+    let notifications = try await client.notificationHistory(
+      transactionID: id, environment: environment, start: now.addingTimeInterval(-Self.notificationWindow(environment) + 60), end: now
+    ) { pages, items in
+      progress("notification history: page \(pages), \(items) notifications")
+    }
+    let refunds = try await client.refundHistory(id, environment: environment)
+    var responses: [FetchResult.Response] = [.init(endpoint: "Get Transaction Info", body: info),
+                                             .init(endpoint: "Get All Subscription Statuses", body: statuses)]
+    responses += history.map { .init(endpoint: "Get Transaction History", body: $0) }
+    responses += notifications.map { .init(endpoint: "Get Notification History", body: $0) }
+    responses += refunds.map { .init(endpoint: "Get Refund History", body: $0) }
+    return FetchResult(environment: environment, transactionID: id, orderID: nil, responses: responses,
+                       transactionCount: Self.count(history, key: "signedTransactions"),
+                       notificationCount: Self.count(notifications, key: "notificationHistory"))
+  }
+
+  static func count(_ pages: [[UInt8]], key: String) -> Int {
+    pages.reduce(0) { total, page in
+      let object = (try? JSONSerialization.jsonObject(with: Data(page))) as? [String: Any]
+      return total + ((object?[key] as? [Any])?.count ?? 0)
+    }
+  }
+
+  /// Reads `transactionId` from a JWS payload without verifying it: only to choose what to ask next.
+  /// The signed data itself is verified when it becomes state.
+  static func transactionID(inJWS jws: String) -> String? {
+    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
+          let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else { return nil }
+    if let s = object["transactionId"] as? String { return s }
+    return (object["transactionId"] as? NSNumber)?.stringValue
+  }
+}

@@ -1,0 +1,105 @@
+/// Merging what all inputs hold into one subscriber, independent of input order: every choice
+/// below is a total order on content, so the same inputs shuffled give the same result.
+public struct ImportMerge: Sendable {
+  /// History, oldest first (purchaseDate, then transactionId), one version per transactionId.
+  public var transactions: [TransactionPayload]
+  /// Notification log, oldest first (signedDate, then notificationUUID), one per notificationUUID.
+  public var notifications: [NotificationRecord]
+  public var latestTransaction: TransactionPayload?
+  public var renewalInfo: RenewalInfoPayload?
+  public var otherStores: [JSONObject]
+  /// Each distinct (input, shape, signature, environment), sorted.
+  public var sources: [Provenance]
+  public var warnings: [String]
+
+  /// Merges items; `originalTransactionId` picks one subscriber when the inputs hold several.
+  public static func merge(_ items: ImportedItems, originalTransactionId chosen: String?) throws(ImportError) -> ImportMerge {
+    let subscribers = Set(items.transactions.compactMap(\.originalTransactionId)
+      + items.renewalInfos.compactMap(\.originalTransactionId) + items.namedSubscribers)
+    let selected: String?
+    if let chosen {
+      guard subscribers.contains(chosen) else {
+        let found = subscribers.isEmpty ? "none names one" : "they hold " + subscribers.sorted().joined(separator: ", ")
+        throw ImportError(input: "--original-transaction-id", message: "no input holds originalTransactionId \(chosen); \(found)")
+      }
+      selected = chosen
+    } else if subscribers.count > 1 {
+      throw ImportError(input: "inputs", message: "the inputs hold \(subscribers.count) subscribers (originalTransactionId \(subscribers.sorted().joined(separator: ", "))); choose one with --original-transaction-id ID")
+    } else {
+      selected = subscribers.first
+    }
+    // Items that name another subscriber are left out; items naming none (RevenueCat) stay.
+    func keep(_ otid: String?) -> Bool { selected == nil || otid == nil || otid == selected }
+
+    var byId: [String: TransactionPayload] = [:]
+    for t in items.transactions where keep(t.originalTransactionId) {
+      let key = t.transactionId ?? "content:" + canonical(t.json)
+      if let old = byId[key], !newerVersion(t, than: old) { continue }
+      byId[key] = t
+    }
+    let history = byId.values.sorted { a, b in
+      let ka = (a.purchaseDate?.ms ?? 0, a.transactionId ?? ""), kb = (b.purchaseDate?.ms ?? 0, b.transactionId ?? "")
+      return ka != kb ? ka < kb : canonical(a.json) < canonical(b.json)
+    }
+
+    var byUUID: [String: NotificationRecord] = [:]
+    for (n, otid) in items.notifications where keep(otid) {
+      let key = n.notificationUUID ?? "content:" + canonical(n.json)
+      if let old = byUUID[key], !betterNotification(n, than: old) { continue }
+      byUUID[key] = n
+    }
+    let log = byUUID.values.sorted { a, b in
+      let ka = (a.signedDate?.ms ?? 0, a.notificationUUID ?? ""), kb = (b.signedDate?.ms ?? 0, b.notificationUUID ?? "")
+      return ka != kb ? ka < kb : canonical(a.json) < canonical(b.json)
+    }
+
+    var renewal: RenewalInfoPayload?
+    for r in items.renewalInfos where keep(r.originalTransactionId) {
+      if let old = renewal, !newerRenewal(r, than: old) { continue }
+      renewal = r
+    }
+
+    let others = items.otherStores.sorted { canonical(.object($0)) < canonical(.object($1)) }
+    let sources = Array(Set(items.sources)).sorted { a, b in
+      (a.input, a.shape, a.signature.rawValue, a.environment ?? "") < (b.input, b.shape, b.signature.rawValue, b.environment ?? "")
+    }
+    return ImportMerge(transactions: history, notifications: log, latestTransaction: latest(of: history),
+                       renewalInfo: renewal, otherStores: others, sources: sources, warnings: items.warnings.sorted())
+  }
+
+  /// The current period: the latest purchaseDate among transactions the customer did not upgrade
+  /// away from (each already the newest-signed version of itself); ties by signedDate, then id.
+  static func latest(of history: [TransactionPayload]) -> TransactionPayload? {
+    let candidates = history.contains { $0.isUpgraded != true } ? history.filter { $0.isUpgraded != true } : history
+    return candidates.max { a, b in
+      (a.purchaseDate?.ms ?? 0, a.signedDate?.ms ?? 0, a.transactionId ?? "") < (b.purchaseDate?.ms ?? 0, b.signedDate?.ms ?? 0, b.transactionId ?? "")
+    }
+  }
+
+  /// Of two versions of one transaction (a refund re-signs it), the later signedDate wins; then
+  /// the better-proven copy; then content, so the choice never depends on input order.
+  static func newerVersion(_ a: TransactionPayload, than b: TransactionPayload) -> Bool {
+    let sa = a.signedDate?.ms ?? 0, sb = b.signedDate?.ms ?? 0
+    if sa != sb { return sa > sb }
+    if let p = Provenance.preferred(Provenance(a.source[Provenance.key]), over: Provenance(b.source[Provenance.key])) { return p }
+    return canonical(a.json) < canonical(b.json)
+  }
+
+  static func newerRenewal(_ a: RenewalInfoPayload, than b: RenewalInfoPayload) -> Bool {
+    let sa = a.signedDate?.ms ?? 0, sb = b.signedDate?.ms ?? 0
+    if sa != sb { return sa > sb }
+    if let p = Provenance.preferred(Provenance(a.source[Provenance.key]), over: Provenance(b.source[Provenance.key])) { return p }
+    return canonical(a.json) < canonical(b.json)
+  }
+
+  /// One notification seen twice (a webhook log and Notification History): the copy with the
+  /// delivery record wins, then the better-proven one, then content.
+  static func betterNotification(_ a: NotificationRecord, than b: NotificationRecord) -> Bool {
+    let da = a.source["sendAttempts"] != nil, db = b.source["sendAttempts"] != nil
+    if da != db { return da }
+    if let p = Provenance.preferred(Provenance(a.source[Provenance.key]), over: Provenance(b.source[Provenance.key])) { return p }
+    return canonical(a.json) < canonical(b.json)
+  }
+
+  static func canonical(_ json: JSON) -> String { JSONWriter.string(json, pretty: false) }
+}

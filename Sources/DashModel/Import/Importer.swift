@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The import API: bytes in (each with a label for messages and provenance), one subscriber's
+/// state out, in memory (`viewingState`) or written through the locked, atomic, journalled path
+/// (`write`). `subdash import`, `subdash FILE` on an importable input and `subdash fetch` use it.
+public enum Importer {
+  public static let noCatalogMessage = "no catalog: attach one with --catalog app.storekit"
+
+  public struct Options: Sendable {
+    public var originalTransactionId: String?
+    public var checker: any SignedDataChecking
+    public init(originalTransactionId: String? = nil, checker: any SignedDataChecking = NoSignatureChecking()) {
+      self.originalTransactionId = originalTransactionId
+      self.checker = checker
+    }
+  }
+
+  /// Where the state's catalog comes from.
+  public enum CatalogChoice: Sendable {
+    /// Built from the transactions (levels unknown; plan actions refused).
+    case derived
+    /// A .storekit file beside the state file, named relative to its directory.
+    case file(String)
+    /// A .storekit file's JSON, copied inline (the file lives elsewhere).
+    case inline(JSONObject)
+  }
+
+  /// Reads every input and merges them. `defaultSubscriber` (the existing state's
+  /// originalTransactionId) applies when no option is given and the inputs include it.
+  public static func merge(inputs: [ImportInput], options: Options, defaultSubscriber: String? = nil) throws(ImportError) -> ImportMerge {
+    var items = ImportedItems()
+    for input in inputs { items.append(try read(input, options: options)) }
+    return try merge(items: items, options: options, defaultSubscriber: defaultSubscriber)
+  }
+
+  /// What one input holds. Reading inputs one at a time and appending their items keeps only the
+  /// decoded payloads alive, never every page's bytes at once (memory flat in the number of pages).
+  public static func read(_ input: ImportInput, options: Options) throws(ImportError) -> ImportedItems {
+    try InputReader.read(input, checker: options.checker)
+  }
+
+  public static func merge(items: ImportedItems, options: Options, defaultSubscriber: String? = nil) throws(ImportError) -> ImportMerge {
+    var chosen = options.originalTransactionId
+    if chosen == nil, let d = defaultSubscriber,
+       items.transactions.contains(where: { $0.originalTransactionId == d }) || items.renewalInfos.contains(where: { $0.originalTransactionId == d }) {
+      chosen = d
+    }
+    return try ImportMerge.merge(items, originalTransactionId: chosen)
+  }
+
+  /// The new state document for a merge. `inlineHistory` puts the history in the document (for
+  /// viewing in memory); otherwise `write` sends it to the journal.
+  public static func document(_ m: ImportMerge, catalog: CatalogChoice, inlineHistory: Bool) -> JSONObject {
+    var sub = JSONObject()
+    if let t = m.latestTransaction { sub["latestTransaction"] = t.json }
+    if let r = m.renewalInfo { sub["renewalInfo"] = r.json }
+    if inlineHistory {
+      if !m.transactions.isEmpty { sub["transactions"] = .array(m.transactions.map(\.json)) }
+      if !m.notifications.isEmpty { sub["notifications"] = .array(m.notifications.map(\.json)) }
+    }
+    var doc = JSONObject([("format", .string(DashModelInfo.stateFormat)), ("subscriber", .object(sub))])
+    switch catalog {
+    case .derived: doc["catalog"] = .object(DerivedCatalog.build(transactions: m.transactions, renewalInfo: m.renewalInfo))
+    case .file(let name): doc["catalogFile"] = .string(name)
+    case .inline(let o): doc["catalog"] = .object(o)
+    }
+    doc["imported"] = importedBlock(sources: m.sources, otherStores: m.otherStores)
+    return doc
+  }
+
+  static func importedBlock(sources: [Provenance], otherStores: [JSONObject]) -> JSON {
+    var o = JSONObject([("sources", .array(sources.map(\.json)))])
+    if !otherStores.isEmpty { o["otherStores"] = .array(otherStores.map(JSON.object)) }
+    return .object(o)
+  }
+
+  /// The merged subscriber as a state in memory, nothing written (`subdash FILE` on an input).
+  public static func viewingState(_ m: ImportMerge, catalog: CatalogChoice, label: String,
+                                  catalogFile: (String) throws(StateFileError) -> Catalog) throws(StateFileError) -> SubscriptionState {
+    let bytes = JSONWriter.write(.object(document(m, catalog: catalog, inlineHistory: true)))
+    return try StateFile.decode(bytes, fileName: label, catalogFile: catalogFile)
+  }
+
+  /// What `write` did, for the command's summary line.
+  public struct Written: Sendable {
+    public var created: Bool
+    public var newTransactions: Int
+    public var newNotifications: Int
+    public var state: SubscriptionState
+  }
+
+  /// Writes the merge to `path`: a new state file, or added to the existing one through
+  /// `StateFile.update` (locked, re-read, journal appended, document renamed atomically).
+  public static func write(_ m: ImportMerge, to path: String, catalog: CatalogChoice?) throws(StateFileError) -> Written {
+    do {
+      let lock = try FileLock(for: path)
+      defer { withExtendedLifetime(lock) {} }
+      if !exists(path) {
+        let bytes = JSONWriter.write(.object(document(m, catalog: catalog ?? .derived, inlineHistory: false)))
+        let state = try StateFile.decode(bytes, fileName: PathName.fileName(of: path)) { (rel) throws(StateFileError) in
+          try StateFile.loadCatalogFile(rel, besides: path)
+        }
+        var change = Change(state: state, transactions: m.transactions, notifications: m.notifications,
+                            message: "imported \(m.transactions.count) transactions, \(m.notifications.count) notifications")
+        try StateFile.checkDates(change, path: path)
+        try StateFile.commit(&change, at: path)
+        return Written(created: true, newTransactions: m.transactions.count, newNotifications: m.notifications.count, state: change.state)
+      }
+    }
+    var counts = (0, 0)
+    let saved = try StateFile.update(path: path) { (current) throws(StateFileError) -> Change in
+      let change = try addition(m, to: current, statePath: path, catalog: catalog)
+      counts = (change.transactions.count, change.notifications.count)
+      return change
+    }
+    return Written(created: false, newTransactions: counts.0, newNotifications: counts.1, state: saved.state)
+  }
+
+  /// The change that adds a merge to an existing state: history entries it does not hold yet
+  /// (by transactionId and notificationUUID), the newer latest transaction and renewal info.
+  static func addition(_ m: ImportMerge, to current: SubscriptionState, statePath: String, catalog: CatalogChoice?) throws(StateFileError) -> Change {
+    let name = PathName.fileName(of: statePath)
+    let theirs = current.subscriber.originalTransactionId
+    let ours = m.latestTransaction?.originalTransactionId ?? m.renewalInfo?.originalTransactionId
+    if let theirs, let ours, theirs != ours {
+      throw StateFileError(file: name, message: "holds originalTransactionId \(theirs) but the inputs are for \(ours); import into another file")
+    }
+    var knownIds = Set<String>()
+    var knownUUIDs = Set<String>()
+    do {
+      for t in try current.subscriber.transactions.typed() { if let id = t.transactionId { knownIds.insert(id) } }
+    } catch {
+      throw StateFileError(file: name, path: error.path, message: error.message)
+    }
+    for n in current.subscriber.notifications { if let u = n.notificationUUID { knownUUIDs.insert(u) } }
+    if let j = current.document.journal {
+      for e in try Journal.readAll(path: PathName.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes) {
+        switch e {
+        case .transaction(let t): if let id = t.transactionId { knownIds.insert(id) }
+        case .notification(let n): if let u = n.notificationUUID { knownUUIDs.insert(u) }
+        }
+      }
+    }
+    var state = current
+    let newTransactions = m.transactions.filter { $0.transactionId.map { !knownIds.contains($0) } ?? true }
+    let newNotifications = m.notifications.filter { $0.notificationUUID.map { !knownUUIDs.contains($0) } ?? true }
+    if let t = m.latestTransaction {
+      if let old = state.subscriber.latestTransaction {
+        let replace = old.transactionId == t.transactionId ? ImportMerge.newerVersion(t, than: old) : ImportMerge.latest(of: [old, t]) == t
+        if replace { state.subscriber.latestTransaction = t }
+      } else {
+        state.subscriber.latestTransaction = t
+      }
+    }
+    if let r = m.renewalInfo {
+      if let old = state.subscriber.renewalInfo, !ImportMerge.newerRenewal(r, than: old) {} else { state.subscriber.renewalInfo = r }
+    }
+    // The document's list of sources and other-store purchases grows by what is new.
+    let old = state.document.source["imported"]?.objectValue
+    let oldSources = (old?["sources"]?.arrayValue ?? []).compactMap { Provenance($0) }
+    let sources = Array(Set(oldSources + m.sources)).sorted { a, b in
+      (a.input, a.shape, a.signature.rawValue, a.environment ?? "") < (b.input, b.shape, b.signature.rawValue, b.environment ?? "")
+    }
+    var others: [String: JSONObject] = [:]
+    for o in (old?["otherStores"]?.arrayValue ?? []).compactMap(\.objectValue) + m.otherStores { others[ImportMerge.canonical(.object(o))] = o }
+    var block = importedBlock(sources: sources, otherStores: others.keys.sorted().map { others[$0]! }).objectValue!
+    for (k, v) in old?.entries ?? [] where block[k] == nil { block[k] = v }  // unknown keys are kept
+    state.document.source["imported"] = .object(block)
+    switch catalog {
+    case nil: break
+    case .derived?: break  // an existing catalog is never replaced by a guess
+    case .file(let f)?:
+      state.document.source["catalog"] = nil
+      state.document.source["catalogFile"] = .string(f)
+    case .inline(let o)?:
+      state.document.source["catalogFile"] = nil
+      state.document.source["catalog"] = .object(o)
+    }
+    return Change(state: state, transactions: newTransactions, notifications: newNotifications,
+                  message: "imported \(newTransactions.count) new transactions, \(newNotifications.count) new notifications")
+  }
+}
+
+/// Whether anything (a file, a dangling symlink) sits at `path`: a new state file is created only
+/// where nothing is; anything else goes through the existing-file path, which refuses what it cannot read.
+private func exists(_ path: String) -> Bool {
+  var st = stat()
+  return lstat(path, &st) == 0
+}

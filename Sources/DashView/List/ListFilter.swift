@@ -1,0 +1,87 @@
+/// What a support person types to find subscribers: words separated by spaces, all of which must
+/// match. `status:grace` and `flag:refunded` match the status or a flag by name (a prefix is
+/// enough: `status:ret`); `product:premium` matches the product id or name; any other word
+/// matches part of an id (originalTransactionId, transactionId, order id), the appAccountToken,
+/// the product or the file name. Case never matters; a trailing `…` (pasted from the screen) is
+/// ignored.
+public struct ListFilter: Equatable, Sendable {
+  public enum Term: Equatable, Sendable {
+    case status([ListStatus])
+    case flag([ListFlag])
+    case product(String)
+    case text(String)
+  }
+
+  public var terms: [Term]
+
+  public init(_ text: String) {
+    terms = text.split(separator: " ").compactMap { Self.term(String($0)) }
+  }
+
+  public var isEmpty: Bool { terms.isEmpty }
+
+  private static func term(_ raw: String) -> Term? {
+    var word = raw.lowercased()
+    for tail in ["…", "..."] where word.hasSuffix(tail) { word.removeLast(tail.count) }
+    if let colon = word.firstIndex(of: ":") {
+      let key = word[..<colon], value = String(word[word.index(after: colon)...])
+      switch key {
+      case "status", "s":
+        return .status(ListStatus.allCases.filter { $0.rawValue.hasPrefix(value) || $0.word.lowercased().hasPrefix(value) })
+      case "flag", "f":
+        return .flag(ListFlag.allCases.filter { $0.rawValue.hasPrefix(value) || $0.word.hasPrefix(value) })
+      case "product", "p":
+        return value.isEmpty ? nil : .product(value)
+      default: break
+      }
+    }
+    return word.isEmpty ? nil : .text(word)
+  }
+
+  /// True when `row` matches every term. `haystack` is the row's lowercased search text
+  /// (`ListRow.searchText`), computed once per row rather than once per keystroke.
+  public func matches(_ row: ListRow, haystack: [UInt8]) -> Bool {
+    for term in terms {
+      switch term {
+      case .status(let any): if !any.contains(row.status) { return false }
+      case .flag(let any): if !any.contains(where: row.flags.contains) { return false }
+      case .product(let p):
+        let name = Array(((row.productId ?? "") + "\u{1}" + (row.productName ?? "")).lowercased().utf8)
+        if !Self.contains(name, Array(p.utf8)) { return false }
+      case .text(let t): if !Self.contains(haystack, Array(t.utf8)) { return false }
+      }
+    }
+    return true
+  }
+
+  /// Byte substring search: the filter runs over every row on every keystroke, and comparing
+  /// UTF-8 bytes avoids String's per-character grapheme work (lowercased text, so bytes suffice).
+  static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard !needle.isEmpty else { return true }
+    guard hay.count >= needle.count else { return false }
+    let first = needle[0]
+    return hay.withUnsafeBufferPointer { h in
+      needle.withUnsafeBufferPointer { n in
+        var i = 0
+        let last = h.count - n.count
+        while i <= last {
+          if h[i] == first {
+            var j = 1
+            while j < n.count && h[i + j] == n[j] { j += 1 }
+            if j == n.count { return true }
+          }
+          i += 1
+        }
+        return false
+      }
+    }
+  }
+}
+
+extension ListRow {
+  /// Every id-like field, lowercased and joined by a separator no term contains, for `ListFilter`.
+  public var searchText: [UInt8] {
+    let parts = [file, originalTransactionId, appAccountToken, productId, productName].compactMap { $0 } + otherIds
+    return Array(parts.joined(separator: "\u{1}").lowercased().utf8)
+  }
+}

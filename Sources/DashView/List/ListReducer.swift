@@ -1,0 +1,88 @@
+/// What the list asks the runtime to do after a key.
+public enum ListEffect: Equatable, Sendable {
+  /// Open this file's dashboard; the list comes back, on the same row, when it closes.
+  case open(file: String)
+  case quit
+}
+
+/// The list's keys, pure: a key and the screen height in, effects out.
+///
+/// Browsing: Up/Down (j/k), PgUp/PgDn, Home/End (g/G) move; Enter opens; `/` starts typing a
+/// filter (the list narrows with every key); `s` sorts by the next column, `S` reverses, 1–7
+/// sort by that column; Esc clears the filter; ? help; q quits.
+/// Typing a filter: characters and Backspace edit it; Enter keeps it and goes back to the rows;
+/// Esc clears it; Up/Down still move.
+public enum ListReducer {
+  public static func reduce(_ s: inout ListState, _ key: Key, pageRows: Int) -> [ListEffect] {
+    s.message = nil
+    if s.showingHelp {
+      if key == .char("q") || key == .escape || key == .char("?") || key == .enter { s.showingHelp = false }
+      return []
+    }
+    if s.editingFilter {
+      switch key {
+      case .char(let c) where !c.isNewline:
+        s.setFilter(s.filterText + String(c))
+        return []
+      case .backspace:
+        if !s.filterText.isEmpty { s.setFilter(String(s.filterText.dropLast())) }
+        return []
+      case .enter:
+        s.editingFilter = false
+        return []
+      case .escape:
+        s.editingFilter = false
+        s.setFilter("")
+        return []
+      case .ctrl("u"):
+        s.setFilter("")
+        return []
+      default: break  // movement keys below still work while typing
+      }
+    }
+    let page = max(1, pageRows)
+    let at = s.selectedIndex ?? 0
+    switch key {
+    case .up, .char("k"): move(&s, to: at - 1, page: page)
+    case .down, .char("j"): move(&s, to: at + 1, page: page)
+    case .pageUp: move(&s, to: at - page, page: page)
+    case .pageDown, .char(" "): move(&s, to: at + page, page: page)
+    case .home, .char("g"): move(&s, to: 0, page: page)
+    case .end, .char("G"): move(&s, to: s.visible.count - 1, page: page)
+    case .enter:
+      guard let row = s.selectedRow, s.selectedIndex != nil else { return [] }
+      if let error = row.error {
+        s.message = "cannot open \(row.file): \(error)"
+        return []
+      }
+      return [.open(file: row.file)]
+    case .char("/"): s.editingFilter = true
+    case .escape: if !s.filterText.isEmpty { s.setFilter("") }
+    case .char("s"):
+      let all = ListColumn.allCases
+      s.setSort(ListSort(all[(s.sort.column.rawValue + 1) % all.count]))
+    case .char("S"): s.setSort(ListSort(s.sort.column, descending: !s.sort.descending))
+    case .char(let c) where ("1"..."7").contains(c):
+      let column = ListColumn(rawValue: Int(String(c))! - 1)!
+      // The same number again reverses, as clicking a column heading twice does elsewhere.
+      s.setSort(ListSort(column, descending: s.sort.column == column ? !s.sort.descending : false))
+    case .char("?"): s.showingHelp = true
+    case .char("q"), .ctrl("c"): return [.quit]
+    default: break
+    }
+    keepSelectionOnScreen(&s, page: page)
+    return []
+  }
+
+  private static func move(_ s: inout ListState, to i: Int, page: Int) {
+    s.select(visibleIndex: i)
+  }
+
+  /// Scrolls just enough that the selected row is on screen.
+  public static func keepSelectionOnScreen(_ s: inout ListState, page: Int) {
+    let at = s.selectedIndex ?? 0
+    if at < s.top { s.top = at }
+    if at >= s.top + page { s.top = at - page + 1 }
+    s.top = max(0, min(s.top, max(0, s.visible.count - page)))
+  }
+}

@@ -1,0 +1,203 @@
+import DashModel
+
+/// The list screen as a Frame: a title, counts per status, the filter, column headings, one
+/// line per subscriber and the key hints. Only the rows on screen are drawn, so the cost of a
+/// redraw does not grow with the directory.
+public enum ListRender {
+  /// Rows above and below the table: title, counts, filter, headings; footer.
+  public static let chromeRows = 5
+
+  public static func pageRows(height: Int) -> Int { max(1, height - chromeRows) }
+
+  public static func render(_ s: ListState, width: Int, height: Int, readOnly: Bool, ascii: Bool) -> Frame {
+    var c = Canvas(width: width, height: height, ascii: ascii)
+    guard width > 0, height > 0 else { return c.frame }
+    let g = c.glyphs
+    // Title: what this is, the directory, and how many rows the filter keeps.
+    var title = Line("SubDash", Style(.title, bold: true)) + Line(" ") + Line("[subscribers]", Style(.badge, bold: true, reverse: true))
+    if readOnly { title = title + Line(" ") + Line("[read-only]", Style(.badge, bold: true)) }
+    let shown = Line("\(s.visible.count) of \(s.rows.count) shown", Style(.value))
+    let dirRoom = width - title.width - shown.width - 4
+    if dirRoom >= 8 { title = title + Line("  ") + Line(HeaderPanel.shortened(s.directory, to: dirRoom, ellipsis: g.ellipsis), Style(.value)) }
+    c.draw(title, x: 0, y: 0, width: width - shown.width - 2)
+    c.drawRight(shown, x: 0, y: 0, width: width)
+    if height > 1 { c.draw(countsLine(s, g), x: 0, y: 1, width: width) }
+    if height > 2 { c.draw(filterLine(s), x: 0, y: 2, width: width) }
+    if s.editingFilter, height > 2 {
+      c.frame.cursor = (min(width - 1, 8 + DisplayWidth.of(Sanitizer.clean(s.filterText))), 2)
+    }
+    if s.showingHelp {
+      for (i, line) in helpLines(g).enumerated() where 3 + i < height - 1 { c.draw(line, x: 0, y: 3 + i, width: width) }
+    } else if height > 3 {
+      let columns = layout(width: width)
+      drawHeadings(&c, s, columns, y: 3)
+      let page = pageRows(height: height)
+      for n in 0..<page {
+        let v = s.top + n
+        guard v < s.visible.count else { break }
+        let row = s.rows[s.visible[v]]
+        drawRow(&c, row, s, columns, y: 4 + n, selected: v == s.selectedIndex, width: width)
+      }
+      if s.visible.isEmpty {
+        let why = s.rows.isEmpty ? "no state files (*.json) in this directory yet" : "no subscriber matches the filter (Esc clears it)"
+        c.draw(Line(why, Style(.dim)), x: 2, y: 4, width: width - 2)
+      }
+    }
+    if height > 4 { c.draw(footer(s, g, width: width), x: 0, y: height - 1, width: width) }
+    return c.frame
+  }
+
+  // MARK: pieces
+
+  static func glyph(_ status: ListStatus, _ g: Glyphs) -> (String, Role) {
+    switch status {
+    case .active: return (g.current, .ok)
+    case .grace: return (g.warn, .warn)
+    case .retry, .expired, .revoked, .fileError: return (g.error, .danger)
+    case .none: return (g.dash, .dim)
+    }
+  }
+
+  /// "● active 3 · ⚠ grace 1 · ✖ retry 1 · ✖ expired 2 · ✖ revoked 0", plus the rarer kinds when
+  /// present; the words are the ones `status:` takes in the filter.
+  public static func countsText(_ s: ListState, ascii: Bool) -> String {
+    Sanitizer.clean(countsLine(s, ascii ? .ascii : .unicode).text)
+  }
+
+  static func countsLine(_ s: ListState, _ g: Glyphs) -> Line {
+    let counts = s.counts
+    var runs: [Run] = []
+    for status in ListStatus.allCases {
+      let n = counts[status] ?? 0
+      if n == 0, status == .none || status == .fileError { continue }
+      if !runs.isEmpty { runs.append(Run("  ")) }
+      let (glyph, role) = glyph(status, g)
+      // "none" carries no alarm, so no glyph: the line then fits 80 columns with every kind.
+      runs.append(Run(status == .none ? "none " : "\(glyph) \(status.rawValue) ", Style(role)))
+      runs.append(Run("\(n)", Style(n > 0 ? role : .dim, bold: n > 0)))
+    }
+    return Line(runs)
+  }
+
+  static func filterLine(_ s: ListState) -> Line {
+    if s.editingFilter || !s.filterText.isEmpty {
+      return Line([Run("filter: ", Style(.label)), Run(s.filterText, Style(s.editingFilter ? .accent : .value, bold: true))])
+    }
+    return Line("filter: (/ to type: status:grace product:premium flag:refunded, or any id or token)", Style(.dim))
+  }
+
+  struct Column {
+    var column: ListColumn
+    var x: Int
+    var width: Int
+  }
+
+  /// Columns that fit, in priority order; the last one takes what is left of the line.
+  static func layout(width: Int) -> [Column] {
+    let wanted: [(ListColumn, Int)] = [(.id, 18), (.status, 17), (.product, 13), (.due, 20), (.flags, 16), (.lastEvent, 34), (.token, 37)]
+    var out: [Column] = []
+    var x = 2
+    for (column, w) in wanted {
+      let minimum = 8
+      let room = width - x
+      guard room >= minimum else { break }
+      out.append(Column(column: column, x: x, width: min(w, room)))
+      x += w
+    }
+    return out.sorted { $0.column.rawValue < $1.column.rawValue }
+  }
+
+  static func drawHeadings(_ c: inout Canvas, _ s: ListState, _ columns: [Column], y: Int) {
+    let g = c.glyphs
+    for col in columns {
+      // The full heading when it fits, else the short word (the column stays identifiable).
+      let full = "\(col.column.rawValue + 1) \(col.column.title)"
+      var text = full.count + 3 <= col.width ? full : "\(col.column.rawValue + 1) \(col.column.shortTitle)"
+      let bold = col.column == s.sort.column
+      if bold { text += s.sort.descending ? (c.ascii ? " v" : " ▼") : (c.ascii ? " ^" : " ▲") }
+      _ = g
+      c.draw(Line(text, Style(bold ? .accent : .label, bold: bold)), x: col.x, y: y, width: col.width - 1)
+    }
+  }
+
+  static func cellText(_ row: ListRow, _ column: ListColumn, _ s: ListState, _ g: Glyphs) -> Line {
+    if let error = row.error {
+      switch column {
+      case .id: return Line(row.file, Style(.value))
+      case .status: return Line("\(g.error) FILE ERROR", Style(.danger, bold: true))
+      case .product: return Line(error, Style(.danger))
+      default: return .empty
+      }
+    }
+    switch column {
+    case .id: return Line(row.originalTransactionId ?? "(\(row.file))", Style(row.originalTransactionId == nil ? .dim : .value))
+    case .status:
+      let (glyph, role) = glyph(row.status, g)
+      return Line("\(glyph) \(row.status.word)", Style(role, bold: true))
+    case .product: return Line(row.productName ?? row.productId ?? g.dash, Style(.value))
+    case .due:
+      guard let due = row.due else { return Line(g.dash, Style(.dim)) }
+      let left = due.date - (row.simulatedNow ?? s.now)
+      let when = left.ms > 0 ? "in \(Format.countdown(left))" : "\(Format.countdown(Span(ms: -left.ms))) ago"
+      return Line("\(due.kind.rawValue) \(when)", Style(due.kind == .renews ? .value : .warn))
+    case .flags: return row.flags.isEmpty ? Line(g.dash, Style(.dim)) : Line(row.flags.map(\.word).joined(separator: " "), Style(.warn))
+    case .token: return Line(row.appAccountToken ?? g.dash, Style(row.appAccountToken == nil ? .dim : .value))
+    case .lastEvent:
+      guard let event = row.lastEvent else { return Line(g.dash, Style(.dim)) }
+      let date = row.lastEventDate.map { " " + Format.dateShort($0) } ?? ""
+      return Line([Run(event, Style(.value)), Run(date, Style(.dim))])
+    }
+  }
+
+  static func drawRow(_ c: inout Canvas, _ row: ListRow, _ s: ListState, _ columns: [Column], y: Int, selected: Bool, width: Int) {
+    let g = c.glyphs
+    if selected { c.draw(Line(g.pointer, Style(.accent, bold: true)), x: 0, y: y, width: 2) }
+    for col in columns {
+      // An unreadable file's error takes the rest of the line from the product column on.
+      if row.error != nil, col.column == .product {
+        c.draw(cellText(row, .product, s, g), x: col.x, y: y, width: width - col.x)
+        break
+      }
+      c.draw(cellText(row, col.column, s, g), x: col.x, y: y, width: col.width - 1)
+    }
+    if s.isHighlighted(row.file) { c.frame.restyle(x: 2, y: y, width: width - 2) { $0.role = .changed } }
+    if selected { c.frame.restyle(x: 0, y: y, width: width) { $0.reverse = true } }
+  }
+
+  static func footer(_ s: ListState, _ g: Glyphs, width: Int) -> Line {
+    if let m = s.message { return Line("\(g.error) \(m)", Style(.danger, bold: true)) }
+    let hints: [(String, String)]
+    if s.showingHelp {
+      hints = [("Esc", "close")]
+    } else if s.editingFilter {
+      hints = [("Enter", "keep filter"), ("Esc", "clear"), (g.upDown, "move"), ("Backspace", "delete")]
+    } else {
+      hints = [(g.upDown, "move"), ("Enter", "open"), ("/", "filter"), ("s", "sort"), ("S", "reverse"), ("?", "help"), ("q", "quit")]
+    }
+    var runs: [Run] = []
+    for (key, hint) in hints {
+      runs += [Run(key, Style(.keyHint, bold: true)), Run(" " + hint + "  ", Style(.dim))]
+    }
+    return Line(runs)
+  }
+
+  static func helpLines(_ g: Glyphs) -> [Line] {
+    let rows: [(String, String)] = [
+      ("\(g.upDown) j/k", "move; PgUp/PgDn a page; Home/End (g/G) first/last"),
+      ("Enter", "open the dashboard (q there comes back to this row)"),
+      ("/", "filter as you type; Enter keeps the filter, Esc clears it"),
+      ("", "status:grace status:retry product:premium flag:refunded"),
+      ("", "any other word: part of an id, order id, token or file"),
+      ("s / S", "sort by the next column / reverse the order"),
+      ("1-7", "sort by that column (again: reverse)"),
+      ("q", "quit"),
+    ]
+    return [Line("Keys", Style(.title, bold: true))] + rows.map { key, text in
+      Line([Run(key.padding(12), Style(.keyHint, bold: true)), Run(text, Style(.value))])
+    }
+  }
+}
+
+private extension String {
+  func padding(_ n: Int) -> String { self + String(repeating: " ", count: max(1, n - count)) }
+}

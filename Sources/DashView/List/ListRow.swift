@@ -1,0 +1,91 @@
+import DashModel
+
+/// One subscriber as the list shows it: a summary of one state file at one moment. Plain values
+/// only, so the index can store it, `list --json` can print it and tests can compare it.
+public struct ListRow: Equatable, Sendable {
+  /// The state file's name inside the directory (the row's identity; files stay the truth).
+  public var file: String
+  public var originalTransactionId: String?
+  public var appAccountToken: String?
+  public var productId: String?
+  public var productName: String?
+  public var status: ListStatus
+  /// What happens next and when: renews, expires, switches, or nil when nothing is due.
+  public var due: Due?
+  public var flags: [ListFlag]
+  /// The newest notification: its type (and subtype) and when it was signed.
+  public var lastEvent: String?
+  public var lastEventDate: Instant?
+  /// Other ids a support person may paste: transactionId, webOrderLineItemId (order ids).
+  public var otherIds: [String]
+  /// Why the file could not be read (the row then shows only the file and this).
+  public var error: String?
+  /// The file's own simulated clock, when it keeps one: the row was derived at it, and its
+  /// countdowns count from it rather than from the list's clock.
+  public var simulatedNow: Instant?
+
+  public struct Due: Equatable, Sendable {
+    public enum Kind: String, Sendable { case renews, expires, switches, ends }
+    public var kind: Kind
+    public var date: Instant
+    public init(_ kind: Kind, _ date: Instant) {
+      self.kind = kind
+      self.date = date
+    }
+  }
+
+  public init(file: String, status: ListStatus) {
+    self.file = file
+    self.status = status
+    self.flags = []
+    self.otherIds = []
+  }
+
+  /// A row for a file that could not be read: listed (so nothing silently disappears), never opened blind.
+  public static func unreadable(file: String, error: String) -> ListRow {
+    var row = ListRow(file: file, status: .fileError)
+    row.error = error
+    return row
+  }
+}
+
+/// The dashboard's status words, one per row, in Apple's precedence.
+public enum ListStatus: String, Sendable, CaseIterable, Comparable {
+  case active, grace, retry, expired, revoked, none, fileError = "error"
+
+  /// The badge the dashboard's banners use for the same state.
+  public var word: String {
+    switch self {
+    case .active: return "ACTIVE"
+    case .grace: return "GRACE PERIOD"
+    case .retry: return "BILLING RETRY"
+    case .expired: return "EXPIRED"
+    case .revoked: return "REVOKED"
+    case .none: return "NOT SUBSCRIBED"
+    case .fileError: return "FILE ERROR"
+    }
+  }
+
+  public static func < (a: ListStatus, b: ListStatus) -> Bool {
+    allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+  }
+}
+
+/// Things a support person scans for, beside the status.
+public enum ListFlag: String, Sendable, CaseIterable {
+  case grace, retry = "billing-retry", refunded, priceIncrease = "price-increase", pendingChange = "pending-change",
+       autoRenewOff = "auto-renew-off", checkFile = "check-file"
+
+  /// Short words for the flags column.
+  public var word: String {
+    switch self {
+    case .grace: return "grace"
+    case .retry: return "retry"
+    case .refunded: return "refunded"
+    case .priceIncrease: return "price+"
+    case .pendingChange: return "change"
+    case .autoRenewOff: return "renew-off"
+    case .checkFile: return "check"
+    }
+  }
+}

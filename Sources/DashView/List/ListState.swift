@@ -1,0 +1,148 @@
+import DashModel
+
+/// Everything the list screen shows, as a value: the rows, the filter being typed, the sort, the
+/// selection (by file, so it survives re-sorting and live changes) and the rows recently changed.
+public struct ListState: Equatable, Sendable {
+  public private(set) var rows: [ListRow] = []
+  /// Lowercased search text per row (parallel to `rows`), built once per change, not per keystroke.
+  private var haystacks: [[UInt8]] = []
+  private var byFile: [String: Int] = [:]
+  /// Indices into `rows` that pass the filter, in sort order.
+  public private(set) var visible: [Int] = []
+  /// All indices in sort order: sorted when rows or the sort change, so a keystroke in the
+  /// filter only walks this (100,000 rows: no sort per keystroke).
+  private var sorted: [Int] = []
+
+  public var directory: String
+  public private(set) var filterText = ""
+  public var editingFilter = false
+  public private(set) var sort = ListSort()
+  public private(set) var selectedFile: String?
+  /// The first visible row on screen; kept so the selection moves within a page before scrolling.
+  public var top = 0
+  public var showingHelp = false
+  /// The moment rows were derived at; countdowns on screen are relative to it.
+  public var now: Instant
+  /// Files whose row changed in a live update, highlighted until the instant given.
+  public private(set) var highlightedUntil: [String: Instant] = [:]
+  public var message: String?
+
+  /// How long a changed row stays highlighted (like the dashboard's changed fields).
+  public static let highlightSpan = Span.seconds(3)
+
+  public init(directory: String, rows: [ListRow], now: Instant) {
+    self.directory = directory
+    self.now = now
+    replaceAll(rows)
+  }
+
+  public var selectedIndex: Int? {
+    guard let f = selectedFile, let i = byFile[f] else { return nil }
+    return visible.firstIndex(of: i)
+  }
+
+  public var selectedRow: ListRow? { selectedFile.flatMap { byFile[$0] }.map { rows[$0] } }
+
+  public func row(_ file: String) -> ListRow? { byFile[file].map { rows[$0] } }
+
+  /// How many rows of each status, over all rows (not only the filtered ones).
+  public var counts: [ListStatus: Int] {
+    var c: [ListStatus: Int] = [:]
+    for r in rows { c[r.status, default: 0] += 1 }
+    return c
+  }
+
+  public mutating func replaceAll(_ newRows: [ListRow]) {
+    rows = newRows
+    haystacks = newRows.map(\.searchText)
+    byFile = Dictionary(newRows.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { a, _ in a })
+    refresh()
+  }
+
+  /// Applies a live change: rows added or replaced, files gone. Changed and new rows are
+  /// highlighted until `now + highlightSpan`; a row whose summary did not change is not.
+  public mutating func apply(upserts: [ListRow], removed: [String], at now: Instant) {
+    self.now = now
+    for row in upserts {
+      let i: Int
+      if let old = byFile[row.file] {
+        guard rows[old] != row else { continue }
+        i = old
+        rows[i] = row
+        haystacks[i] = row.searchText
+        sorted.remove(at: sorted.firstIndex(of: i)!)
+      } else {
+        i = rows.count
+        byFile[row.file] = i
+        rows.append(row)
+        haystacks.append(row.searchText)
+      }
+      highlightedUntil[row.file] = now + Self.highlightSpan
+      // One changed file re-places one row (binary search), not a sort of the whole directory.
+      let sort = self.sort, rows = self.rows
+      var lo = 0, hi = sorted.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if sort.before(rows[sorted[mid]], row) { lo = mid + 1 } else { hi = mid }
+      }
+      sorted.insert(i, at: lo)
+    }
+    if removed.isEmpty {
+      refresh(resort: false)
+      return
+    }
+    do {
+      let gone = Set(removed)
+      var keep: [Int] = []
+      for (i, r) in rows.enumerated() where !gone.contains(r.file) { keep.append(i) }
+      rows = keep.map { rows[$0] }
+      haystacks = keep.map { haystacks[$0] }
+      byFile = Dictionary(rows.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { a, _ in a })
+      for f in gone { highlightedUntil[f] = nil }
+    }
+    refresh()
+  }
+
+  public func isHighlighted(_ file: String) -> Bool { (highlightedUntil[file].map { $0 > now }) ?? false }
+
+  /// Forgets highlights that ended; returns the next instant one ends (when to redraw), if any.
+  public mutating func pruneHighlights(at now: Instant) -> Instant? {
+    self.now = now
+    highlightedUntil = highlightedUntil.filter { $0.value > now }
+    return highlightedUntil.values.min()
+  }
+
+  public mutating func setFilter(_ text: String) {
+    filterText = text
+    refresh(resort: false)
+  }
+
+  public mutating func setSort(_ sort: ListSort) {
+    self.sort = sort
+    refresh()
+  }
+
+  public mutating func select(visibleIndex i: Int) {
+    guard !visible.isEmpty else { return }
+    selectedFile = rows[visible[min(max(0, i), visible.count - 1)]].file
+  }
+
+  /// Recomputes the visible rows. The selection stays on its file when that file is still
+  /// visible, else moves to the row now at its old position.
+  private mutating func refresh(resort: Bool = true) {
+    let oldPosition = selectedIndex ?? 0
+    if resort {
+      let sort = self.sort, rows = self.rows
+      sorted = Array(rows.indices).sorted { sort.before(rows[$0], rows[$1]) }
+    }
+    let filter = ListFilter(filterText)
+    if filter.isEmpty {
+      visible = sorted
+    } else {
+      var v: [Int] = []
+      for i in sorted where filter.matches(rows[i], haystack: haystacks[i]) { v.append(i) }
+      visible = v
+    }
+    if selectedIndex == nil { select(visibleIndex: oldPosition) }
+  }
+}

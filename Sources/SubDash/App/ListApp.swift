@@ -1,0 +1,85 @@
+import DashModel
+import DashView
+import Glibc
+
+/// The interactive subscriber list: `subdash DIR`. Enter opens a subscriber's dashboard (the
+/// same one `subdash FILE` opens, with the same options); when it closes, the list comes back on
+/// the same row. The directory is watched: new files appear, changed rows update and highlight.
+struct ListApp {
+  let directoryPath: String
+  let options: DisplayOptions
+  let colorWanted: Bool
+  let nowOverride: Instant?
+  let retryAccess: AccessPolicy.RetryAccess?
+
+  /// Runs until q, a signal or the terminal going away. Returns the process exit code.
+  func run() throws -> Int32 {
+    // Before the parallel first read starts threads: they must inherit the blocked signal mask,
+    // or a Ctrl-C could land on a worker and kill the process with the terminal still raw.
+    let signals = try SignalWatcher()
+    let directory = ListDirectory(path: directoryPath, nowOverride: nowOverride)
+    let wall0 = WallClock.now()
+    var state = ListState(directory: directoryPath, rows: try directory.loadAll(wall: wall0), now: nowOverride ?? wall0)
+    let watcher = FileWatcher(directory: directoryPath)
+
+    while true {
+      var exitCode: Int32 = 0
+      var opening: String?
+      do {
+        let terminal = try Terminal.start(options: .init(color: colorWanted))
+        defer { terminal.restore() }
+        func draw() {
+          let size = terminal.size
+          ListReducer.keepSelectionOnScreen(&state, page: ListRender.pageRows(height: size.height))
+          terminal.draw(ListRender.render(state, width: size.width, height: size.height, readOnly: options.readOnly, ascii: options.ascii))
+        }
+        draw()
+        EventLoop(terminal: terminal, signals: signals, watcher: watcher).run(nextTimeout: {
+          // Wake only to fade a highlight or to move the countdowns on the next second.
+          let wall = WallClock.now()
+          guard let until = state.pruneHighlights(at: nowOverride ?? wall) else { return nowOverride == nil ? 1_000 : nil }
+          return Int32(clamping: max(0, Int64((until - (nowOverride ?? wall)).ms.rounded(.up))))
+        }) { event in
+          let wall = WallClock.now()
+          switch event {
+          case .key(let key):
+            for effect in ListReducer.reduce(&state, key, pageRows: ListRender.pageRows(height: terminal.size.height)) {
+              switch effect {
+              case .quit: return .stop
+              case .open(let file):
+                opening = file
+                return .stop
+              }
+            }
+          case .fileChanged:
+            let (upserts, removed) = directory.changes(names: watcher.takeChangedNames(), wall: wall)
+            state.apply(upserts: upserts, removed: removed, at: nowOverride ?? wall)
+          case .tick: _ = state.pruneHighlights(at: nowOverride ?? wall)
+          case .resize: break
+          case .signal(let sig):
+            exitCode = 128 + sig
+            return .stop
+          case .ttyClosed:
+            exitCode = 128 + SIGHUP
+            return .stop
+          }
+          draw()
+          return .continue
+        }
+      }
+      guard let file = opening else { return exitCode }
+      let path = directory.filePath(file)
+      do {
+        let session = try DashboardSession(path: path, displayName: path, options: options, nowOverride: nowOverride, retryAccess: retryAccess)
+        let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
+        if code != 0 { return code }  // a signal ended the dashboard: end the list too
+      } catch let error as StateFileError {
+        state.message = "cannot open \(file): \(error.description)"
+      }
+      // The dashboard may have written the file: bring its row up to date before the list returns.
+      let wall = WallClock.now()
+      let (upserts, removed) = directory.changes(names: [file], wall: wall)
+      state.apply(upserts: upserts, removed: removed, at: nowOverride ?? wall)
+    }
+  }
+}

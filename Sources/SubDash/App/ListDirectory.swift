@@ -1,0 +1,119 @@
+import DashModel
+import DashView
+import Dispatch
+import Glibc
+
+/// A directory of state files read as list rows. The files are the truth: every row is derived
+/// from a file's contents at a moment (`--now`, else the file's simulated clock, else the wall
+/// clock), and a file that cannot be read is listed with its error, never dropped.
+final class ListDirectory {
+  let path: String
+  let nowOverride: Instant?
+  /// size/mtime/inode per file name at the time its row was read: what "changed" means.
+  private(set) var identities: [String: FileIdentity] = [:]
+
+  init(path: String, nowOverride: Instant?) {
+    self.path = path
+    self.nowOverride = nowOverride
+  }
+
+  /// True when `path` is a directory (following symlinks): `subdash DIR` then opens the list.
+  static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  /// The state files' names (`*.json`, not hidden), sorted; throws when the directory cannot be read.
+  static func stateFileNames(in dir: String) throws(StateFileError) -> [String] {
+    guard let d = opendir(dir) else {
+      throw StateFileError(file: dir, message: "cannot read the directory: \(String(cString: strerror(errno)))")
+    }
+    defer { closedir(d) }
+    var names: [String] = []
+    while let entry = readdir(d) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if FileWatcher.isStateFileName(Array(name.utf8)) { names.append(name) }
+    }
+    return names.sorted()
+  }
+
+  func filePath(_ name: String) -> String { Self.filePath(name, in: path) }
+
+  static func filePath(_ name: String, in dir: String) -> String { dir.hasSuffix("/") ? dir + name : dir + "/" + name }
+
+  func row(_ name: String, wall: Instant) -> ListRow { Self.row(name, in: path, nowOverride: nowOverride, wall: wall) }
+
+  /// One file's row at `wall`.
+  static func row(_ name: String, in dir: String, nowOverride: Instant?, wall: Instant) -> ListRow {
+    do {
+      let state = try StateFile.load(path: filePath(name, in: dir)).forViewing()
+      let (now, simulated) = WallClock.viewingTime(for: state, override: nowOverride, wall: wall)
+      var row = ListRow.derive(file: name, state: state, at: now)
+      if simulated { row.simulatedNow = now }
+      return row
+    } catch {
+      return .unreadable(file: name, error: error.description)
+    }
+  }
+
+  /// Every row, read on all cores (the first open of a large directory is file parsing).
+  func loadAll(wall: Instant) throws(StateFileError) -> [ListRow] {
+    let names = try Self.stateFileNames(in: path)
+    for name in names { identities[name] = FileIdentity(path: filePath(name)) }
+    let dir = path, nowOverride = nowOverride
+    return Self.parallelMap(names) { Self.row($0, in: dir, nowOverride: nowOverride, wall: wall) }
+  }
+
+  /// Rows for files that changed since they were read, and names that are gone. `names` is what
+  /// inotify reported; nil means "compare every file by size, mtime and inode".
+  func changes(names: Set<String>?, wall: Instant) -> (upserts: [ListRow], removed: [String]) {
+    var candidates: [String]
+    var removed: [String] = []
+    if let names {
+      candidates = names.sorted()
+    } else {
+      let current = (try? Self.stateFileNames(in: path)) ?? []
+      let currentSet = Set(current)
+      removed = identities.keys.filter { !currentSet.contains($0) }.sorted()
+      candidates = current
+    }
+    var upserts: [ListRow] = []
+    for name in candidates {
+      let id = FileIdentity(path: filePath(name))
+      if id == nil {
+        if identities.removeValue(forKey: name) != nil { removed.append(name) }
+        continue
+      }
+      if identities[name] == id { continue }
+      identities[name] = id
+      upserts.append(row(name, wall: wall))
+    }
+    for name in removed { identities[name] = nil }
+    return (upserts, removed)
+  }
+
+  /// Maps on every core, keeping order. Each worker writes only its own slots.
+  static func parallelMap<T: Sendable>(_ items: [String], _ transform: @Sendable (String) -> T) -> [T] {
+    let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 16))
+    let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: items.count)
+    results.initialize(repeating: nil)
+    defer { results.deinitialize(); results.deallocate() }
+    let slots = SendableSlots(results)
+    DispatchQueue.concurrentPerform(iterations: workers) { w in
+      var i = w
+      while i < items.count {
+        slots.buffer[i] = transform(items[i])
+        i += workers
+      }
+    }
+    return results.map { $0! }
+  }
+}
+
+/// The result buffer shared by `parallelMap`'s workers; safe because each index is written by one worker.
+private struct SendableSlots<T>: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<T?>
+  init(_ b: UnsafeMutableBufferPointer<T?>) { buffer = b }
+}

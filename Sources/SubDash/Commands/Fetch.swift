@@ -1,0 +1,36 @@
+import ArgumentParser
+import DashModel
+import FoundationEssentials
+import Glibc
+
+/// `subdash fetch …` runs `subdash-fetch`, installed beside `subdash`. The App Store client needs
+/// async-http-client, SwiftNIO and Foundation; linking them here would make every `subdash show`
+/// load libFoundation and ICU at startup (docs/fetch.md has the measurement), so they live in
+/// their own binary and this command only hands over its arguments.
+struct Fetch: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Fetch one customer from the App Store Server API into a file (runs subdash-fetch; see `subdash fetch --help`).",
+    shouldDisplay: true)
+
+  @Argument(parsing: .captureForPassthrough, help: "TRANSACTION_ID or --order-id ORDERID, -o FILE, credentials, --environment, --base-url, --root.")
+  var arguments: [String] = []
+
+  func run() throws {
+    let binary = Self.siblingBinary("subdash-fetch")
+    let argv = [binary] + arguments
+    var cArgs = argv.map { strdup($0) } + [nil]
+    execv(binary, &cArgs)
+    let code = errno
+    throw badInput("fetch: cannot run \(binary): \(String(cString: strerror(code))) (it is built beside subdash by `swift build`)")
+  }
+
+  /// The directory of the running executable, from /proc (no Foundation): `subdash` and
+  /// `subdash-fetch` are built and installed side by side.
+  static func siblingBinary(_ name: String) -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard n > 0 else { return name }
+    let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return PathName.directory(of: path) + "/" + name
+  }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import DashModel
+import FoundationEssentials
+
+/// `subdash import INPUT… -o STATE.json`: what a backend holds (signed JWS, notification bodies,
+/// webhook logs, App Store Server API responses, decoded payloads, a RevenueCat customer) becomes
+/// one subscriber's state file, written through the locked, atomic, journalled path.
+struct Import: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Import real App Store (or RevenueCat) data into a state file.",
+    discussion: """
+      INPUT is a file (or - for stdin) holding a compact JWS, a notification body {"signedPayload"}, \
+      JSON Lines of them (a webhook log), an App Store Server API response (Get All Subscription \
+      Statuses, Get Transaction Info, Get Transaction History v1/v2 pages, Get Refund History, Look Up \
+      Order ID, Get Notification History), decoded payloads or a RevenueCat GET /v1/subscribers response. \
+      Input order never matters. An existing STATE gets what it does not hold yet. See docs/import.md.
+      Exit codes: 0 imported; 2 bad input (one line naming the file, line and JSON path); nothing is written then.
+      """)
+
+  @Argument(help: "The inputs.")
+  var inputs: [String]
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("The state file to create or add to.", valueName: "STATE.json"))
+  var output: String
+
+  @Option(name: .long, help: ArgumentHelp("The app's .storekit file (without it, products come from the transactions and plan actions are refused).", valueName: "FILE.storekit"))
+  var catalog: String?
+
+  @Option(name: .long, help: ArgumentHelp("The subscriber to import when the inputs hold several.", valueName: "ID"))
+  var originalTransactionId: String?
+
+  @Option(name: .customLong("root"), help: ArgumentHelp("Also trust this root certificate (DER or PEM); repeatable. Its data is marked \"signed by a --root CA\", never Apple-signed.", valueName: "CERT"))
+  var roots: [String] = []
+
+  func run() throws {
+    let checker = try SignatureCheck.checker(roots: roots)
+    var defaultSubscriber: String?
+    if let existing = try? StateFile.load(path: output) { defaultSubscriber = existing.subscriber.originalTransactionId }
+    let merged: ImportMerge
+    let choice: Importer.CatalogChoice?
+    do {
+      let options = Importer.Options(originalTransactionId: originalTransactionId, checker: checker)
+      var items = ImportedItems()
+      for p in inputs { items.append(try Importer.read(try Importer.readInput(p), options: options)) }
+      merged = try Importer.merge(items: items, options: options, defaultSubscriber: defaultSubscriber)
+    } catch { throw badInput(error.description) }
+    do throws(StateFileError) {
+      if let catalog { choice = try Importer.catalogChoice(catalogPath: catalog, statePath: output) } else { choice = nil }
+    } catch { throw badInput(error.description) }
+    for w in merged.warnings { LineOut.stderr("subdash: warning: " + w) }
+    let written: Importer.Written
+    do { written = try Importer.write(merged, to: output, catalog: choice) } catch { throw badInput(error.description) }
+    let badge = written.state.importProvenance?.badge(ascii: !Terminal.localeIsUTF8()) ?? "no App Store payload"
+    let verb = written.created ? "created" : "updated"
+    print("\(output): \(verb): \(written.newTransactions) new transactions, \(written.newNotifications) new notifications; \(badge)"
+      + (written.state.catalog.derivedFromTransactions ? "; \(Importer.noCatalogMessage)" : ""))
+  }
+}
+
+/// `subdash FILE` / `subdash show FILE` on an importable input rather than a state file: the
+/// input is imported in memory (nothing written) and shown read-only, with a hint to `import`.
+enum ImportedView {
+  /// The in-memory state, or nil when `path` is not an importable input (then the state file's
+  /// own error stands). Errors of a recognised input are reported as import errors.
+  static func load(_ path: String, stateError: StateFileError) throws -> SubscriptionState? {
+    guard path != "-", let input = try? Importer.readInput(path), !looksLikeStateFile(input.bytes) else { return nil }
+    do {
+      let merged = try Importer.merge(inputs: [input], options: .init(checker: try SignatureCheck.checker()))
+      let state = try Importer.viewingState(merged, catalog: .derived, label: path) { (_) throws(StateFileError) -> Catalog in
+        throw StateFileError(file: path, message: "no catalog file")
+      }
+      LineOut.stderr("subdash: \(path) is not a state file; showing it imported in memory (read-only, nothing written). Save it with: subdash import \(path) -o STATE.json")
+      return state
+    } catch let e as ImportError {
+      // A file that is neither a state file nor an input: the state file's message is the useful one.
+      if e.message.hasPrefix("not an App Store") || e.message.hasPrefix("not an importable") { throw badInput(stateError.description) }
+      throw badInput(e.description)
+    }
+  }
+
+  /// A SubDash state (format or subscriber with App Store fields) is never re-imported.
+  static func looksLikeStateFile(_ bytes: [UInt8]) -> Bool {
+    guard case .object(let o)? = try? JSONParser.parse(bytes) else { return false }
+    return o["format"] != nil || o["subscriber"]?.objectValue?["latestTransaction"] != nil || o["catalog"] != nil || o["catalogFile"] != nil
+  }
+}

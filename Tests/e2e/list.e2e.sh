@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The subscriber list (`subdash DIR`): filter as you type, open a subscriber and come back to the
+# same row, sort, and follow the directory live; `subdash list` for scripts.
+# Run on its own (after `swift build`) or through run-all.sh.
+# shellcheck source=Tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+DIR="$E2E_TMP/subscribers"
+
+fresh_dir() {
+  rm -rf "$DIR"
+  cp -r "$E2E_ROOT/Examples" "$DIR"
+}
+
+# Writes FILE the way SubDash and editors do: a temp file renamed over it.
+replace_atomically() {
+  local file=$1
+  shift
+  sed "$@" "$file" >"$DIR/.edit.tmp" && mv "$DIR/.edit.tmp" "$file"
+}
+
+test_filter_open_back_sort_live() {
+  fresh_dir
+  e2e_start list 120 30 "$SUBDASH_BIN" --read-only "$DIR"
+  e2e_wait_for "[subscribers]"
+  e2e_wait_for "17 of 17 shown"
+  e2e_assert_screen "⚠ grace 2"
+  # Filter as you type: each key narrows the list.
+  e2e_type "/status:gr"
+  e2e_wait_for "2 of 17 shown"
+  e2e_keys Enter Down
+  e2e_wait_for "› 2000000866120054"
+  # Enter opens that subscriber's dashboard; q there comes back to the same row.
+  e2e_keys Enter
+  e2e_wait_for "contradictory.json"
+  e2e_wait_for "GRACE PERIOD  payment failed"
+  e2e_type q
+  e2e_wait_for "[subscribers]"
+  e2e_wait_for "› 2000000866120054"
+  e2e_assert_screen "filter: status:gr"
+  # Esc clears the filter; the selection stays on its row. S reverses the order.
+  e2e_keys Escape
+  e2e_wait_for "17 of 17 shown"
+  e2e_type S
+  e2e_wait_for "1 id ▼"
+  e2e_assert_screen "› 2000000866120054"
+  # Live: a new file appears, a changed file's row updates.
+  replace_atomically "$DIR/active.json" -e 's/2000000871234560/2000000999999999/g'
+  e2e_wait_for "2000000999999999"
+  e2e_refute_screen "2000000871234560"
+  sed -e 's/2000000690044512/2000000111111111/g' "$DIR/price-increase.json" >"$DIR/.new.tmp" && mv "$DIR/.new.tmp" "$DIR/zz-new.json"
+  e2e_wait_for "18 of 18 shown"
+  e2e_wait_for "2000000111111111"
+  e2e_type q
+  e2e_wait_exit 0
+}
+
+test_list_command_for_scripts() {
+  fresh_dir
+  "$SUBDASH_BIN" list "$DIR" --filter "status:grace" >"$E2E_TMP/list.txt"
+  grep -qF "(2 of 17 shown)" "$E2E_TMP/list.txt"
+  grep -qF "2000000820915733" "$E2E_TMP/list.txt"
+  "$SUBDASH_BIN" list --json "$DIR" --filter "flag:refunded" >"$E2E_TMP/list.json"
+  grep -qF '"originalTransactionId": "510001873462915"' "$E2E_TMP/list.json"
+  grep -qF '"grace": 2' "$E2E_TMP/list.json"
+  # A directory that cannot be read: one line naming it, exit 2.
+  local code=0
+  "$SUBDASH_BIN" list "$DIR/missing" 2>"$E2E_TMP/err.txt" || code=$?
+  [[ $code == 2 ]] && grep -qF "$DIR/missing" "$E2E_TMP/err.txt" && [[ $(wc -l <"$E2E_TMP/err.txt") == 1 ]]
+}
+
+e2e_run "the list filters as you type, opens a subscriber, comes back to the row, sorts and follows the directory" test_filter_open_back_sort_live
+e2e_run "subdash list prints matching rows and JSON for scripts; a missing directory is a one-line error" test_list_command_for_scripts
+e2e_summary
