@@ -115,7 +115,7 @@ import Testing
     #expect(lines.count == 3)
     for line in lines {
       let n = try NotificationRecord(ObjectReader(JSONParser.parse(Array(line.utf8)), at: .root))
-      #expect(n.notificationType == "DID_RENEW")
+      #expect(n.notificationType == .didRenew)
     }
     #expect(try Simulator.clock(StateFile.load(path: path)) == Sim.at("2026-04-15T00:00:00Z"))
 

@@ -65,9 +65,10 @@ struct ActionContext {
   }
 
   /// Notification `index` of this change (0 for the first), numbered after the whole history's.
-  func notification(_ index: Int = 0, type: String, subtype: String?, status: SubscriptionStatus?, productId: String?, summary: String) -> NotificationRecord {
-    let uuid = Identifiers.notificationUUID(seed: seed, subscriber: subscriber.identityKey, sequence: history.notificationCount + index, at: now)
-    return NotificationRecord(type: type, subtype: subtype, uuid: uuid, signedDate: now, status: status, productId: productId, summary: summary)
+  func notification(_ index: Int = 0, type: NotificationType, subtype: NotificationSubtype?, status: SubscriptionStatus?, productId: String?, summary: String) -> NotificationRecord {
+    PayloadFactory.notification(
+      type, subtype, sequence: history.notificationCount + index, seed: seed, subscriber: subscriber,
+      at: now, status: status, productId: productId, summary: summary)
   }
 
   /// The sequence number for the transaction at `index` in this change's appended history.

@@ -5,8 +5,8 @@
 struct StartSubscription {
   var product: SubscriptionProduct
   var offer: AppliedOffer
-  var notificationType: String
-  var subtype: String
+  var notificationType: NotificationType
+  var subtype: NotificationSubtype
 
   /// Apple's recentSubscriptionStartDate "ignores all lapses of paid service shorter than 60 days".
   static let lapseForgiven = Span.days(60)

@@ -52,12 +52,12 @@ extension SimContext {
       productId: request.productId, purchaseDate: date, expiresDate: expires, reason: .purchase, phase: phase,
       ownership: request.familyShared ? .familyShared : .purchased)
     startSubscription(t, phase: phase, previous: previous, at: date)
-    let subtype = previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE"
-    var text = "\(subtype == "INITIAL_BUY" ? "subscribed to" : "resubscribed to") \(product.displayName)"
+    let subtype: NotificationSubtype = previous == nil ? .initialBuy : .resubscribe
+    var text = "\(subtype == .initialBuy ? "subscribed to" : "resubscribed to") \(product.displayName)"
     if let o = phase.offer { text += " with \(o.type.description) (\(o.mode.label), \(phase.offerPeriodText ?? ""))" }
     text += " for \(money(t.price)) until \(self.date(expires))"
     if request.familyShared { text += " (Family Sharing)" }
-    notify("SUBSCRIBED", subtype, at: date, summary: text)
+    notify(.subscribed, subtype, at: date, summary: text)
   }
 
   /// Makes `t` the start of a new run of renewals: auto-renew on into the same product, a fresh

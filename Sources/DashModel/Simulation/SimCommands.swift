@@ -15,7 +15,7 @@ extension SimContext {
     t.signedDate = date
     record(t)
     endBillingState()
-    notify("REFUND", at: date, summary: "refunded \(money(t.price)) for \(name(t.productId)) (\(reason.description)); access ends")
+    notify(.refund, at: date, summary: "refunded \(money(t.price)) for \(name(t.productId)) (\(reason.description)); access ends")
   }
 
   /// Family Sharing access ends (the purchaser stopped sharing or left the family): REVOKE.
@@ -32,7 +32,7 @@ extension SimContext {
     t.signedDate = date
     record(t)
     endBillingState()
-    notify("REVOKE", at: date, summary: "Family Sharing access to \(name(t.productId)) was revoked; access ends")
+    notify(.revoke, at: date, summary: "Family Sharing access to \(name(t.productId)) was revoked; access ends")
   }
 
   /// A refund request turns auto-renew off first (Apple sends DID_CHANGE_RENEWAL_STATUS /
@@ -41,7 +41,7 @@ extension SimContext {
     guard renewalInfo.autoRenewOn else { return }
     renewalInfo.autoRenewStatus = .off
     renewalInfo.signedDate = date
-    if let why { notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date, summary: "auto-renew turned off \(why)") }
+    if let why { notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date, summary: "auto-renew turned off \(why)") }
   }
 
   private mutating func endBillingState() {
@@ -80,7 +80,7 @@ extension SimContext {
     if wasOn {
       renewalInfo.autoRenewStatus = .off
       renewalInfo.signedDate = date
-      notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date,
+      notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date,
              summary: "auto-renew turned off to expire \(name(t.productId)) now\(pending)")
     }
     t.expiresDate = date
@@ -112,7 +112,7 @@ extension SimContext {
     settings.pendingPriceIncrease = nil
     let renewed = renew(purchaseDate: date, periodStart: date, keepAnchor: false)
     settings.renewalCount += 1
-    notify("DID_RENEW", at: date, summary: "forced renewal: " + renewalSummary(renewed))
+    notify(.didRenew, at: date, summary: "forced renewal: " + renewalSummary(renewed))
   }
 
   /// SKTestSession `requestPriceIncreaseConsentForTransaction`. `newPrice` defaults to the
@@ -137,9 +137,9 @@ extension SimContext {
     renewalInfo.signedDate = date
     syncRenewalInfo(at: date)
     if consentRequired {
-      notify("PRICE_INCREASE", "PENDING", at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); consent needed before the renewal")
+      notify(.priceIncrease, .pending, at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); consent needed before the renewal")
     } else {
-      notify("PRICE_INCREASE", "ACCEPTED", at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); no consent needed")
+      notify(.priceIncrease, .accepted, at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); no consent needed")
     }
   }
 
@@ -152,7 +152,7 @@ extension SimContext {
     settings.pendingPriceIncrease = p
     renewalInfo.priceIncreaseStatus = .customerConsented
     renewalInfo.signedDate = date
-    notify("PRICE_INCREASE", "ACCEPTED", at: date, summary: "customer consented to \(money(p.newPriceMilli)) for \(name(p.productId))")
+    notify(.priceIncrease, .accepted, at: date, summary: "customer consented to \(money(p.newPriceMilli)) for \(name(p.productId))")
   }
 
   /// SKTestSession `declinePriceIncreaseForTransaction`: auto-renew off, the pending status
@@ -167,7 +167,7 @@ extension SimContext {
     renewalInfo.autoRenewStatus = .off
     renewalInfo.signedDate = date
     syncRenewalInfo(at: date)
-    notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date, summary: "customer declined the price increase; expires at the end of the period")
+    notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date, summary: "customer declined the price increase; expires at the end of the period")
   }
 
   /// Queues a failure for the next renewal attempt, ahead of any scripted outcome.

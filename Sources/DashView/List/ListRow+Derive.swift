@@ -14,7 +14,7 @@ extension ListRow {
     row.due = due(report)
     row.flags = flags(report, autoRenewOn: sub.renewalInfo?.autoRenewStatus == .on)
     if let last = sub.notifications.last {
-      row.lastEvent = last.notificationType + (last.subtype.map { "/" + $0 } ?? "")
+      row.lastEvent = last.notificationType.rawValue + (last.subtype.map { "/" + $0.rawValue } ?? "")
       row.lastEventDate = last.signedDate
     }
     let t = sub.latestTransaction
