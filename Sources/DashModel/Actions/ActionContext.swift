@@ -71,6 +71,18 @@ struct ActionContext {
       at: now, status: status, productId: productId, summary: summary)
   }
 
+  /// When the period `t` pays for began: its purchaseDate, except after a billing recovery in
+  /// grace, where the charge came late but the period kept its renewal date, so part of it was
+  /// already used when it was paid. The simulator's period anchor says where that period began.
+  func paidPeriodStart(of t: TransactionPayload) -> Instant? {
+    guard let purchase = t.purchaseDate, let end = t.expiresDate,
+          let anchor = (try? SimulationSettings(of: state))?.periodAnchor, anchor.count >= 1,
+          let period = try? ISOPeriod(parsing: anchor.period),
+          timing.periodEnd(from: anchor.date, period: period, count: anchor.count) == end
+    else { return t.purchaseDate }
+    return min(purchase, timing.periodEnd(from: anchor.date, period: period, count: anchor.count - 1))
+  }
+
   /// The sequence number for the transaction at `index` in this change's appended history.
   func transactionSequence(_ index: Int) -> Int { history.transactionCount + index }
 

@@ -65,14 +65,14 @@ extension SimContext {
   ///   renewal date moves to the recovery date).
   mutating func recover(at date: Instant) throws(ActionError) {
     guard let issue = settings.billingIssue else {
-      throw ActionError.other("There is no billing issue to resolve (the subscription is not in grace or billing retry).")
+      throw ActionError.simulator(.noBillingIssue)
     }
     guard date < issue.retryExpiresDate, let current = latest else {
-      throw ActionError.other("Billing retry already ended; the subscription expired.")
+      throw ActionError.simulator(.billingRetryEnded)
     }
     // A cancelled subscription is not retried, so there is nothing to charge.
     guard renewalInfo.autoRenewOn else {
-      throw ActionError.other("auto-renew is off: the customer cancelled, so the App Store no longer retries billing (turn auto-renew on first).")
+      throw ActionError.simulator(.recoverWithAutoRenewOff)
     }
     let inGrace = issue.inGrace(at: date)
     let start = inGrace ? (current.expiresDate ?? issue.since) : date

@@ -23,13 +23,13 @@ extension SimContext {
     }
     switch Lifecycle.status(of: state.subscriber, at: date).status {
     case .active?, .billingGracePeriod?:
-      throw ActionError.other("Already subscribed to \(name(latest?.productId)); change plans with upgrade, downgrade or crossgrade.")
+      throw ActionError.simulator(.alreadySubscribed(product: name(latest?.productId)))
     case .billingRetry?:
-      throw ActionError.other("The subscription is in billing retry; resolve the billing issue instead of buying again.")
+      throw ActionError.simulator(.buyDuringBillingRetry)
     default: break
     }
     if request.familyShared && !product.familyShareable {
-      throw ActionError.other("\(product.displayName) is not family shareable.")
+      throw ActionError.simulator(.notFamilyShareable(product: product.displayName))
     }
     if rules.askToBuy && !approved {
       // A second request for the same product while the first waits is the same request.

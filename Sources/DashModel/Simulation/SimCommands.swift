@@ -6,7 +6,11 @@ extension SimContext {
     guard var t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
     guard !t.isFamilyShared else {
-      throw ActionError.other("This is Family Sharing access; only the purchaser can be refunded (use revoke).")
+      throw ActionError.simulator(.refundOfFamilyAccess)
+    }
+    // Apple refunds charges; a free trial charged nothing, so there is no refund to approve.
+    guard (t.price ?? 0) > 0 || t.offerDiscountType != .freeTrial else {
+      throw ActionError.simulator(.nothingCharged(product: name(t.productId)))
     }
     turnAutoRenewOffForRevocation(at: date, why: "after a refund request")
     t.revocationDate = date
@@ -15,7 +19,10 @@ extension SimContext {
     t.signedDate = date
     record(t)
     endBillingState()
-    notify(.refund, at: date, summary: "refunded \(money(t.price)) for \(name(t.productId)) (\(reason.description)); access ends")
+    let summary = "refunded \(money(t.price)) for \(name(t.productId)) (\(reason.description)); access ends"
+    notify(.refund, at: date, summary: summary)
+    // The status line names the refund, not the AUTO_RENEW_DISABLED that comes first.
+    headline = summary
   }
 
   /// Family Sharing access ends (the purchaser stopped sharing or left the family): REVOKE.
@@ -23,7 +30,7 @@ extension SimContext {
     guard var t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
     guard t.isFamilyShared else {
-      throw ActionError.other("This subscription was purchased, not shared through Family Sharing; use refund.")
+      throw ActionError.simulator(.revokeOfPurchase)
     }
     turnAutoRenewOffForRevocation(at: date, why: nil)
     t.revocationDate = date
@@ -102,7 +109,7 @@ extension SimContext {
     guard let t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
     guard settings.billingIssue == nil else {
-      throw ActionError.other("The subscription is in grace or billing retry; force renewal does not change that state (resolve the billing issue).")
+      throw ActionError.simulator(.forceRenewDuringBillingIssue)
     }
     var ended = t
     ended.expiresDate = date
@@ -129,7 +136,7 @@ extension SimContext {
     let old = regularPrice(productId) ?? 0
     let price = newPrice ?? old + 1000
     guard price > old else {
-      throw ActionError.other("\(money(price)) is not an increase over \(money(old)).")
+      throw ActionError.simulator(.notAnIncrease(new: money(price), old: money(old)))
     }
     settings.pendingPriceIncrease = PendingPriceIncrease(
       productId: productId, newPriceMilli: price, requestedDate: date, response: consentRequired ? .pending : .accepted)
@@ -146,7 +153,7 @@ extension SimContext {
   /// SKTestSession `consentToPriceIncreaseForTransaction`: renews at the new price.
   mutating func consentPriceIncrease(at date: Instant) throws(ActionError) {
     guard var p = settings.pendingPriceIncrease, p.response == .pending else {
-      throw ActionError.other("No price increase is waiting for consent.")
+      throw ActionError.simulator(.noPriceIncreasePending)
     }
     p.response = .accepted
     settings.pendingPriceIncrease = p
@@ -159,7 +166,7 @@ extension SimContext {
   /// removed; the subscription expires at the end of the period with EXPIRED / PRICE_INCREASE.
   mutating func declinePriceIncrease(at date: Instant) throws(ActionError) {
     guard var p = settings.pendingPriceIncrease, p.response == .pending else {
-      throw ActionError.other("No price increase is waiting for consent.")
+      throw ActionError.simulator(.noPriceIncreasePending)
     }
     p.response = .declined
     settings.pendingPriceIncrease = p
@@ -192,11 +199,10 @@ extension SimContext {
   /// The request a parent can still answer at `date`, or why there is none.
   private func waitingAskToBuy(at date: Instant) throws(ActionError) -> AskToBuyRequest {
     guard let request = state.subscriber.askToBuy, request.status == .pending else {
-      throw ActionError.other("No Ask to Buy request is waiting.")
+      throw ActionError.simulator(.noAskToBuyPending)
     }
     guard request.isPending(at: date) else {
-      throw ActionError.other(
-        "The Ask to Buy request for \(name(request.productId)) lapsed on \(self.date(request.lapseDate)) (requests wait 24 hours); buy again to send a new one.")
+      throw ActionError.simulator(.askToBuyLapsed(product: name(request.productId), lapsedOn: self.date(request.lapseDate)))
     }
     return request
   }

@@ -25,7 +25,7 @@ struct SimContext {
       settings = try SimulationSettings(of: state)
       rules = try SimulationRules(settings: settings, catalog: state.catalog)
     } catch {
-      throw ActionError.other("\(error.path): \(error.message)")
+      throw ActionError.badSetting(path: "\(error.path)", message: error.message)
     }
     summary = state.historySummary
     added = HistorySummary()
