@@ -10,6 +10,7 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     // App Store JWS verification and signing (AppStoreSigning).
     .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
@@ -40,6 +41,12 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The subscriber index: list rows of a directory of state files in SQLite (GRDB), kept
+    // apart so GRDB and Foundation never reach DashModel, DashView or `subdash show`'s start-up.
+    .target(
+      name: "SubscriberStore",
+      dependencies: ["DashModel", "DashView", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     // App Store JWS: verify ES256 + x5c chains to Apple Root CA - G3 (or extra roots), and a local
     // test CA that signs like the App Store. Heavy crypto lives here, never in DashModel.
     .target(
@@ -50,10 +57,16 @@ let package = Package(
         .product(name: "SwiftASN1", package: "swift-asn1"),
       ]
     ),
+    // Writes the JWS corpus the Python oracle cross-checks, and times verification (release build).
+    .executableTarget(
+      name: "SigningOracleTool",
+      dependencies: ["AppStoreSigning"],
+      path: "Tests/oracle/SigningOracleTool"
+    ),
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
     .executableTarget(
       name: "SubDashBench",
-      dependencies: ["DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["DashModel", "DashView", "SubscriberStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
     // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
@@ -63,6 +76,7 @@ let package = Package(
     .target(
       name: "AppStoreAPI",
       dependencies: [
+        "DashModel",  // Base64URL only; the client stays usable without the rest of the model
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -71,7 +85,7 @@ let package = Package(
     // `subdash fetch` runs this binary, so `subdash show` never loads libFoundation or NIO.
     .executableTarget(
       name: "subdash-fetch",
-      dependencies: ["AppStoreAPI", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["AppStoreAPI", "AppStoreSigning", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashFetch"
     ),
     // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
@@ -80,14 +94,18 @@ let package = Package(
       dependencies: [
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
-    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore"]),
+    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore", "AppStoreSigning"]),
     .testTarget(
       name: "AppStoreAPITests",
-      dependencies: ["AppStoreAPI", "MockAppStore"]
+      dependencies: [
+        "AppStoreAPI", "MockAppStore", "AppStoreSigning", "subdash-fetch", "DashModel",
+        .product(name: "X509", package: "swift-certificates"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
     ),
     .testTarget(
       name: "DashModelTests",
@@ -99,6 +117,7 @@ let package = Package(
       dependencies: ["DashView", "DashModel"],
       resources: [.copy("Snapshots")]
     ),
+    .testTarget(name: "SubscriberStoreTests", dependencies: ["SubscriberStore", "DashView", "DashModel"]),
     .testTarget(
       name: "AppStoreSigningTests",
       dependencies: ["AppStoreSigning"],
@@ -108,7 +127,7 @@ let package = Package(
     // without a terminal: the loop runs against a pipe and a fake terminal.
     .testTarget(
       name: "SubDashTests",
-      dependencies: ["SubDash", "DashView"]
+      dependencies: ["SubDash", "DashView", "AppStoreSigning"]
     ),
   ],
   swiftLanguageModes: [.v6]

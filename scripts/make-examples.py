@@ -360,10 +360,23 @@ def expired_voluntary():
     s.notify(ms("2026-02-20 19:02:45"), "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", 1, p,
              "turned off auto-renew")
     s.notify(end + 1_200, "EXPIRED", "VOLUNTARY", 2, p, "expired: auto-renew was off")
+    # Apple lists offers of the customer's most recent subscription only (Premium Monthly).
     info = s.renewal_info(p, auto_renew=0, expirationIntent=1, eligibleWinBackOfferIds=[
-        "premium_winback_3for1", "family_winback_free_month", "premium_winback_half"])
+        "premium_winback_3for1", "premium_winback_half"])
     del info["renewalPrice"]
     return document(s.body(info))
+
+
+def server_api_latest_only():
+    """expired-voluntary as the App Store Server API returns it (Get All Subscription Statuses):
+    the latest transaction and the renewal info, no history. SubDash cannot count paid time or
+    earlier redemptions, so it shows Apple's eligibleWinBackOfferIds, in Apple's order, plus an
+    offer ID that no catalog configures (shown by ID)."""
+    doc = expired_voluntary()
+    sub = doc["subscriber"]
+    del sub["transactions"], sub["notifications"]
+    sub["renewalInfo"]["eligibleWinBackOfferIds"] = ["premium_winback_half", "premium_winback_3for1", "premium_winback_spring"]
+    return doc
 
 
 def expired_billing():
@@ -497,6 +510,7 @@ EXAMPLES = {
     "expired-price-increase": expired_price_increase, "refunded": refunded, "family-shared": family_shared,
     "ask-to-buy": ask_to_buy, "offer-in-effect": offer_in_effect, "new-subscriber": new_subscriber,
     "contradictory": contradictory, "storekit-catalog": storekit_catalog,
+    "server-api-latest-only": server_api_latest_only,
 }
 
 

@@ -1,4 +1,5 @@
 import Crypto
+import DashModel
 import Foundation
 
 /// The ES256 JWT Apple wants on every request. One token is reused until it is close to expiry
@@ -35,7 +36,7 @@ public final class BearerToken: @unchecked Sendable {
     let claims = #"{"iss":\#(jsonString(credentials.issuerID)),"iat":\#(issuedAt),"exp":\#(expiresAt),"aud":"appstoreconnect-v1","bid":\#(jsonString(credentials.bundleID))}"#
     let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
     let signature = try credentials.privateKey.signature(for: Array(signingInput.utf8))
-    return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+    return signingInput + "." + Base64URL.encode(Array(signature.rawRepresentation))
   }
 
   static func jsonString(_ s: String) -> String {

@@ -1,3 +1,4 @@
+import DashModel
 import Foundation
 
 /// Everything Apple holds about one customer, fetched in the environment that created the transaction.
@@ -101,7 +102,7 @@ public struct Fetcher: Sendable {
   static func transactionID(inJWS jws: String) -> String? {
     let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
-          let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else { return nil }
+          let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else { return nil }
     if let s = object["transactionId"] as? String { return s }
     return (object["transactionId"] as? NSNumber)?.stringValue
   }

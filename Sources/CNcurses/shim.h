@@ -5,7 +5,9 @@
 #include <locale.h>
 #include <langinfo.h>
 #include <wchar.h>
-#include <sys/signalfd.h>   // Glibc module lacks signalfd
+#ifdef __linux__
+#include <sys/signalfd.h>   // Glibc module lacks signalfd; Linux only (Platform/SignalWatcher.swift)
+#endif
 #include <sys/ioctl.h>      // ioctl is variadic, so Swift cannot call it directly
 #include <ncursesw/curses.h>
 

@@ -28,6 +28,9 @@ public struct Frame: Equatable, Sendable {
     set { cursorStorage = newValue.map { [$0.x, $0.y] } }
   }
   private var cursorStorage: [Int]?
+  /// What this frame showed of the scrollable parts, for the reducer's paging (`.laidOut`).
+  /// Not part of equality: two frames that look the same are the same frame.
+  public var extents = ScrollExtents()
 
   public init(width: Int, height: Int) {
     self.width = max(0, width)

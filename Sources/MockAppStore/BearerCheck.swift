@@ -49,6 +49,8 @@ public struct BearerCheck: Sendable {
   }
 }
 
+/// Kept apart from DashModel's Base64URL on purpose: the mock checks the client's tokens, so it
+/// must not share the client's encoder (a bug there would then pass unnoticed).
 enum MockBase64URL {
   static func encode<D: DataProtocol>(_ bytes: D) -> String {
     Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTLS
+import NIOSSL
 import Logging
 import NIOCore
 
@@ -63,7 +65,8 @@ public final class MockAppStore: @unchecked Sendable {
   // MARK: serving
 
   /// Runs the server on 127.0.0.1 (port 0 = any free port) until the task is cancelled; `ready` gets the base URL.
-  public func run(port: Int = 0, ready: @escaping @Sendable (String) async -> Void) async throws {
+  /// With `tls`, it speaks HTTPS (tests of `--root` for a private server certificate).
+  public func run(port: Int = 0, tls: TLSConfiguration? = nil, ready: @escaping @Sendable (String) async -> Void) async throws {
     let router = Router()
     for prefix in ["", "/sandbox"] {
       let environment = prefix.isEmpty ? "production" : "sandbox"
@@ -90,8 +93,10 @@ public final class MockAppStore: @unchecked Sendable {
     }
     var logger = Logger(label: "mock-app-store")
     logger.logLevel = .critical
-    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-                          onServerRunning: { channel in await ready("http://127.0.0.1:\(channel.localAddress?.port ?? 0)") },
+    let scheme = tls == nil ? "http" : "https"
+    let app = Application(router: router, server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
+                          configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                          onServerRunning: { channel in await ready("\(scheme)://127.0.0.1:\(channel.localAddress?.port ?? 0)") },
                           logger: logger)
     try await app.run()
   }

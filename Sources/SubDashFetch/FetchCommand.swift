@@ -1,4 +1,5 @@
 import AppStoreAPI
+import AppStoreSigning
 import ArgumentParser
 import DashModel
 import Foundation
@@ -11,9 +12,10 @@ struct FetchCommand: AsyncParsableCommand {
     commandName: "subdash fetch",
     abstract: "Fetch one customer's subscription data from the App Store Server API.",
     discussion: """
-      Credentials come from the flags, else SUBDASH_APPSTORE_KEY_FILE / _KEY_ID / _ISSUER_ID / _BUNDLE_ID, else a
-      profile (--profile, SUBDASH_APPSTORE_PROFILE or ~/.config/subdash/appstore.profile; must be chmod 600).
-      See docs/fetch.md.
+      Credentials come from the flags, else SUBDASH_APPSTORE_KEY_FILE / _KEY_ID / _ISSUER_ID / _BUNDLE_ID, \
+      else a profile (--profile, SUBDASH_APPSTORE_PROFILE or ~/.config/subdash/appstore.profile; must be chmod 600). \
+      Nothing is written unless every call succeeded. Exit codes: 0 written; 2 credentials, input or a 4xx; \
+      1 Apple or the network. See docs/fetch.md.
       """)
 
   @Argument(help: "A transaction id or original transaction id of the customer.")
@@ -38,7 +40,7 @@ struct FetchCommand: AsyncParsableCommand {
   @Option(name: .customLong("base-url"), help: ArgumentHelp("Use this server instead of Apple's (tests; sandbox is <URL>/sandbox).", valueName: "URL"))
   var baseURL: String?
 
-  @Option(name: .customLong("root"), help: ArgumentHelp("Trust this certificate (PEM or DER) for the server's TLS chain; repeatable.", valueName: "CERT"))
+  @Option(name: .customLong("root"), help: ArgumentHelp("Trust this root (PEM or DER) for the server's TLS chain and for signed data (never shown as Apple's); repeatable.", valueName: "CERT"))
   var roots: [String] = []
 
   @Option(name: .long, help: ArgumentHelp("The app's .storekit file (without it, products come from the transactions).", valueName: "FILE.storekit"))
@@ -81,9 +83,20 @@ struct FetchCommand: AsyncParsableCommand {
       progress.always("subdash fetch: \(error.description); \(output) was not written")
       throw ExitCode(error.exitCode)
     }
+    let verifier: JWSVerifier
+    do {
+      verifier = try JWSVerifier(extraRoots: try roots.map { path in
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--root \(path): cannot read") }
+        return try TrustedRoot(fileContents: [UInt8](data), source: path)
+      })
+    } catch {
+      progress.always("subdash fetch: \(error); \(output) was not written")
+      throw ExitCode(2)
+    }
+    let signatures = await FetchedSignatures.verify(result, verifier: verifier)
     let written: FetchedState.Written
     do {
-      written = try FetchedState.write(result, to: output, checker: NoSignatureChecking(), baseURL: baseURL,
+      written = try FetchedState.write(result, to: output, checker: signatures, baseURL: baseURL, roots: roots,
                                        catalogPath: catalog, now: Date())
     } catch {
       // Import and state-file errors already name the input or file, line and JSON path.

@@ -25,20 +25,25 @@ enum FetchedState {
   /// returns every subscription group of the customer, which the importer would otherwise refuse
   /// as "several subscribers".
   static func write(_ result: FetchResult, to path: String, checker: any SignedDataChecking, baseURL: String?,
-                    catalogPath: String?, now: Date) throws -> Written {
+                    roots: [String], catalogPath: String?, now: Date) throws -> Written {
     let original = originalTransactionID(result) ?? result.transactionID
     let options = Importer.Options(originalTransactionId: original, checker: checker)
     let merged = try Importer.merge(inputs: inputs(result), options: options)
     let catalog = try catalogPath.map { catalogPath throws(StateFileError) in try Importer.catalogChoice(catalogPath: catalogPath, statePath: path) }
     let written = try Importer.write(merged, to: path, catalog: catalog)
     let origin = FetchOrigin(transactionId: result.transactionID, orderId: result.orderID, environment: result.environment.displayName,
-                             baseURL: baseURL, fetchedDate: Instant(ms: (now.timeIntervalSince1970 * 1000).rounded()))
+                             baseURL: baseURL, roots: roots.map(absolute), fetchedDate: Instant(ms: (now.timeIntervalSince1970 * 1000).rounded()))
     try StateFile.update(path: path) { (current) throws(StateFileError) -> Change in
       var state = current
       origin.write(into: &state.document)
       return Change(state: state, message: "recorded how to fetch again")
     }
     return Written(created: written.created, newTransactions: written.newTransactions, newNotifications: written.newNotifications)
+  }
+
+  /// The dashboard may run the refresh from another directory.
+  static func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
   }
 
   static func originalTransactionID(_ result: FetchResult) -> String? {

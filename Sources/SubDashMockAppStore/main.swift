@@ -1,9 +1,10 @@
+import AppStoreSigning
 import Crypto
 import Foundation
 import MockAppStore
 
 // A loopback App Store Server API for the e2e script (Tests/e2e/fetch.e2e.sh). It makes a team key,
-// writes it (mode 600) with a profile into DIR, serves one production customer whose 45th renewal
+// writes it (mode 600) with a profile and a test CA root into DIR, serves one production customer whose 45th renewal
 // was ten days ago (order MK5TTTVWJH), prints its base URL on stdout and runs until killed.
 // Creating DIR/renew adds one renewal (the file is removed), so a refresh has something new to find.
 //   SubDashMockAppStore DIR
@@ -20,7 +21,12 @@ FileManager.default.createFile(atPath: keyPath, contents: Data(key.pemRepresenta
 let profile = "key-file = \(keyPath)\nkey-id = MOCKKEY01\nissuer-id = \(issuer)\nbundle-id = com.example.subdash\n"
 FileManager.default.createFile(atPath: dir + "/appstore.profile", contents: Data(profile.utf8), attributes: [.posixPermissions: 0o600])
 
-let mock = MockAppStore(check: BearerCheck(publicKey: key.publicKey, keyID: "MOCKKEY01", issuerID: issuer, bundleID: "com.example.subdash"))
+// Signed data comes from a local test CA with Apple's OIDs (the signing engineer's); its root is
+// DIR/test-root.pem, for `subdash fetch --root`.
+let ca = try LocalCertificateAuthority.create()
+FileManager.default.createFile(atPath: dir + "/test-root.pem", contents: Data(ca.rootPEM.utf8))
+let mock = MockAppStore(check: BearerCheck(publicKey: key.publicKey, keyID: "MOCKKEY01", issuerID: issuer, bundleID: "com.example.subdash"),
+                        signer: { payload in (try? ca.sign(payloadJSON: Array(payload.utf8))) ?? "" })
 let day: Int64 = 86_400_000
 let start = Int64(Date().timeIntervalSince1970 * 1000) - 45 * 30 * day - 10 * day
 func customer(renewals: Int) -> MockCustomer {

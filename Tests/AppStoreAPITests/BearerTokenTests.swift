@@ -1,5 +1,6 @@
 @testable import AppStoreAPI
 import Crypto
+import DashModel
 import Foundation
 import MockAppStore
 import Testing
@@ -10,8 +11,8 @@ struct BearerTokenTests {
 
   func parts(_ token: String) throws -> (header: [String: Any], claims: [String: Any]) {
     let p = token.split(separator: ".")
-    let header = try JSONSerialization.jsonObject(with: Base64URL.decode(p[0])!) as! [String: Any]
-    let claims = try JSONSerialization.jsonObject(with: Base64URL.decode(p[1])!) as! [String: Any]
+    let header = try JSONSerialization.jsonObject(with: Data(Base64URL.decode(p[0])!)) as! [String: Any]
+    let claims = try JSONSerialization.jsonObject(with: Data(Base64URL.decode(p[1])!)) as! [String: Any]
     return (header, claims)
   }
 

@@ -2,6 +2,7 @@ import AppStoreAPI
 import Crypto
 import Foundation
 import MockAppStore
+import NIOSSL
 
 /// A test's view of the world: a team key made here, a loopback mock App Store that knows its public
 /// half, and a client pointed at it. Nothing leaves 127.0.0.1.
@@ -34,11 +35,12 @@ final class Lines: @unchecked Sendable {
 }
 
 /// Runs `body` with the mock server listening; stops it afterwards whatever happens.
-func withMockServer<T: Sendable>(_ mock: MockAppStore, _ body: @escaping @Sendable (String) async throws -> T) async throws -> T {
+func withMockServer<T: Sendable>(_ mock: MockAppStore, tls: TLSConfiguration? = nil,
+                                 _ body: @escaping @Sendable (String) async throws -> T) async throws -> T {
   let (urls, continuation) = AsyncStream.makeStream(of: String.self)
   return try await withThrowingTaskGroup(of: T?.self) { group in
     group.addTask {
-      try await mock.run(ready: { continuation.yield($0) })
+      try await mock.run(tls: tls, ready: { continuation.yield($0) })
       return nil
     }
     var iterator = urls.makeAsyncIterator()
@@ -52,10 +54,11 @@ func withMockServer<T: Sendable>(_ mock: MockAppStore, _ body: @escaping @Sendab
 /// A client for `url` with test-friendly timeouts, always shut down.
 func withClient<T: Sendable>(_ team: Team, _ url: String, credentials: Credentials? = nil, clock: AppStoreClient.Clock,
                              retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 5, notices: Lines = Lines(),
+                             trustRootFiles: [String] = [],
                              _ body: (AppStoreClient) async throws -> T) async throws -> T {
   let client = try AppStoreClient(
     credentials: credentials ?? team.credentials,
-    configuration: .init(baseURL: url, retry: retry, connectTimeout: 1, requestTimeout: requestTimeout),
+    configuration: .init(baseURL: url, trustRootFiles: trustRootFiles, retry: retry, connectTimeout: 1, requestTimeout: requestTimeout),
     clock: clock, notice: { notices.add($0) })
   do {
     let result = try await body(client)

@@ -8,11 +8,14 @@ struct ActionsWinBackTests {
   typealias F = ActionsFixture
   static let may = utc("2026-05-01T08:00:00Z")
 
-  /// Family Pass, paid Jan 10 to Feb 10 (31 days, so one paid month), lapsed on Feb 10 after the
-  /// customer turned auto-renew off. `paid: false` leaves the period out of the history.
+  /// Family Pass, first bought on the original purchase date (2025-01-01, one month, so the
+  /// history is complete), then paid Jan 10 to Feb 10, lapsed on Feb 10 after the customer turned
+  /// auto-renew off. `paid: false` leaves out the history: only the latest transaction is known.
   static func churned(paid: Bool = true, renewalExtras: String = "") -> SubscriptionState {
     let history = paid ? """
-      "transactions": [ { "transactionId": "1000000999", "productId": "pass.family", "price": 7990,
+      "transactions": [ { "transactionId": "1000000111", "productId": "pass.family", "price": 7990,
+        "purchaseDate": 1735732800000, "expiresDate": 1738411200000 },
+        { "transactionId": "1000000999", "productId": "pass.family", "price": 7990,
         "purchaseDate": \(Int64(F.purchase.ms)), "expiresDate": \(Int64(F.expires.ms)) } ],
       """ : ""
     return F.state(autoRenew: 0, renewalExtras: #", "expirationIntent": 1"# + renewalExtras, subscriberExtras: history)
@@ -20,12 +23,12 @@ struct ActionsWinBackTests {
 
   @Test func acceptingAWinBackOfferResumesTheSubscriptionWithIt() throws {
     let now = Self.may
-    let state = Self.churned(renewalExtras: #", "eligibleWinBackOfferIds": ["wb-family-3m", "wb-premium-free"]"#)
-    #expect(Lifecycle.derive(state, at: now).winBack.eligible.map(\.offerId) == ["wb-family-3m", "wb-premium-free"])
+    let state = Self.churned(renewalExtras: #", "eligibleWinBackOfferIds": ["wb-family-3m"]"#)
+    #expect(Lifecycle.derive(state, at: now).winBack.eligible.map(\.offerId) == ["wb-family-3m"])
     let change = try applied(.acceptWinBack(offerId: "wb-family-3m"), to: state, at: now)
     #expect(change.transactions.count == 1)
     let t = try #require(change.latest)
-    #expect(t.transactionId == Identifiers.transactionId(sequence: 1))  // after the one in the history
+    #expect(t.transactionId == Identifiers.transactionId(sequence: 2))  // after the two in the history
     #expect(t.originalTransactionId == "1000000111")
     #expect(t.productId == "pass.family")
     #expect(t.transactionReason == .purchase)
@@ -65,19 +68,20 @@ struct ActionsWinBackTests {
     #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(), at: opens - .millisecond)
       == .winBackNotEligible("wb-family-3m", reason: "too soon: eligible from 2026-03-10 12:00 UTC"))
     #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(), at: opens) == nil)
-    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(paid: false), at: Self.may)
-      == .winBackNotEligible("wb-family-3m", reason: "not enough paid time: 0 of 1 month"))
-    // An offer with no requirements is open while another is blocked.
-    let premium = try applied(.acceptWinBack(offerId: "wb-premium-free"), to: Self.churned(paid: false), at: Self.may)
-    #expect(premium.latest?.productId == "pass.premium")
-    #expect(premium.latest?.price == 0)
-    #expect(premium.latest?.offerDiscountType == .freeTrial)
-    #expect(premium.latest?.expiresDate == Self.may + .weeks(1))
+    // Without history the latest transaction's paid month still counts (it used to count as none).
+    #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: Self.churned(paid: false), at: Self.may) == nil)
   }
 
-  @Test func theOffersGroupMustBeTheSubscribersAndTheOfferMustExist() {
+  /// Apple offers win-back for the customer's most recent subscription only: a Family Pass
+  /// customer cannot take the Premium offer, however open it is.
+  @Test func onlyTheMostRecentSubscriptionsOffersMayBeAccepted() {
+    #expect(refusal(.acceptWinBack(offerId: "wb-premium-free"), in: Self.churned(), at: Self.may)
+      == .winBackNotEligible("wb-premium-free", reason: "it is for pass.premium, not the subscriber's most recent subscription pass.family"))
+  }
+
+  @Test func theOffersProductMustBeTheSubscribersAndTheOfferMustExist() {
     #expect(refusal(.acceptWinBack(offerId: "wb-other"), in: Self.churned(), at: Self.may)
-      == .winBackNotEligible("wb-other", reason: "it is for other.monthly, outside the subscriber's group Birds Pass"))
+      == .winBackNotEligible("wb-other", reason: "it is for other.monthly, not the subscriber's most recent subscription pass.family"))
     #expect(refusal(.acceptWinBack(offerId: "wb-nothing"), in: Self.churned(), at: Self.may) == .unknownWinBack("wb-nothing"))
   }
 
@@ -87,7 +91,7 @@ struct ActionsWinBackTests {
     let stale = Self.churned(renewalExtras: #", "eligibleWinBackOfferIds": ["wb-other"]"#)
     #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: stale, at: Self.may) == nil)
     #expect(refusal(.acceptWinBack(offerId: "wb-other"), in: stale, at: Self.may)
-      == .winBackNotEligible("wb-other", reason: "it is for other.monthly, outside the subscriber's group Birds Pass"))
+      == .winBackNotEligible("wb-other", reason: "it is for other.monthly, not the subscriber's most recent subscription pass.family"))
   }
 
   @Test func onlyAChurnedCustomerMayAcceptOne() {

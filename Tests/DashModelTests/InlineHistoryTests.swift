@@ -71,10 +71,11 @@ struct InlineHistoryTests {
     t.purchaseDate = Instant(ms: 1_000)
     t.expiresDate = Instant(ms: 3_000)
     t.offerType = .winBack
+    t.offerIdentifier = "back"
     history.append(t)
     #expect(history.count == 1)
     #expect(history.summary.paidMillis == 2_000)
-    #expect(history.summary.lastWinBackPurchase == Instant(ms: 1_000))
+    #expect(history.summary.winBackRedeemed == ["back": Instant(ms: 1_000)])
     #expect(try history.transaction(at: 0) == TransactionPayload(ObjectReader(t.json, at: .root)))
   }
 }

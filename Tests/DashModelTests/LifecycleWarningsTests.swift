@@ -42,9 +42,12 @@ struct LifecycleWarningsTests {
     #expect(try warnings(renewal: r) == ["eligibleWinBackOfferIds lists comeback while the subscription is active (win-back is only for expired subscriptions)"])
   }
 
+  /// Only with complete history (here a journal) does SubDash apply its rules and compare; with
+  /// a file holding only the latest transaction it shows Apple's list and has nothing to compare.
   @Test func winBackIdsThatDisagreeWithSubDashsRules() throws {
     let offer = #"{"offerId": "ours", "productId": "pro.monthly", "offerMode": "FREE_TRIAL", "duration": "ONE_MONTH"}"#
-    let extra = #""winBackOffers": [\#(offer)],"#
+    let journal = #""journal": {"file": "t.journal.jsonl", "committedBytes": 0, "summary": {"transactionCount": 1}},"#
+    let extra = #""winBackOffers": [\#(offer)],"# + journal
     let apple = F.renewal(#""eligibleWinBackOfferIds": ["theirs"]"#, autoRenew: 0)
     #expect(try warnings(renewal: apple, extra: extra, at: "2026-05-20 00:00") == [
       "eligibleWinBackOfferIds [theirs] differs from SubDash's rules [ours]; SubDash shows its own",
@@ -52,7 +55,8 @@ struct LifecycleWarningsTests {
     let agreeing = F.renewal(#""eligibleWinBackOfferIds": ["ours"]"#, autoRenew: 0)
     #expect(try warnings(renewal: agreeing, extra: extra, at: "2026-05-20 00:00") == [])
     // Without the offer configured, SubDash finds nothing eligible.
-    #expect(try warnings(renewal: agreeing, at: "2026-05-20 00:00") == ["eligibleWinBackOfferIds [ours] differs from SubDash's rules [none]; SubDash shows its own"])
+    #expect(try warnings(renewal: agreeing, extra: journal, at: "2026-05-20 00:00") == ["eligibleWinBackOfferIds [ours] differs from SubDash's rules [none]; SubDash shows its own"])
+    #expect(try warnings(renewal: apple, extra: #""winBackOffers": [\#(offer)],"#, at: "2026-05-20 00:00") == [])
   }
 
   @Test func expiresDateBeforePurchaseDate() throws {

@@ -28,20 +28,22 @@ struct LifecycleWinBackTests {
     return "{" + members.joined(separator: ", ") + "}"
   }
 
-  /// A customer who paid `paidMillis` in total (journal summary), last win-back bought at
-  /// `lastWinBack`, auto-renew off, expired at `lapse`.
-  func lapsed(_ offers: [String], paidMillis: Double = 4 * 30 * 86_400_000, lastWinBack: String? = nil, renewal: String? = nil, transaction: String? = nil) -> (String, String) {
-    let last = lastWinBack.map { #", "lastWinBackPurchase": \#(F.ms($0))"# } ?? ""
+  /// A customer who paid `paidMillis` in total (a journal summary that holds the latest
+  /// transaction, so its time is not added again), who redeemed the win-back
+  /// offers in `redeemed` (offer ID: date) before, auto-renew off, expired at `lapse`.
+  func lapsed(_ offers: [String], paidMillis: Double = 4 * 30 * 86_400_000, redeemed: [String: String] = [:], renewal: String? = nil, transaction: String? = nil) -> (String, String) {
+    let map = redeemed.sorted { $0.key < $1.key }.map { #""\#($0.key)": \#(F.ms($0.value))"# }.joined(separator: ", ")
+    let last = redeemed.isEmpty ? "" : #", "winBackRedeemed": {\#(map)}"#
     let extra = """
       "winBackOffers": [\(offers.joined(separator: ",\n"))],
-      "journal": {"file": "test.journal.jsonl", "committedBytes": 0, "summary": {"paidMillis": \(Int64(paidMillis))\(last)}},
+      "journal": {"file": "test.journal.jsonl", "committedBytes": 0, "summary": {"paidMillis": \(Int64(paidMillis)), "lastTransactionId": "2000000100000009"\(last)}},
       """
     let sub = F.subscriber(transaction: transaction ?? F.transaction(), renewal: renewal ?? F.renewal(#""expirationIntent": 1"#, autoRenew: 0))
     return (sub, extra)
   }
 
-  func winBack(_ offers: [String], at now: Instant, paidMillis: Double = 4 * 30 * 86_400_000, lastWinBack: String? = nil, renewal: String? = nil, transaction: String? = nil) throws -> WinBackReport {
-    let (sub, extra) = lapsed(offers, paidMillis: paidMillis, lastWinBack: lastWinBack, renewal: renewal, transaction: transaction)
+  func winBack(_ offers: [String], at now: Instant, paidMillis: Double = 4 * 30 * 86_400_000, redeemed: [String: String] = [:], renewal: String? = nil, transaction: String? = nil) throws -> WinBackReport {
+    let (sub, extra) = lapsed(offers, paidMillis: paidMillis, redeemed: redeemed, renewal: renewal, transaction: transaction)
     return Lifecycle.derive(try F.state(sub, extra: extra), at: now).winBack
   }
 
@@ -122,26 +124,33 @@ struct LifecycleWinBackTests {
     #expect(ids(Lifecycle.derive(state, at: F.at("2026-04-01 00:00")).winBack) == ["B"])
   }
 
-  @Test func waitBetweenOffersCountsFromTheLastWinBackPurchase() throws {
-    let offers = [offer("A", wait: 2)]
-    let opens = F.at("2026-06-10 08:00")
-    #expect(try winBack(offers, at: opens - .millisecond, lastWinBack: "2026-04-10 08:00").whyNone == "too soon: eligible from 2026-06-10 08:00 UTC")
-    #expect(try ids(winBack(offers, at: opens, lastWinBack: "2026-04-10 08:00")) == ["A"])
-    #expect(try ids(winBack(offers, at: opens - .millisecond)) == ["A"])
+  /// The wait is per offer and counts from the subscription's end: an offer redeemed before
+  /// opens again `wait` months after the lapse; an offer never redeemed is not held back.
+  @Test func waitBetweenOffersHoldsBackOnlyTheSameOfferCountedFromTheLapse() throws {
+    let offers = [offer("A", wait: 2), offer("B", wait: 2)]
+    let again = F.at("2026-07-01 10:00")  // lapse 2026-05-01 10:00 + 2 months
+    let redeemed = ["A": "2026-01-10 08:00"]
+    #expect(try ids(winBack(offers, at: again - .millisecond, redeemed: redeemed)) == ["B"])
+    #expect(try ids(winBack(offers, at: again, redeemed: redeemed)) == ["A", "B"])
+    #expect(try winBack([offers[0]], at: again - .millisecond, redeemed: redeemed).whyNone == "too soon: eligible from 2026-07-01 10:00 UTC")
+    #expect(try ids(winBack(offers, at: lapse)) == ["A", "B"])
   }
 
   // MARK: - Who can have win-back at all
 
-  @Test func onlyOffersOfTheLapsedProductsGroupCount() throws {
+  /// Apple: the offers "you configure in App Store Connect for the customer's most recent
+  /// subscription in the subscription group" (eligibleWinBackOfferIds), not the whole group's.
+  @Test func onlyOffersOfTheMostRecentSubscriptionCount() throws {
     let r = try winBack([offer("other", product: "other.monthly")], at: F.at("2026-06-01 00:00"))
-    #expect(r.whyNone == "no win-back offers configured for this group")
-    #expect(try ids(winBack([offer("plus", product: "plus.monthly")], at: F.at("2026-06-01 00:00"))) == ["plus"])
+    #expect(r.whyNone == "no win-back offers configured for pro.monthly")
+    #expect(try winBack([offer("plus", product: "plus.monthly")], at: F.at("2026-06-01 00:00")).whyNone == "no win-back offers configured for pro.monthly")
+    #expect(try ids(winBack([offer("plus", product: "plus.monthly"), offer("pro")], at: F.at("2026-06-01 00:00"))) == ["pro"])
   }
 
   @Test func offersDeclaredInTheCatalogCount() throws {
     let catalogOffer = #""winbackOffers": [{"offerId": "cat", "offerMode": "FREE_TRIAL", "duration": "ONE_MONTH", "customerEligibilityTimeSinceLastSubscribedInMonths": {"minimum": 0}}],"#
     let sub = F.subscriber(renewal: F.renewal(autoRenew: 0))
-    let text = F.catalog.replacingOccurrences(of: #"{"productID": "plus.monthly","#, with: "{" + catalogOffer + #" "productID": "plus.monthly","#)
+    let text = F.catalog.replacingOccurrences(of: #"{"productID": "pro.monthly","#, with: "{" + catalogOffer + #" "productID": "pro.monthly","#)
     let state = try StateFile.decode(Array(#"{"catalog": \#(text), "subscriber": {\#(sub)}}"#.utf8), fileName: "t.json") { (n: String) throws(StateFileError) -> Catalog in
       throw StateFileError(file: n, message: "unused")
     }
@@ -210,6 +219,6 @@ struct LifecycleWinBackTests {
 
   @Test func absurdMonthCountsNeitherCrashNorQualify() throws {
     let offers = [offer("A", min: Int.max), offer("B", max: Int.max, wait: Int.max)]
-    #expect(try ids(winBack(offers, at: F.at("2026-05-20 00:00"), lastWinBack: "2026-01-01 00:00")) == [])
+    #expect(try ids(winBack(offers, at: F.at("2026-05-20 00:00"), redeemed: ["A": "2026-01-01 00:00", "B": "2026-01-01 00:00"])) == [])
   }
 }

@@ -30,7 +30,8 @@ import Testing
     let scenario = Scenarios.named(name)
     let ascii = scenario.viewModel(options: DisplayOptions(ascii: true))
     let unicode = scenario.viewModel()
-    for (mode, ui) in Self.modes(ascii) {
+    for (mode, modeUI) in Self.modes(ascii) {
+      let ui = scenario.ui(modeUI)
       for (w, h) in Self.sizes {
         let text = render(ascii, ui, width: w, height: h).textDump
         let bad = text.utf8.first { $0 >= 0x80 }

@@ -89,23 +89,32 @@ import Testing
     for hint in FooterPanel.hints(vm, UIState(), glyphs: .unicode, ascii: false) {
       let binding = (KeyMap.browsing + KeyMap.simulation).first { $0.label == hint.key }
       #expect(binding != nil, "\(hint.key)")
-      if let binding { #expect(Availability.of(binding.command, in: vm) == .available) }
+      if let binding { #expect(Availability.of(binding.command, in: vm, UIState()) == .available) }
     }
   }
 
   @Test func helpListsEverySimulationKeyOnlyOnTestData() {
-    let sandbox = Overlays.helpLines(Scenarios.active.viewModel(), ascii: false).map(\.text)
+    let sandbox = Overlays.helpLines(Scenarios.active.viewModel(), UIState(), ascii: false).map(\.text)
     for b in KeyMap.simulation { #expect(sandbox.contains { $0.hasPrefix(b.label + " ") && $0.contains(b.help) }, "\(b.label)") }
-    let production = Overlays.helpLines(Scenarios.production.viewModel(), ascii: false).map(\.text)
+    let production = Overlays.helpLines(Scenarios.production.viewModel(), UIState(), ascii: false).map(\.text)
     #expect(production.contains("disabled: this file holds Production data"))
     #expect(!production.contains { $0.contains(KeyMap.simulation[0].help) })
   }
 
+  /// Scrolling pages by what the drawn box showed (`.laidOut`) and stops with the last line at
+  /// the bottom of the box.
   @Test func helpScrollingStopsAtTheLastLine() {
     let vm = Scenarios.active.viewModel()
     var ui = UIState(mode: .help(offset: 0))
+    let lines = Overlays.helpLines(vm, ui, ascii: false)
+    _ = reduce(&ui, .laidOut(render(vm, ui, width: 40, height: 12).extents), context: vm)
+    #expect(ui.extents.overlayLines == lines.count && ui.extents.overlayRows == 8)
+    _ = reduce(&ui, .keyPressed(.pageDown), context: vm)
+    #expect(ui.mode == .help(offset: 8))
     for _ in 0..<200 { _ = reduce(&ui, .keyPressed(.pageDown), context: vm) }
-    #expect(ui.mode == .help(offset: Overlays.helpLines(vm, ascii: false).count - 1))
+    #expect(ui.mode == .help(offset: lines.count - 8))
+    let last = render(vm, ui, width: 80, height: 24).lines.joined(separator: "\n")
+    #expect(last.contains(lines.last!.text.prefix(30)))
   }
 }
 

@@ -11,7 +11,7 @@ import Testing
     let s = Scenarios.active
     let records = dates.map { NotificationRecord(type: .didRenew, subtype: nil, uuid: nil, signedDate: $0, status: .active) }
     let vm = ViewModel.derived(state: s.state, notifications: records, fileName: "active.json", clock: s.clock)
-    return EventsPanel.entries(vm, width: 120).flatMap { $0 }.map(\.text).joined(separator: "\n")
+    return EventsPanel.entries(vm, UIState(), width: 120).flatMap { $0 }.map(\.text).joined(separator: "\n")
   }
 
   @Test func eventsTwoSecondsApartShowSeconds() {

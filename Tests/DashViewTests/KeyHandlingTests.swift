@@ -3,25 +3,40 @@ import Testing
 @testable import DashView
 
 /// Presses keys the way a support person would and checks the whole UI state after each step.
+/// Like the runtime, it draws an 80x24 frame after each step and reports its extents.
 private struct Session {
   var vm: ViewModel
   var ui = UIState()
   var effects: [UIEffect] = []
 
-  init(_ vm: ViewModel) { self.vm = vm }
+  init(_ vm: ViewModel) {
+    self.vm = vm
+    _ = send(.resized(width: 80, height: 24))
+  }
 
   @discardableResult
   mutating func press(_ keys: Key...) -> [UIEffect] {
     effects = []
-    for key in keys { effects += reduce(&ui, .keyPressed(key), context: vm) }
+    for key in keys { effects += send(.keyPressed(key)) }
     return effects
   }
 
   mutating func type(_ text: String) {
-    for c in text { effects = reduce(&ui, .keyPressed(.char(c)), context: vm) }
+    for c in text { effects = send(.keyPressed(.char(c))) }
   }
 
-  mutating func send(_ action: UIAction) -> [UIEffect] { reduce(&ui, action, context: vm) }
+  mutating func send(_ action: UIAction) -> [UIEffect] {
+    let effects = reduce(&ui, action, context: vm)
+    if let size = ui.screen {
+      let extents = render(vm, ui, width: size.width, height: size.height).extents
+      if extents != ui.extents { _ = reduce(&ui, .laidOut(extents), context: vm) }
+    }
+    return effects
+  }
+
+  /// The dialog, status and selection alone, as `UIState(...)` spells them (without the screen
+  /// size, extents and message log the session's drawing adds).
+  var shown: UIState { UIState(mode: ui.mode, status: ui.status, eventSelection: ui.eventSelection) }
 
   var code: LineEditor? { if case .typingCode(let e) = ui.mode { return e } else { return nil } }
   var picker: Picker? { if case .picking(let p) = ui.mode { return p } else { return nil } }
@@ -46,7 +61,7 @@ private struct Session {
     s.press(.up, .up)
     #expect(s.ui.mode == .help(offset: 0))
     s.press(.escape)
-    #expect(s.ui == UIState())
+    #expect(s.ui.mode == .browsing && s.ui.status == nil)
   }
 
   @Test func jAndKMoveThroughEventsWithinTheLog() {
@@ -89,7 +104,7 @@ private struct Session {
     #expect(s.confirmation?.action == .setAutoRenew(false))
     #expect(s.press(.char("q"), .char("x"), .enter) == [], "only y or n answer a confirmation")
     #expect(s.press(.char("y")) == [.perform(.setAutoRenew(false))])
-    #expect(s.ui == UIState(mode: .browsing, status: StatusLine("applying: \(preview!.summary)")))
+    #expect(s.shown == UIState(mode: .browsing, status: StatusLine("applying: \(preview!.summary)")))
     _ = s.send(.actionSucceeded("Auto-renew is off; access ends 2026-05-23 18:32 UTC."))
     #expect(s.ui.status == StatusLine("Auto-renew is off; access ends 2026-05-23 18:32 UTC."))
   }
@@ -99,19 +114,19 @@ private struct Session {
     var s = Session(Scenarios.active.viewModel())
     s.press(.char("d"))
     #expect(s.press(key) == [])
-    #expect(s.ui == UIState(status: StatusLine("cancelled; nothing was changed")))
+    #expect(s.shown == UIState(status: StatusLine("cancelled; nothing was changed")))
   }
 
   @Test func unavailableKeysSayWhyAndOpenNothing() {
     var s = Session(Scenarios.active.viewModel())
     s.press(.char("w"))
-    #expect(s.ui == UIState(status: .error("no win-back offer: subscription is active")))
+    #expect(s.shown == UIState(status: .error("no win-back offer: subscription is active")))
     var expired = Session(Scenarios.expiredWithWinBack.viewModel())
     expired.press(.char("a"))
-    #expect(expired.ui == UIState(status: .error("auto-renew: the subscription is expired")))
+    #expect(expired.shown == UIState(status: .error("auto-renew: the subscription is expired")))
     var top = Session(Scenarios.billingRetryNone.viewModel())
     top.press(.char("u"))
-    #expect(top.ui == UIState(status: .error(ActionError.alreadyTopLevel.message)))
+    #expect(top.shown == UIState(status: .error(ActionError.alreadyTopLevel.message)))
   }
 
   @Test func failedActionIsShownAsAnError() {
@@ -150,7 +165,7 @@ private struct Session {
     s.press(.char("r"))
     s.type("ABC")
     #expect(s.press(.escape) == [])
-    #expect(s.ui == UIState(status: StatusLine("code entry cancelled")))
+    #expect(s.shown == UIState(status: StatusLine("code entry cancelled")))
   }
 
   @Test func unknownCodeStaysInTheFieldWithTheModelsMessage() {
@@ -221,7 +236,7 @@ private struct Session {
     var s = Session(Scenarios.active.viewModel())
     s.press(.char("u"))
     #expect(s.press(key) == [])
-    #expect(s.ui == UIState(status: StatusLine("cancelled; nothing was changed")))
+    #expect(s.shown == UIState(status: StatusLine("cancelled; nothing was changed")))
   }
 
   @Test func winBackPickerListsEligibleOffersBestFirst() {
@@ -239,7 +254,7 @@ private struct Session {
   func readOnlyRefusesMutatingKeys(_ key: Character, _ name: String) {
     var s = Session(Scenarios.active.viewModel(options: DisplayOptions(readOnly: true)))
     #expect(s.press(.char(key)) == [])
-    #expect(s.ui == UIState(status: .error("read-only: \(name) disabled (started with --read-only)")))
+    #expect(s.shown == UIState(status: .error("read-only: \(name) disabled (started with --read-only)")))
   }
 
   /// `--now` views another moment; writing "then" would date changes at a time the file's clock
@@ -293,7 +308,7 @@ private struct Session {
     var s = Session(Scenarios.active.viewModel())
     s.press(.char("d"))
     s.vm = Scenarios.expiredWithWinBack.viewModel()
-    #expect(s.send(.fileReloaded) == [])
+    #expect(s.send(.fileReloaded(changed: [])) == [])
     #expect(s.ui.mode == .browsing)
     #expect(s.ui.status?.isError == true)
     #expect(s.ui.status?.message.hasPrefix("cancelled: ") == true)
@@ -315,7 +330,9 @@ private struct Session {
     var s = Session(Scenarios.active.viewModel())
     s.press(.char("d"))
     _ = s.send(.fileFailed("active.json:3:9: expected a value"))
-    #expect(s.ui == UIState(status: .error("cancelled: the file became invalid (active.json:3:9: expected a value)")))
+    #expect(s.ui.mode == .browsing)
+    #expect(s.ui.status == .error("cancelled: the file became invalid (active.json:3:9: expected a value)"))
+    #expect(s.ui.fileError == "active.json:3:9: expected a value")
     _ = s.send(.fileFailed("active.json:3:9: expected a value"))
     #expect(s.ui.mode == .browsing)
   }
@@ -324,7 +341,7 @@ private struct Session {
     var s = Session(Scenarios.active.viewModel())
     s.press(.char("G"))
     s.vm = Scenarios.grace.viewModel()
-    _ = s.send(.fileReloaded)
+    _ = s.send(.fileReloaded(changed: []))
     #expect(s.ui.eventSelection == s.vm.notifications.count - 1)
   }
 }

@@ -12,16 +12,21 @@ import Testing
   }
 
   /// The active example needs 5 fixed rows (header, access, footer, status) plus, at minimum,
-  /// plan 3, plans 6, win-back 2 and events 2: each boundary is tested on both sides.
+  /// plan 3, plans 6, win-back 2 and events 2, and one row to name what is hidden: each boundary
+  /// is tested on both sides.
   @Test func panelsAreDroppedEventsFirstThenWinBackThenPlans() {
     let vm = Scenarios.active.viewModel()
     let all = ["Current plan", "Plans in", "Win-back offers", "Recent events"]
-    #expect(sections(render(vm, UIState(), width: 80, height: 18)) == all)
-    #expect(sections(render(vm, UIState(), width: 80, height: 17)) == Array(all.prefix(3)))
-    #expect(sections(render(vm, UIState(), width: 80, height: 16)) == Array(all.prefix(3)))
-    #expect(sections(render(vm, UIState(), width: 80, height: 15)) == Array(all.prefix(2)))
-    #expect(sections(render(vm, UIState(), width: 80, height: 14)) == Array(all.prefix(2)))
-    #expect(sections(render(vm, UIState(), width: 80, height: 13)) == Array(all.prefix(1)))
+    func screen(_ h: Int) -> Frame { render(vm, UIState(), width: 80, height: h) }
+    #expect(sections(screen(18)) == all)
+    #expect(!screen(18).textDump.contains("enlarge"))
+    #expect(sections(screen(17)) == Array(all.prefix(3)))
+    #expect(screen(17).lines.contains("enlarge to see events"))
+    #expect(sections(screen(16)) == Array(all.prefix(2)))
+    #expect(screen(16).lines.contains("enlarge to see win-back, events"))
+    #expect(sections(screen(15)) == Array(all.prefix(2)))
+    #expect(sections(screen(14)) == Array(all.prefix(1)))
+    #expect(screen(14).lines.contains("enlarge to see plans, win-back, events"))
   }
 
   /// price-increase.json has 12 events: every extra row of screen is one more event.

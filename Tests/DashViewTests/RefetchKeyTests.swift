@@ -15,7 +15,8 @@ import Testing
     var ui = UIState()
     #expect(reduce(&ui, .keyPressed(.char("l")), context: vm) == [.refetch])
     #expect(ui.status == StatusLine("fetching…"))
-    #expect(reduce(&ui, .actionSucceeded("refreshed: fetched.json: updated: 1 new transactions"), context: vm) == [])
+    // The fetch wrote the file: the reducer asks for a reload, as after any write.
+    #expect(reduce(&ui, .actionSucceeded("refreshed: fetched.json: updated: 1 new transactions"), context: vm) == [.reload])
     #expect(ui.status == StatusLine("refreshed: fetched.json: updated: 1 new transactions"))
     let frame = render(vm, UIState(), width: 120, height: 40)
     #expect(frame.textDump.contains("l refresh"))

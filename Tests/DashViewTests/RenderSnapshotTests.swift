@@ -10,7 +10,7 @@ import Testing
   func lifecycleStateAtEverySize(_ name: String) {
     let scenario = Scenarios.named(name)
     for (w, h) in Self.sizes {
-      let frame = render(scenario.viewModel(), UIState(), width: w, height: h)
+      let frame = render(scenario.viewModel(), scenario.ui(), width: w, height: h)
       assertSnapshot(frame, named: "\(name)-\(w)x\(h)")
     }
   }
@@ -27,7 +27,7 @@ import Testing
 
   @Test func asciiModeUsesNoNonASCIICharacters() {
     for scenario in [Scenarios.grace, Scenarios.billingRetryNone, Scenarios.example("pending-downgrade"), Scenarios.fileError] {
-      let frame = render(scenario.viewModel(options: DisplayOptions(ascii: true)), UIState(), width: 80, height: 24)
+      let frame = render(scenario.viewModel(options: DisplayOptions(ascii: true)), scenario.ui(), width: 80, height: 24)
       #expect(frame.textDump.unicodeScalars.allSatisfy { $0.isASCII }, "\(scenario.name)")
     }
     assertSnapshot(render(Scenarios.grace.viewModel(options: DisplayOptions(ascii: true)), UIState(), width: 80, height: 24), named: "ascii-grace-80x24")
@@ -106,12 +106,12 @@ import Testing
     let s = Scenarios.example("pending-downgrade")
     var highlights = ChangeHighlights()
     highlights.mark([.renewal, .pendingChange, .events], until: s.wall + .seconds(3))
-    let frame = render(s.viewModel(highlights: highlights), UIState(), width: 80, height: 24)
+    let frame = render(s.viewModel(), s.ui(highlights: highlights), width: 80, height: 24)
     assertSnapshot(frame, named: "changed-highlight-80x24")
     #expect(frame.styleDump.contains("changed"))
-    let oneMsBefore = render(s.viewModel(highlights: highlights, clock: DashClock(simulated: s.now, wall: s.wall + .seconds(3) - .millisecond)), UIState(), width: 80, height: 24)
+    let oneMsBefore = render(s.viewModel(clock: DashClock(simulated: s.now, wall: s.wall + .seconds(3) - .millisecond)), s.ui(highlights: highlights), width: 80, height: 24)
     #expect(oneMsBefore.styleDump.contains("changed"))
-    let atExpiry = render(s.viewModel(highlights: highlights, clock: DashClock(simulated: s.now, wall: s.wall + .seconds(3))), UIState(), width: 80, height: 24)
+    let atExpiry = render(s.viewModel(clock: DashClock(simulated: s.now, wall: s.wall + .seconds(3))), s.ui(highlights: highlights), width: 80, height: 24)
     #expect(!atExpiry.styleDump.contains("changed"))
   }
 }

@@ -14,7 +14,7 @@ import Testing
 
   @Test func helpListsEveryWarningBeforeTheKeys() {
     #expect(vm.report.warnings.count > 1)
-    let lines = Overlays.helpLines(vm, ascii: false).map(\.text)
+    let lines = Overlays.helpLines(vm, UIState(), ascii: false).map(\.text)
     #expect(lines.first == "Check file (\(vm.report.warnings.count) warnings)")
     // Long warnings wrap with an indent: compare with whitespace collapsed.
     let text = lines.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")

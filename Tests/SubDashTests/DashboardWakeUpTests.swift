@@ -20,7 +20,7 @@ import Testing
 
   func wakeUp(_ session: DashboardSession, wall: Instant) -> Int32? {
     _ = session.model(wall: wall)  // the drawn frame the loop asks about
-    return session.msUntilScreenChanges(wall: wall)
+    return session.msUntilScreenChanges(wall: wall, UIState())
   }
 
   @Test func aSimulatedClockNeverWakesAnIdleDashboard() throws {

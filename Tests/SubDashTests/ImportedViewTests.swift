@@ -23,7 +23,7 @@ import Testing
                                    nowOverride: nil, retryAccess: nil)
     let wall = Instant(ms: 1_800_000_000_000)
     #expect(session.model(wall: wall).state.importProvenance?.badge(ascii: false) == "unverified (Xcode)")
-    #expect(session.reload(wall: wall) == nil)
+    #expect(session.reload(wall: wall) == .fileReloaded(changed: []))
     guard case .failed = session.perform(.setAutoRenew(false), wall: wall) else { Issue.record("a key changed an imported input"); return }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.jws"])

@@ -516,6 +516,17 @@ test_show() {
   grep -qxF "ACCESS: YES — in billing grace period until 2026-05-26 06:00 UTC" <<<"$out"
   grep -qxF "renewal due 2026-05-10 06:00 UTC not paid yet; Apple is retrying at 7.99 USD" <<<"$out"
   grep -qxF "== Recent events (4) ==" <<<"$out"
+  # --events N lists fewer but counts them all; --events 0 does not claim an empty log.
+  out=$("$SUBDASH_BIN" show --events 2 grace-period.json)
+  grep -qxF "== Recent events (4, newest 2) ==" <<<"$out"
+  out=$("$SUBDASH_BIN" show --events 0 grace-period.json)
+  grep -qxF "== Recent events (4) ==" <<<"$out"
+  if grep -qF "no notifications yet" <<<"$out"; then echo "--events 0 said no notifications" >&2; exit 1; fi
+  # --ascii spells every glyph: no byte above 0x7F and no "?" stand-in for the offer's "×".
+  copy_example offer-in-effect
+  out=$("$SUBDASH_BIN" show --ascii offer-in-effect.json)
+  grep -qF "3 x 1 month" <<<"$out"
+  if LC_ALL=C grep -q $'[\x80-\xff]' <<<"$out"; then echo "show --ascii printed non-ASCII" >&2; exit 1; fi
   # --now: the text is derived at that moment, and says so.
   out=$("$SUBDASH_BIN" show --now 2026-05-26T06:00:00Z grace-period.json)
   grep -qF "clock: viewed at 2026-05-26 06:00 UTC (--now)" <<<"$out"

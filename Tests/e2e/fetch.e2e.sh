@@ -19,17 +19,18 @@ URL=$(head -n1 "$DIR/url")
 export SUBDASH_APPSTORE_PROFILE="$DIR/appstore.profile"
 
 test_order_id_to_state() {
-  "$SUBDASH_BIN" fetch --order-id MK5TTTVWJH -o "$DIR/state.json" --base-url "$URL" 2>"$DIR/fetch.err"
+  "$SUBDASH_BIN" fetch --order-id MK5TTTVWJH -o "$DIR/state.json" --base-url "$URL" --root "$DIR/test-root.pem" 2>"$DIR/fetch.err"
   grep -qF "state.json: created: 46 new transactions, 46 new notifications from the App Store Server API (Production, transaction 2000000500" "$DIR/fetch.err"
   "$SUBDASH_BIN" show "$DIR/state.json" >"$DIR/show.txt"
   grep -qF "ACCESS: YES" "$DIR/show.txt"
   grep -qF '"fetchedFrom"' "$DIR/state.json"
+  grep -qF "signed by a --root CA (Production)" "$DIR/show.txt"
   ! grep -q "PRIVATE KEY\|MOCKKEY01" "$DIR/state.json"
 }
 
 test_failure_writes_nothing() {
   local rc=0
-  "$SUBDASH_BIN" fetch 2000000999 -o "$DIR/missing.json" --base-url "$URL" 2>"$DIR/missing.err" || rc=$?
+  "$SUBDASH_BIN" fetch 2000000999 -o "$DIR/missing.json" --base-url "$URL" --root "$DIR/test-root.pem" 2>"$DIR/missing.err" || rc=$?
   [[ $rc == 2 ]]
   grep -qF "transaction id not found" "$DIR/missing.err"
   grep -qF "missing.json was not written" "$DIR/missing.err"
@@ -39,6 +40,7 @@ test_failure_writes_nothing() {
 test_refresh_key() {
   e2e_start refresh 120 40 "$SUBDASH_BIN" "$DIR/state.json"
   e2e_wait_for "l refresh"
+  e2e_assert_screen "signed by a --root CA (Production)"
   touch "$DIR/renew"
   while [[ -e "$DIR/renew" ]]; do sleep 0.01; done
   e2e_type l

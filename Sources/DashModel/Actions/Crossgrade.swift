@@ -2,9 +2,10 @@
 /// duration, the new subscription begins immediately. If the durations are different, the new
 /// subscription goes into effect at the next renewal date."
 ///
-/// NB: the subtype of an immediate crossgrade is not documented (storekit-reference §2.2 marks it
-/// unverified); SubDash reports UPGRADE, as for every immediate change. A different-duration
-/// crossgrade is DOWNGRADE ("downgraded or cross-graded", Apple's text).
+/// Subtypes, from Apple's subtype page (appstoreservernotifications/subtype; appstore-server-api.md
+/// §8.1 corrects storekit-reference §2.2, which called this unverified): UPGRADE covers a
+/// customer who "cross-graded to a subscription with the same duration" (immediate), DOWNGRADE
+/// one who "cross-graded to a subscription with a different duration" (at the next renewal).
 enum Crossgrade {
   static func outcome(to id: String, _ ctx: ActionContext) throws(ActionError) -> Outcome {
     if let keep = try CancelPendingChange.ifCurrent(id, ctx) { return keep }

@@ -8,9 +8,6 @@ struct StartSubscription {
   var notificationType: NotificationType
   var subtype: NotificationSubtype
 
-  /// Apple's recentSubscriptionStartDate "ignores all lapses of paid service shorter than 60 days".
-  static let lapseForgiven = Span.days(60)
-
   func outcome(_ ctx: ActionContext) throws(ActionError) -> Outcome {
     let previous = ctx.latest
     let expires = try ctx.end(of: offer.period, count: offer.firstCount)
@@ -18,12 +15,7 @@ struct StartSubscription {
       .build(in: ctx, sequence: ctx.transactionSequence(0), previous: previous)
 
     var r = ctx.subscriber.renewalInfo ?? RenewalInfoPayload()
-    let seriesStart: Instant
-    if let lapsedAt = previous?.expiresDate, ctx.now - lapsedAt < Self.lapseForgiven, let start = r.recentSubscriptionStartDate {
-      seriesStart = start
-    } else {
-      seriesStart = ctx.now
-    }
+    let seriesStart = RecentSubscriptionStart.after(previous, seriesStart: r.recentSubscriptionStartDate, at: ctx.now)
     r.originalTransactionId = new.originalTransactionId
     r.productId = product.productID
     r.autoRenewProductId = product.productID

@@ -1,7 +1,8 @@
 /// Accepting a win-back offer: only a churned customer may, and only for an offer that
-/// `Lifecycle.derive` lists as eligible (`WinBackEligibility.evaluate`: expired, same group, the
-/// offer's dates, months since lapse, paid time, wait between offers). It resumes the subscription
-/// now with the offer (offerType 4, offerIdentifier = the offer ID): SUBSCRIBED / RESUBSCRIBE.
+/// `Lifecycle.derive` lists as eligible (`WinBackEligibility.evaluate`: expired, the most
+/// recent subscription's product, the offer's dates, months since lapse, paid time, wait between
+/// redemptions of the same offer; Apple's list when the history is incomplete). It resumes the
+/// subscription now with the offer (offerType 4, offerIdentifier = the offer ID): SUBSCRIBED / RESUBSCRIBE.
 enum WinBack {
   static func outcome(offerId: String, _ ctx: ActionContext) throws(ActionError) -> Outcome {
     guard ctx.latest != nil else { throw .noSubscription }
@@ -20,12 +21,12 @@ enum WinBack {
   /// offer may be open), else why no offer is (active, grace, retry).
   private static func reason(_ offer: WinBackOffer, _ report: WinBackReport, _ ctx: ActionContext) -> String {
     guard ctx.status == .expired, let t = ctx.latest else { return report.whyNone ?? "not eligible" }
-    guard WinBackEligibility.offersInGroup(of: t, in: ctx.state).contains(where: { $0.offerId == offer.offerId }) else {
-      let group = ctx.catalog.group(of: t.productId)?.name ?? t.subscriptionGroupIdentifier ?? "?"
-      return "it is for \(offer.productId), outside the subscriber's group \(group)"
+    if report.source == .apple { return "Apple's eligibleWinBackOfferIds does not list it (SubDash lacks the history to decide)" }
+    guard offer.productId == t.productId else {
+      return "it is for \(offer.productId), not the subscriber's most recent subscription \(t.productId ?? "?")"
     }
     if let lapse = t.expiresDate,
-       let block = WinBackEligibility.check(offer, lapse: lapse, paidMillis: ctx.history.paidMillis, lastWinBack: ctx.history.lastWinBackPurchase, at: ctx.now) {
+       let block = WinBackEligibility.check(offer, lapse: lapse, past: WinBackEligibility.Past(ctx.state), at: ctx.now) {
       return block.description
     }
     return report.whyNone ?? "not eligible"

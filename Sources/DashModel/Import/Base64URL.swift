@@ -4,13 +4,15 @@
 public enum Base64URL {
   /// The decoded bytes, or nil when `text` holds a character outside the alphabet or has an
   /// impossible length (one leftover character).
-  public static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
+  public static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? { decode(bytes: Array(text.utf8)[...]) }
+
+  public static func decode(bytes text: ArraySlice<UInt8>) -> [UInt8]? {
     var out: [UInt8] = []
-    out.reserveCapacity(text.utf8.count * 3 / 4)
+    out.reserveCapacity(text.count * 3 / 4)
     var buffer: UInt32 = 0
     var bits = 0
     var padding = 0
-    for c in text.utf8 {
+    for c in text {
       let v: UInt8
       switch c {
       case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = c - UInt8(ascii: "A")

@@ -8,24 +8,27 @@ public enum CompactJWS {
 
   /// The decoded payload object, or a one-line reason why it cannot be one.
   public static func payload(_ text: String) -> Result<JSONObject, DecodeProblem> {
-    let trimmed = text.trimmingASCIIWhitespace
-    let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+    // Bytes, not Characters: grapheme-aware splitting dominated a 10,000-transaction import.
+    var bytes = Array(text.utf8)
+    while let last = bytes.last, InputReader.isSpace(last) { bytes.removeLast() }
+    let start = bytes.firstIndex { !InputReader.isSpace($0) } ?? bytes.endIndex
+    let parts = bytes[start...].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     guard parts.count == 3 else {
       return .failure(DecodeProblem("not a compact JWS: expected 3 dot-separated parts, found \(parts.count)"))
     }
-    guard !parts[0].isEmpty, let headerBytes = Base64URL.decode(parts[0]) else {
+    guard !parts[0].isEmpty, let headerBytes = Base64URL.decode(bytes: parts[0]) else {
       return .failure(DecodeProblem("JWS header is not base64url"))
     }
     guard case .object(let header)? = try? JSONParser.parse(headerBytes) else {
       return .failure(DecodeProblem("JWS header is not a JSON object"))
     }
     if let alg = header["alg"]?.stringValue, alg != "ES256" {
-      return .failure(DecodeProblem("JWS algorithm \"\(alg)\" is not ES256"))
+      return .failure(DecodeProblem("JWS algorithm \"\(InputReader.clip(alg))\" is not ES256"))
     }
-    guard let payloadBytes = Base64URL.decode(parts[1]) else {
+    guard let payloadBytes = Base64URL.decode(bytes: parts[1]) else {
       return .failure(DecodeProblem("JWS payload is not base64url"))
     }
-    guard Base64URL.decode(parts[2]) != nil, !parts[2].isEmpty else {
+    guard !parts[2].isEmpty, Base64URL.decode(bytes: parts[2]) != nil else {
       return .failure(DecodeProblem("JWS signature is missing or not base64url"))
     }
     let json: JSON
@@ -50,12 +53,4 @@ public enum CompactJWS {
 public struct DecodeProblem: Error, Equatable, Sendable {
   public var message: String
   public init(_ message: String) { self.message = message }
-}
-
-extension String {
-  var trimmingASCIIWhitespace: Substring {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-    guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-    return self[start...end]
-  }
 }

@@ -10,13 +10,17 @@ public struct FetchOrigin: Equatable, Sendable {
   public var environment: String
   /// Set only when the fetch used `--base-url` (tests, a local mock).
   public var baseURL: String?
+  /// `--root` certificate files the fetch trusted (a test server's TLS and signing CA); paths, not secrets.
+  public var roots: [String]
   public var fetchedDate: Instant
 
-  public init(transactionId: String, orderId: String? = nil, environment: String, baseURL: String? = nil, fetchedDate: Instant) {
+  public init(transactionId: String, orderId: String? = nil, environment: String, baseURL: String? = nil, roots: [String] = [],
+              fetchedDate: Instant) {
     self.transactionId = transactionId
     self.orderId = orderId
     self.environment = environment
     self.baseURL = baseURL
+    self.roots = roots
     self.fetchedDate = fetchedDate
   }
 
@@ -28,6 +32,7 @@ public struct FetchOrigin: Equatable, Sendable {
     orderId = o["orderId"]?.stringValue
     environment = env
     baseURL = o["baseURL"]?.stringValue
+    roots = (o["roots"]?.arrayValue ?? []).compactMap(\.stringValue)
     // A hand-edited 1e999 must not reach Instant's finite-only initialiser.
     let ms: Double? = if case .number(let n)? = o["fetchedDate"], let d = Double(n), d.isFinite { d } else { nil }
     fetchedDate = Instant(ms: ms ?? 0)
@@ -40,6 +45,7 @@ public struct FetchOrigin: Equatable, Sendable {
     w.set("orderId", orderId)
     w.set("environment", environment)
     w.set("baseURL", baseURL)
+    w.set("roots", roots.isEmpty ? nil : roots)
     w.set("fetchedDate", fetchedDate)
     document.source[Self.key] = .object(w.object)
   }

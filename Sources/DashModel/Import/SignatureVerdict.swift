@@ -20,11 +20,10 @@ public protocol SignedDataChecking: Sendable {
   func check(compactJWS: String) -> SignatureVerdict
 }
 
-/// The checker used when none is given: every JWS is decoded and marked unverified, so nothing
-/// is ever shown as Apple-signed without proof.
+/// The checker used when none is given: every JWS is marked unverified, so nothing is ever shown
+/// as Apple-signed without proof. (The importer records the payload's own environment; this
+/// checker does not decode the payload a second time to repeat it.)
 public struct NoSignatureChecking: SignedDataChecking {
   public init() {}
-  public func check(compactJWS: String) -> SignatureVerdict {
-    .unverified(environment: CompactJWS.payloadEnvironment(compactJWS) ?? "unknown")
-  }
+  public func check(compactJWS: String) -> SignatureVerdict { .unverified(environment: "not checked") }
 }

@@ -66,6 +66,8 @@ extension LifecycleReport {
     o["winBack"] = .object(JSONObject([
       ("eligibleOfferIds", .array(winBack.eligible.map { .string($0.offerId) })),
       ("whyNone", winBack.whyNone.map(JSON.string) ?? .null),
+      ("source", .string(winBack.source.rawValue)),
+      ("unconfiguredOfferIds", .array(winBack.unconfiguredIds.map(JSON.string))),
     ]))
     o["warnings"] = .array(warnings.map(JSON.string))
     return .object(o)

@@ -115,12 +115,25 @@ public struct OfferInfo: Equatable, Sendable {
 }
 
 public struct WinBackReport: Equatable, Sendable {
+  /// Who decided the list: SubDash's rules, or Apple (`renewalInfo.eligibleWinBackOfferIds`,
+  /// trusted when SubDash lacks the history its rules need).
+  public enum Source: String, Equatable, Sendable {
+    case rules
+    case apple
+  }
+
   /// Eligible offers, best first.
   public var eligible: [WinBackOffer]
   /// Why none is eligible ("active subscription", "too soon: eligible from …"), nil when some are.
   public var whyNone: String?
-  public init(eligible: [WinBackOffer], whyNone: String?) {
+  public var source: Source
+  /// Offer IDs in Apple's list that neither the catalog nor the state file configures, in
+  /// Apple's order (after `eligible` on screen).
+  public var unconfiguredIds: [String]
+  public init(eligible: [WinBackOffer], whyNone: String?, source: Source = .rules, unconfiguredIds: [String] = []) {
     self.eligible = eligible
     self.whyNone = whyNone
+    self.source = source
+    self.unconfiguredIds = unconfiguredIds
   }
 }

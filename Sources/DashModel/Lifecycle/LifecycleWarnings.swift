@@ -94,6 +94,8 @@ enum LifecycleWarnings {
       }
       return
     }
+    // With incomplete history SubDash shows Apple's list itself: there is nothing to compare.
+    guard winBack.source == .rules else { return }
     let ours = winBack.eligible.map(\.offerId)
     if Set(ids) != Set(ours) {
       let shown = ours.isEmpty ? "none" : ours.joined(separator: ", ")

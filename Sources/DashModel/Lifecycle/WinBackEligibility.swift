@@ -1,17 +1,26 @@
-/// Which win-back offers a lapsed subscriber can redeem at `now`, computed from the offers'
-/// App Store Connect rules and the history, never from `renewalInfo.eligibleWinBackOfferIds`
-/// (that is what Apple said at some moment; SubDash recomputes and warns when the two disagree).
+/// Which win-back offers a lapsed subscriber can redeem at `now`.
+///
+/// With the whole history, SubDash computes them from the offers' App Store Connect rules and
+/// warns when `renewalInfo.eligibleWinBackOfferIds` (what Apple said at some moment) disagrees.
+/// Without it (`SubscriptionState.historyIsComplete`: a file holding only `latestTransaction` and
+/// `renewalInfo`, the App Store Server API's shape), paid time and earlier redemptions are
+/// unknown, so Apple's list is shown as it is, in Apple's order ("best offers first").
 ///
 /// Rules, all at millisecond precision:
-/// - only an expired subscription (status 2) qualifies: not active, in grace, in retry or revoked;
-/// - the offer is for a product in the lapsed product's subscription group;
+/// - only an expired subscription (status 2) qualifies: not active, in grace, in retry or revoked
+///   (Apple: appstoreserverapi/eligiblewinbackofferids);
+/// - the offer is for the customer's most recent subscription in the group, the latest
+///   transaction's product, not any product of the group (same page);
 /// - `startDate <= now < endDate` (a day-form endDate runs through that whole day);
 /// - whole calendar months since the last expiresDate lie in [minimum, maximum]: eligible from
 ///   lapse + minimum months until lapse + (maximum + 1) months;
 /// - paid time (`HistorySummary.paidMillis`, 30-day months) is at least
-///   `customerEligibilityPaidSubscriptionDurationInMonths`;
-/// - at least `customerEligibilityWaitBetweenOffersInMonths` calendar months since the last
-///   win-back purchase.
+///   `customerEligibilityPaidSubscriptionDurationInMonths`; with incomplete history, at least
+///   `recentSubscriptionStartDate` → `expiresDate` (Apple's start date ignores lapses under 60
+///   days, so this is a lower bound: inferred, not Apple's words);
+/// - an offer redeemed before is eligible again `customerEligibilityWaitBetweenOffersInMonths`
+///   calendar months after the subscription's end; other offers are not held back (App Store
+///   Connect API WinBackOffer attributes).
 public enum WinBackEligibility {
   /// Why one offer is not redeemable right now.
   public enum Block: Equatable, Sendable, CustomStringConvertible {
@@ -40,8 +49,33 @@ public enum WinBackEligibility {
     }
   }
 
-  /// Eligible offers best first, or the most useful reason why there are none.
-  public static func evaluate(_ state: SubscriptionState, status: SubscriptionStatus?, at now: Instant) -> WinBackReport {
+  /// What the rules need to know about the customer's past, beyond the latest transaction.
+  public struct Past: Equatable, Sendable {
+    public var paidMillis: Double
+    /// Latest redemption of each win-back offer, by offer ID.
+    public var redeemed: [String: Instant]
+    public init(paidMillis: Double, redeemed: [String: Instant] = [:]) {
+      self.paidMillis = paidMillis
+      self.redeemed = redeemed
+    }
+
+    /// The history's facts; with incomplete history the paid time is at least
+    /// `recentSubscriptionStartDate` → `expiresDate`.
+    init(_ state: SubscriptionState) {
+      let h = state.historySummary
+      var paid = h.paidMillis
+      if !state.historyIsComplete, let start = state.subscriber.renewalInfo?.recentSubscriptionStartDate,
+         let end = state.subscriber.latestTransaction?.expiresDate, end > start {
+        paid = max(paid, (end - start).ms)
+      }
+      self.init(paidMillis: paid, redeemed: h.winBackRedeemed)
+    }
+  }
+
+  /// Eligible offers best first, or the most useful reason why there are none. `appleList`:
+  /// show Apple's `eligibleWinBackOfferIds` when the history is incomplete (the simulator, which
+  /// plays Apple, passes false and always applies the rules).
+  public static func evaluate(_ state: SubscriptionState, status: SubscriptionStatus?, at now: Instant, appleList: Bool = true) -> WinBackReport {
     guard let t = state.subscriber.latestTransaction, let status else { return none("never subscribed") }
     switch status {
     case .revoked: return none("refunded/revoked")
@@ -50,14 +84,17 @@ public enum WinBackEligibility {
     case .billingRetry: return none("in billing retry")
     default: break
     }
-    let offers = offersInGroup(of: t, in: state)
-    guard !offers.isEmpty else { return none("no win-back offers configured for this group") }
+    if appleList, !state.historyIsComplete, let ids = state.subscriber.renewalInfo?.eligibleWinBackOfferIds {
+      return applesList(ids, in: state)
+    }
+    let offers = offersForMostRecent(t, in: state)
+    guard !offers.isEmpty else { return none("no win-back offers configured for \(t.productId ?? "the subscription's product")") }
     guard let lapse = t.expiresDate else { return none("no expiresDate: cannot tell when the subscription lapsed") }
-    let history = state.historySummary
+    let past = Past(state)
     var eligible: [WinBackOffer] = []
     var blocks: [Block] = []
     for offer in offers {
-      if let block = check(offer, lapse: lapse, paidMillis: history.paidMillis, lastWinBack: history.lastWinBackPurchase, at: now) {
+      if let block = check(offer, lapse: lapse, past: past, at: now) {
         blocks.append(block)
       } else {
         eligible.append(offer)
@@ -67,19 +104,31 @@ public enum WinBackEligibility {
     return none(mostUseful(blocks).description)
   }
 
-  /// Win-back offers (catalog and state file) for any product in the lapsed product's group.
-  static func offersInGroup(of t: TransactionPayload, in state: SubscriptionState) -> [WinBackOffer] {
-    let group = state.catalog.group(of: t.productId)
-      ?? state.catalog.groups.first { $0.id == t.subscriptionGroupIdentifier }
-    guard let group else { return [] }
-    let ids = Set(group.subscriptions.map(\.productID))
-    return state.allWinBackOffers.filter { ids.contains($0.productId) }
+  /// Apple's list in Apple's order; IDs SubDash has no configuration for are kept by name.
+  static func applesList(_ ids: [String], in state: SubscriptionState) -> WinBackReport {
+    let all = state.allWinBackOffers
+    var known: [WinBackOffer] = []
+    var unknown: [String] = []
+    for id in ids {
+      if let o = all.first(where: { $0.offerId == id }) { known.append(o) } else { unknown.append(id) }
+    }
+    let why = ids.isEmpty ? "Apple lists none (eligibleWinBackOfferIds is empty)" : nil
+    return WinBackReport(eligible: known, whyNone: why, source: .apple, unconfiguredIds: unknown)
+  }
+
+  /// Win-back offers (catalog and state file) for the product of the customer's most recent
+  /// subscription in the group: Apple orders "the available offers you configure in App Store
+  /// Connect for the customer's most recent subscription in the subscription group".
+  static func offersForMostRecent(_ t: TransactionPayload, in state: SubscriptionState) -> [WinBackOffer] {
+    guard let product = t.productId else { return [] }
+    return state.allWinBackOffers.filter { $0.productId == product }
   }
 
   /// The first rule `offer` fails at `now`, checking rules that never heal (paid time, closed
   /// windows) before those that only need waiting.
-  public static func check(_ offer: WinBackOffer, lapse: Instant, paidMillis: Double, lastWinBack: Instant?, at now: Instant) -> Block? {
+  public static func check(_ offer: WinBackOffer, lapse: Instant, past: Past, at now: Instant) -> Block? {
     let need = offer.paidSubscriptionMonths
+    let paidMillis = past.paidMillis
     if paidMillis < Double(need) * LifecycleCalendar.paidMonthLength.ms {
       let have = Int(min((max(0, paidMillis) / LifecycleCalendar.paidMonthLength.ms).rounded(.down), 1e9))
       return .notEnoughPaid(haveMonths: have, needMonths: need)
@@ -93,13 +142,17 @@ public enum WinBackEligibility {
     }
     var opens = LifecycleCalendar.adding(months: offer.monthsSinceLastSubscribedMin, to: lapse)
     if let start = offer.startDate, start > opens { opens = start }
-    if let last = lastWinBack, let wait = offer.waitBetweenOffersMonths {
-      let after = LifecycleCalendar.adding(months: wait, to: last)
-      if after > opens { opens = after }
-    }
+    if let again = redeemableAgain(offer, lapse: lapse, past: past), again > opens { opens = again }
     if let (limit, block) = closes, now >= limit || opens >= limit { return block }
     if now < opens { return .tooSoon(eligibleFrom: opens) }
     return nil
+  }
+
+  /// When an offer the customer redeemed before may be redeemed again: its wait, counted from
+  /// the end of the subscription. nil when it was never redeemed or has no wait.
+  public static func redeemableAgain(_ offer: WinBackOffer, lapse: Instant, past: Past) -> Instant? {
+    guard past.redeemed[offer.offerId] != nil, let wait = offer.waitBetweenOffersMonths else { return nil }
+    return LifecycleCalendar.adding(months: wait, to: lapse)
   }
 
   /// Best first: priority HIGH before NORMAL, then the lower effective monthly price, then the

@@ -67,10 +67,7 @@ extension SimContext {
     state.subscriber.offerPeriodsRemaining = phase.offer == nil ? nil : phase.remaining
     state.subscriber.askToBuy = nil
     var info = renewalInfo
-    let lapseStart = previous.flatMap { $0.revocationDate ?? $0.expiresDate }
-    if lapseStart == nil || date - lapseStart! >= rules.retryLength || info.recentSubscriptionStartDate == nil {
-      info.recentSubscriptionStartDate = date
-    }
+    info.recentSubscriptionStartDate = RecentSubscriptionStart.after(previous, seriesStart: info.recentSubscriptionStartDate, at: date)
     info.autoRenewStatus = .on
     info.autoRenewProductId = t.productId
     info.expirationIntent = nil

@@ -8,7 +8,7 @@ extension SimContext {
   func eligibleWinBackIds(at date: Instant) -> [String] {
     let s = evaluationState
     let status = Lifecycle.status(of: s.subscriber, at: date).status
-    return WinBackEligibility.evaluate(s, status: status, at: date).eligible.map(\.offerId)
+    return WinBackEligibility.evaluate(s, status: status, at: date, appleList: false).eligible.map(\.offerId)
   }
 
   mutating func refreshWinBack(at date: Instant) {
@@ -25,11 +25,11 @@ extension SimContext {
     // events come first and this is asked again after them.
     guard state.subscriber.renewalInfo != nil, !renewalInfo.autoRenewOn, settings.billingIssue == nil,
           let t = latest, let lapse = t.expiresDate else { return nil }
-    let offers = state.allWinBackOffers
+    let offers = WinBackEligibility.offersForMostRecent(t, in: state)
     guard !offers.isEmpty else { return nil }
     let clock = reached
     var candidates: [Instant] = []
-    let lastWinBack = summary.lastWinBackPurchase
+    let past = WinBackEligibility.Past(evaluationState)
     // The same month arithmetic as the eligibility rule (clamped: a file may say -2 or Int.max).
     for o in offers {
       candidates.append(LifecycleCalendar.adding(months: o.monthsSinceLastSubscribedMin, to: lapse))
@@ -38,9 +38,7 @@ extension SimContext {
       }
       if let s = o.startDate { candidates.append(s) }
       if let e = o.endDate { candidates.append(e) }
-      if let last = lastWinBack, let wait = o.waitBetweenOffersMonths {
-        candidates.append(LifecycleCalendar.adding(months: wait, to: last))
-      }
+      if let again = WinBackEligibility.redeemableAgain(o, lapse: lapse, past: past) { candidates.append(again) }
     }
     var current = eligibleWinBackIds(at: clock)
     for c in Set(candidates.filter { $0 > clock }).sorted() {

@@ -9,8 +9,13 @@ public struct HistorySummary: Equatable, Sendable {
   /// End of the latest paid interval seen, for the overlap rule.
   public var paidUntil: Instant?
   public var usedIntroductoryOffer = false
-  public var lastWinBackPurchase: Instant?
+  /// The latest redemption of each win-back offer, by offer ID: Apple's wait between offers is
+  /// per offer (App Store Connect API WinBackOffer, customerEligibilityWaitBetweenOffersInMonths).
+  public var winBackRedeemed: [String: Instant] = [:]
   public var firstPurchase: Instant?
+  /// The transaction folded last, so the latest transaction of a file whose history lacks it
+  /// can be told apart and folded in (`including(latest:)`).
+  public var lastTransactionId: String?
 
   public init() {}
 
@@ -20,8 +25,11 @@ public struct HistorySummary: Equatable, Sendable {
     paidMillis = try r.double("paidMillis") ?? 0
     paidUntil = try r.instant("paidUntil")
     usedIntroductoryOffer = try r.bool("usedIntroductoryOffer") ?? false
-    lastWinBackPurchase = try r.instant("lastWinBackPurchase")
     firstPurchase = try r.instant("firstPurchase")
+    lastTransactionId = try r.string("lastTransactionId")
+    if let m = try r.object("winBackRedeemed") {
+      for key in m.object.keys { if let d = try m.instant(key) { winBackRedeemed[key] = d } }
+    }
   }
 
   var json: JSON {
@@ -31,32 +39,57 @@ public struct HistorySummary: Equatable, Sendable {
     w.set("paidMillis", json: .double(paidMillis))
     w.set("paidUntil", paidUntil)
     w.set("usedIntroductoryOffer", usedIntroductoryOffer)
-    w.set("lastWinBackPurchase", lastWinBackPurchase)
     w.set("firstPurchase", firstPurchase)
+    w.set("lastTransactionId", lastTransactionId)
+    var m = ObjectWriter()
+    for key in winBackRedeemed.keys.sorted() { m.set(key, winBackRedeemed[key]) }
+    w.set("winBackRedeemed", json: winBackRedeemed.isEmpty ? nil : m.json)
     return w.json
   }
 
   /// Folds one transaction in. Transactions must arrive in purchase order.
   public mutating func add(_ t: TransactionPayload) {
-    add(offerType: t.offerType, offerDiscountType: t.offerDiscountType,
-        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate)
+    transactionCount += 1
+    fold(t)
+  }
+
+  /// This summary with `latest` folded in when the history lacks it (a file from Get All
+  /// Subscription Statuses holds only the latest transaction): its intro offer, win-back and paid
+  /// time count, but not the transaction count, which numbers the transactions the history holds.
+  /// Folding the transaction the summary folded last again changes nothing (the overlap rule
+  /// trims its whole period first), so a summary without `lastTransactionId` is safe too.
+  public func including(latest: TransactionPayload?) -> HistorySummary {
+    guard let t = latest, lastTransactionId == nil || t.transactionId != lastTransactionId else { return self }
+    var s = self
+    s.fold(t)
+    return s
+  }
+
+  private mutating func fold(_ t: TransactionPayload) {
+    fold(offerType: t.offerType, offerDiscountType: t.offerDiscountType, offerIdentifier: t.offerIdentifier,
+         purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate)
+    lastTransactionId = t.transactionId
   }
 
   /// Folds one history entry in straight from its JSON, reading only the fields above (a wrong
   /// type in one of them is an error with its path; other fields are not looked at).
   mutating func add(_ r: ObjectReader) throws(DecodeError) {
-    add(offerType: try r.intEnum("offerType"), offerDiscountType: try r.stringEnum("offerDiscountType"),
-        purchaseDate: try r.instant("purchaseDate"), expiresDate: try r.instant("expiresDate"),
-        revocationDate: try r.instant("revocationDate"))
+    transactionCount += 1
+    fold(offerType: try r.intEnum("offerType"), offerDiscountType: try r.stringEnum("offerDiscountType"),
+         offerIdentifier: try r.string("offerIdentifier"),
+         purchaseDate: try r.instant("purchaseDate"), expiresDate: try r.instant("expiresDate"),
+         revocationDate: try r.instant("revocationDate"))
+    lastTransactionId = try r.string("transactionId")
   }
 
-  private mutating func add(
-    offerType: OfferType?, offerDiscountType: OfferDiscountType?,
+  private mutating func fold(
+    offerType: OfferType?, offerDiscountType: OfferDiscountType?, offerIdentifier: String?,
     purchaseDate: Instant?, expiresDate: Instant?, revocationDate: Instant?
   ) {
-    transactionCount += 1
     if offerType == .introductory { usedIntroductoryOffer = true }
-    if offerType == .winBack, let p = purchaseDate { lastWinBackPurchase = max(lastWinBackPurchase ?? p, p) }
+    if offerType == .winBack, let p = purchaseDate, let id = offerIdentifier {
+      winBackRedeemed[id] = max(winBackRedeemed[id] ?? p, p)
+    }
     if let p = purchaseDate, firstPurchase == nil || p < firstPurchase! { firstPurchase = p }
     guard offerDiscountType != .freeTrial, let start = purchaseDate, var end = expiresDate else { return }
     if let r = revocationDate, r < end { end = r }
@@ -76,8 +109,9 @@ public struct HistorySummary: Equatable, Sendable {
     s.paidMillis += later.paidMillis
     s.paidUntil = later.paidUntil ?? paidUntil
     s.usedIntroductoryOffer = usedIntroductoryOffer || later.usedIntroductoryOffer
-    s.lastWinBackPurchase = later.lastWinBackPurchase ?? lastWinBackPurchase
     s.firstPurchase = firstPurchase ?? later.firstPurchase
+    s.lastTransactionId = later.lastTransactionId ?? lastTransactionId
+    s.winBackRedeemed.merge(later.winBackRedeemed) { max($0, $1) }
     return s
   }
 }

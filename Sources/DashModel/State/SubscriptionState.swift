@@ -19,12 +19,30 @@ public struct SubscriptionState: Equatable, Sendable {
     catalog.allSubscriptions.flatMap(\.winBackOffers) + document.winBackOffers
   }
 
-  /// The whole history's summary: inline transactions folded, then the journal's totals.
+  /// The whole history's summary: inline transactions folded, then the journal's totals, then
+  /// the latest transaction when the history lacks it (its counts stay those of the history).
   public var historySummary: HistorySummary {
+    recordedHistory.including(latest: subscriber.latestTransaction)
+  }
+
+  /// What the inline history and the journal hold, nothing else.
+  private var recordedHistory: HistorySummary {
     var inline = document.subscriber.transactions.summary
     inline.notificationCount = document.subscriber.notifications.count
     guard let j = document.journal else { return inline }
     return inline.merged(with: j.summary)
+  }
+
+  /// Whether SubDash holds the subscription's history back to its first purchase. Files from the
+  /// App Store Server API (Get All Subscription Statuses) hold only `latestTransaction` and
+  /// `renewalInfo`; then paid time and earlier win-back redemptions are unknown, and Apple's
+  /// `eligibleWinBackOfferIds` is the better answer. Incomplete: no inline history and no journal,
+  /// or the first purchase they hold is later than the latest transaction's `originalPurchaseDate`.
+  public var historyIsComplete: Bool {
+    let recorded = recordedHistory
+    guard document.journal != nil || recorded.transactionCount > 0 else { return false }
+    guard let original = subscriber.latestTransaction?.originalPurchaseDate, let first = recorded.firstPurchase else { return true }
+    return first <= original
   }
 
   /// This state without its inline transaction history, for a viewer that keeps a state in memory

@@ -12,6 +12,8 @@ extension ListRow {
     row.productId = report.product?.productID ?? sub.latestTransaction?.productId
     row.productName = report.product?.displayName
     row.due = due(report)
+    row.changesAt = [row.due?.date, report.billingRetry?.retryUntil, report.askToBuy?.lapseDate, sub.latestTransaction?.expiresDate]
+      .compactMap { $0 }.filter { $0 > now }.min()
     row.flags = flags(report, autoRenewOn: sub.renewalInfo?.autoRenewStatus == .on)
     if let last = sub.notifications.last {
       row.lastEvent = last.notificationType.rawValue + (last.subtype.map { "/" + $0.rawValue } ?? "")

@@ -23,6 +23,9 @@ public struct ListRow: Equatable, Sendable {
   /// The file's own simulated clock, when it keeps one: the row was derived at it, and its
   /// countdowns count from it rather than from the list's clock.
   public var simulatedNow: Instant?
+  /// The next moment the row's status or due date can change by time alone (a renewal or
+  /// expiry date, the end of grace or of billing retry): a stored row is re-derived after it.
+  public var changesAt: Instant?
 
   public struct Due: Equatable, Sendable {
     public enum Kind: String, Sendable { case renews, expires, switches, ends }

@@ -103,6 +103,18 @@ public struct ListState: Equatable, Sendable {
     refresh()
   }
 
+  /// Files whose row may read differently at `now` by time alone (a renewal, expiry or end of
+  /// grace has passed since it was derived), and the next such moment after `now`.
+  public func rowsDue(at now: Instant) -> (files: [String], next: Instant?) {
+    var files: [String] = []
+    var next: Instant?
+    for r in rows {
+      guard let at = r.changesAt, r.simulatedNow == nil else { continue }  // a simulated clock moves only with its file
+      if at <= now { files.append(r.file) } else if next == nil || at < next! { next = at }
+    }
+    return (files, next)
+  }
+
   public func isHighlighted(_ file: String) -> Bool { (highlightedUntil[file].map { $0 > now }) ?? false }
 
   /// Forgets highlights that ended; returns the next instant one ends (when to redraw), if any.

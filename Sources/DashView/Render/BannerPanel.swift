@@ -6,19 +6,19 @@ import DashModel
 enum BannerPanel {
   /// `moreWarnings` says where the warnings after the first are listed: `?` on the dashboard, a
   /// section of its own in `subdash show`.
-  static func lines(_ vm: ViewModel, glyphs g: Glyphs, compact: Bool, moreWarnings: String = "? lists them") -> [Line] {
+  static func lines(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs, compact: Bool, moreWarnings: String = "? lists them") -> [Line] {
     func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
     let r = vm.report
     let now = vm.now
     var out: [Line] = []
     func banner(_ glyph: String, _ label: String, _ text: String, _ role: Role, _ field: FieldID?) {
       var line = Line([Run("\(glyph) \(label)", Style(role, bold: true)), Run("  \(text)", Style(role))])
-      if let field, vm.highlights.isHighlighted(field, at: vm.clock.wall) {
+      if let field, ui.highlights.isHighlighted(field, at: vm.clock.wall) {
         line = line.styled { $0.role = .changed }
       }
       out.append(line)
     }
-    if let error = vm.fileError {
+    if let error = ui.fileError {
       banner(g.error, "FILE ERROR", "\(error) \(g.dash) showing last good state", .danger, nil)
     }
     if let rev = r.revocation, r.status == .revoked {
@@ -70,11 +70,11 @@ enum BannerPanel {
     return text
   }
 
-  static func access(_ vm: ViewModel, glyphs g: Glyphs) -> Line {
+  static func access(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs) -> Line {
     let a = vm.report.access
     let role: Role = a.level == .yes ? .ok : a.level == .limited ? .warn : .danger
     var line = Line([Run("ACCESS: \(a.level.rawValue.uppercased())", Style(role, bold: true)), Run(" \(g.dash) \(a.rule)", Style(role))])
-    if vm.highlights.isHighlighted(.access, at: vm.clock.wall) { line = line.styled { $0.role = .changed } }
+    if ui.highlights.isHighlighted(.access, at: vm.clock.wall) { line = line.styled { $0.role = .changed } }
     return line
   }
 }

@@ -3,11 +3,26 @@ import DashModel
 /// The notification log, newest first: date, TYPE / SUBTYPE, summary. Wide panels give each
 /// event one row; narrow ones (a side column) give it two: the type, then date and summary.
 enum EventsPanel {
-  static func title(_ vm: ViewModel) -> String { "Recent events (\(vm.notifications.count))" }
+  /// How many notifications the subscriber has in all (inline log plus journal), not only the
+  /// ones loaded: `show --events 3` and the dashboard name the same number.
+  static func total(_ vm: ViewModel) -> Int {
+    max(vm.state.historySummary.notificationCount, vm.notifications.count)
+  }
 
-  /// One entry per notification (each one or two lines), or a single "no notifications" entry.
-  static func entries(_ vm: ViewModel, width: Int) -> [[Line]] {
-    guard !vm.notifications.isEmpty else { return [[Line("no notifications yet", Style(.dim))]] }
+  /// "Recent events (12)"; "Recent events (12, newest 3)" when fewer are listed.
+  static func title(_ vm: ViewModel) -> String {
+    let all = total(vm)
+    let listed = vm.notifications.count
+    return all > listed && listed > 0 ? "Recent events (\(all), newest \(listed))" : "Recent events (\(all))"
+  }
+
+  /// One entry per notification (each one or two lines), or a single entry saying why none is.
+  static func entries(_ vm: ViewModel, _ ui: UIState, width: Int) -> [[Line]] {
+    guard !vm.notifications.isEmpty else {
+      let all = total(vm)
+      let text = all == 0 ? "no notifications yet" : "none listed (\(all) in the log; --events 0 asked for none)"
+      return [[Line(text, Style(.dim))]]
+    }
     // At fast simulation rates different moments share a minute; then every date shows its
     // seconds, so the log still reads as a timeline. (Events of one instant need no seconds.)
     let instants = Set(vm.notifications.compactMap { $0.signedDate?.ms })
@@ -21,7 +36,7 @@ enum EventsPanel {
     // Labels take what the summary can spare (it keeps 26 columns), at least 36: at 200 columns
     // `DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_DISABLED` is whole.
     let labelWidth = min(longest, width >= PlainReport.unlimitedWidth ? Int.max : max(36, width - dateWidth - 4 - 26))
-    let newestChanged = vm.highlights.isHighlighted(.events, at: vm.clock.wall)
+    let newestChanged = ui.highlights.isHighlighted(.events, at: vm.clock.wall)
     return vm.notifications.enumerated().map { i, n in
       let date = n.signedDate.map { Format.dateShort($0, seconds: seconds, year: year) } ?? PlansPanel.pad("(no date)", dateWidth)
       let summary = n.summary ?? n.productId

@@ -7,7 +7,7 @@ enum FooterPanel {
     case .browsing:
       var bindings = KeyMap.browsing.filter { !$0.hint.isEmpty && $0.command != .quit }
       if vm.simulationKeysAllowed { bindings += KeyMap.simulation }
-      return bindings.filter { Availability.of($0.command, in: vm).isAvailable }.map { ($0.label(ascii: ascii), $0.hint) }
+      return bindings.filter { Availability.of($0.command, in: vm, ui).isAvailable }.map { ($0.label(ascii: ascii), $0.hint) }
     case .help: return [("j/k", "scroll"), ("Esc", "close")]
     case .confirming: return [("y", "confirm"), ("n", "cancel")]
     case .typingCode: return [("Enter", "redeem"), ("Esc", "cancel"), (g.leftRight, "move"), ("Backspace", "delete")]

@@ -3,13 +3,13 @@ import DashModel
 /// Two lines: product name, environment badge and file on the left, the clocks on the right;
 /// the subscriber's identifiers below.
 enum HeaderPanel {
-  static func draw(_ vm: ViewModel, into c: inout Canvas, _ r: Rect) {
+  static func draw(_ vm: ViewModel, _ ui: UIState, into c: inout Canvas, _ r: Rect) {
     let dot = " \(c.glyphs.dot) "
     var left = Line("SubDash", Style(.title, bold: true)) + Line(" ")
     left = left + Line(badge(vm), Style(.badge, bold: true, reverse: true))
     if vm.options.readOnly { left = left + Line(" ") + Line("[read-only]", Style(.badge, bold: true)) }
     left = left + Line("  ")
-    let hl = vm.highlights.isHighlighted(.environment, at: vm.clock.wall)
+    let hl = ui.highlights.isHighlighted(.environment, at: vm.clock.wall)
     if hl { left = left.styled { if $0.role == .badge { $0.role = .changed } } }
 
     var ids: [Run] = []

@@ -11,6 +11,14 @@ enum Layout {
     // Raw value = importance: the lowest is dropped first.
     case events = 0, winBack, plans, plan
     static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    var name: String {
+      switch self {
+      case .events: return "events"
+      case .winBack: return "win-back"
+      case .plans: return "plans"
+      case .plan: return "plan"
+      }
+    }
   }
 
   struct Section {
@@ -34,14 +42,14 @@ enum Layout {
   static func sections(_ vm: ViewModel, _ ui: UIState, width: Int, glyphs g: Glyphs, include: [Kind]) -> [Section] {
     include.map { kind in
       switch kind {
-      case .plan: return Section(kind: .plan, title: "Current plan", lines: PlanPanel.lines(vm, glyphs: g, compact: width < 60))
-      case .plans: return Section(kind: .plans, title: PlansPanel.title(vm), lines: PlansPanel.lines(vm, width: width, glyphs: g))
-      case .winBack: return Section(kind: .winBack, title: "Win-back offers", lines: WinBackPanel.lines(vm, glyphs: g),
-                                    highlighted: vm.highlights.isHighlighted(.winBack, at: vm.clock.wall))
+      case .plan: return Section(kind: .plan, title: "Current plan", lines: PlanPanel.lines(vm, ui, glyphs: g, compact: width < 60))
+      case .plans: return Section(kind: .plans, title: PlansPanel.title(vm), lines: PlansPanel.lines(vm, ui, width: width, glyphs: g))
+      case .winBack: return Section(kind: .winBack, title: "Win-back offers", lines: WinBackPanel.lines(vm, ui, glyphs: g),
+                                    highlighted: ui.highlights.isHighlighted(.winBack, at: vm.clock.wall))
       case .events:
-        let entries = EventsPanel.entries(vm, width: width - 2)
+        let entries = EventsPanel.entries(vm, ui, width: width - 2)
         return Section(kind: .events, title: EventsPanel.title(vm), lines: entries.flatMap { $0 },
-                       highlighted: vm.highlights.isHighlighted(.events, at: vm.clock.wall), entries: entries)
+                       highlighted: ui.highlights.isHighlighted(.events, at: vm.clock.wall), entries: entries)
       }
     }
   }
@@ -50,11 +58,14 @@ enum Layout {
   /// gives the rest to events, then draws.
   static func stack(_ all: [Section], in r: Rect, ui: UIState, into c: inout Canvas) {
     var kept = all
-    while !kept.isEmpty, kept.reduce(0, { $0 + $1.minimumRows }) > r.height {
+    var hidden: [Kind] = []
+    // A dropped panel is named on a row of its own, so a small terminal never hides one silently.
+    func needed() -> Int { kept.reduce(0) { $0 + $1.minimumRows } + (hidden.isEmpty ? 0 : 1) }
+    while !kept.isEmpty, needed() > r.height {
       let weakest = kept.indices.min { kept[$0].kind < kept[$1].kind }!
-      kept.remove(at: weakest)
+      hidden.append(kept.remove(at: weakest).kind)
     }
-    var spare = r.height - kept.reduce(0) { $0 + $1.minimumRows }
+    var spare = r.height - needed()
     var rows = kept.map(\.minimumRows)
     for i in kept.indices where kept[i].kind != .events {
       let grow = min(spare, kept[i].fullRows - rows[i])
@@ -68,6 +79,10 @@ enum Layout {
       drawSection(section, in: Rect(x: r.x, y: y, width: r.width, height: height), ui: ui, into: &c)
       y += height
     }
+    if !hidden.isEmpty, y < r.maxY {
+      let names = hidden.reversed().map(\.name).joined(separator: ", ")
+      c.draw(Line("enlarge to see \(names)", Style(.dim)), x: r.x, y: y, width: r.width)
+    }
   }
 
   private static func drawSection(_ s: Section, in r: Rect, ui: UIState, into c: inout Canvas) {
@@ -79,7 +94,12 @@ enum Layout {
       let perEntry = max(1, s.entries.first?.count ?? 1)
       let fits = max(1, visible / perEntry)
       let selection = min(ui.eventSelection, max(0, count - 1))
-      let start = selection >= fits ? selection - fits + 1 : 0
+      // The page the reducer chose (`eventsTop`), moved the least needed to keep the selection
+      // on it when the panel is shorter than the page was.
+      var start = min(max(0, ui.eventsTop), max(0, count - fits))
+      if selection < start { start = selection }
+      if selection >= start + fits { start = selection - fits + 1 }
+      c.frame.extents.eventRows = fits
       var title = s.title
       if count > fits, visible > 0 { title += " \(start + 1)-\(min(count, start + fits)) of \(count)" }
       c.rule(title, x: r.x, y: r.y, width: r.width, highlighted: s.highlighted)

@@ -5,7 +5,7 @@ enum Overlays {
   static func draw(_ vm: ViewModel, _ ui: UIState, into c: inout Canvas) {
     switch ui.mode {
     case .browsing: return
-    case .help(let offset): help(vm, offset: offset, into: &c)
+    case .help(let offset): help(vm, ui, offset: offset, into: &c)
     case .confirming(let conf): confirm(conf, vm, into: &c)
     case .typingCode(let editor): code(editor, into: &c)
     case .picking(let picker): pick(vm, picker, into: &c)
@@ -50,6 +50,8 @@ enum Overlays {
     let position = "Event \(selection + 1) of \(vm.notifications.count)"
     c.box(r, title: lines.count > r.height - 2 ? "\(position) (PgDn/PgUp to scroll)" : position)
     let visible = r.height - 2
+    c.frame.extents.overlayLines = lines.count
+    c.frame.extents.overlayRows = visible
     let start = min(max(0, offset), max(0, lines.count - visible))
     for (i, line) in lines.dropFirst(start).prefix(visible).enumerated() {
       c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4)
@@ -66,7 +68,7 @@ enum Overlays {
   // MARK: - Help
 
   /// Every key with its description; unavailable ones are listed with the reason.
-  static func helpLines(_ vm: ViewModel, ascii: Bool) -> [Line] {
+  static func helpLines(_ vm: ViewModel, _ ui: UIState, ascii: Bool) -> [Line] {
     var out: [Line] = []
     // The CHECK FILE banner has room for one warning; the rest are listed here, first.
     if vm.report.warnings.count > 1 {
@@ -78,7 +80,7 @@ enum Overlays {
     out.append(Line("Dashboard", Style(.title, bold: true)))
     func row(_ b: KeyBinding) -> Line {
       var line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.keyHint, bold: true)), Run(b.help)])
-      if case .unavailable = Availability.of(b.command, in: vm), b.command.isMutating {
+      if case .unavailable = Availability.of(b.command, in: vm, ui), b.command.isMutating {
         // The marker first: a narrow box cuts the end of a line, and "not now" is the news.
         line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Run("not now: ", Style(.dim)), Run(b.help, Style(.dim))])
       }
@@ -99,17 +101,29 @@ enum Overlays {
     } else {
       out.append(Line("disabled: this file holds Production data", Style(.dim)))
     }
+    // The status line is one row; here each message is whole, so none cut at the width is lost.
+    if !ui.messages.entries.isEmpty {
+      out.append(.empty)
+      out.append(Line("Messages (newest first)", Style(.title, bold: true)))
+      for m in ui.messages.entries {
+        let glyph = ascii ? Glyphs.ascii.error : Glyphs.unicode.error
+        out += Line(m.isError ? "\(glyph) \(m.message)" : m.message, Style(m.isError ? .danger : .plain))
+          .wrapped(width: 74, maxLines: 6, indent: 2)
+      }
+    }
     return out
   }
 
-  private static func help(_ vm: ViewModel, offset: Int, into c: inout Canvas) {
-    let lines = helpLines(vm, ascii: c.ascii)
+  private static func help(_ vm: ViewModel, _ ui: UIState, offset: Int, into c: inout Canvas) {
+    let lines = helpLines(vm, ui, ascii: c.ascii)
     // As wide as the longest sentence (with "not now: "), so wide terminals show every
     // description whole; `centred` clips it to narrow ones.
     let r = centred(c, width: max(78, (lines.map(\.width).max() ?? 0) + 4), lines: lines.count)
     let title = lines.count > r.height - 2 ? "Keys (j/k to scroll)" : "Keys"
     c.box(r, title: title)
     let visible = r.height - 2
+    c.frame.extents.overlayLines = lines.count
+    c.frame.extents.overlayRows = visible
     let start = min(max(0, offset), max(0, lines.count - visible))
     for (i, line) in lines.dropFirst(start).prefix(visible).enumerated() {
       c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4)

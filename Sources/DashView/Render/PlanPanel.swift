@@ -3,11 +3,11 @@ import DashModel
 /// The current plan: name and level, renewal outlook, price and ownership, offers, status rule.
 /// Lines are in priority order, so a short screen keeps the first ones.
 enum PlanPanel {
-  static func lines(_ vm: ViewModel, glyphs g: Glyphs, compact: Bool) -> [Line] {
+  static func lines(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs, compact: Bool) -> [Line] {
     let r = vm.report
     let wall = vm.clock.wall
     func mark(_ line: Line, _ field: FieldID) -> Line {
-      vm.highlights.isHighlighted(field, at: wall) ? line.styled { $0.role = .changed } : line
+      ui.highlights.isHighlighted(field, at: wall) ? line.styled { $0.role = .changed } : line
     }
     guard let product = r.product else {
       return [
@@ -22,10 +22,10 @@ enum PlanPanel {
       Run(product.displayName, Style(.value, bold: true)),
       Run("  \(PlanText.level(product, in: r.group))\(groupName)", Style(.label)),
     ]), .product))
-    out.append(renewal(vm, compact: compact))
+    out.append(renewal(vm, ui, compact: compact))
     let ownership = r.ownership == .familyShared ? "family shared" : "purchased"
     out.append(mark(Line([
-      Run(PlanText.price(product.priceMilli, currency: PlanText.currency(vm), period: product.period), Style(.value)),
+      Run(paidPrice(vm, product), Style(.value)),
       Run(dot, Style(.dim)), Run(ownership, Style(r.ownership == .familyShared ? .accent : .value)),
       Run(dot + product.productID, Style(.dim)),
     ]), .ownership))
@@ -38,14 +38,32 @@ enum PlanPanel {
       }
       out.append(mark(Line(spans), .offer))
     }
+    // Monthly billing with a 12-month commitment, read-only (what the fields mean).
+    if let plan = BillingPlan.text(vm.state.subscriber.latestTransaction, renewal: vm.state.subscriber.renewalInfo) {
+      out.append(Line(plan, Style(.dim)))
+    }
     let status = r.status.map { "\($0.description) (\($0.rawValue))" } ?? "none"
     out.append(mark(Line([Run("status ", Style(.label)), Run(status, Style(.value)), Run(dot + r.statusRule, Style(.dim))]), .status))
     return out
   }
 
+  /// What the customer pays for this plan: the latest transaction's price when it is for this
+  /// product (after an accepted price increase, an offer), else the catalog's; "catalog …" follows
+  /// when the two differ, so neither is mistaken for the other.
+  static func paidPrice(_ vm: ViewModel, _ product: SubscriptionProduct) -> String {
+    let currency = PlanText.currency(vm)
+    guard let t = vm.state.subscriber.latestTransaction, t.productId == product.productID, let paid = t.price,
+          paid != product.priceMilli else {
+      return PlanText.price(product.priceMilli, currency: currency, period: product.period)
+    }
+    let catalog = Money.format(product.priceMilli, currency: t.currency ?? currency)
+    if paid == 0 { return "free period (catalog \(PlanText.price(product.priceMilli, currency: t.currency ?? currency, period: product.period)))" }
+    return "\(PlanText.price(paid, currency: t.currency ?? currency, period: product.period)) paid (catalog \(catalog))"
+  }
+
   /// "renews on DATE (in 12d 04h)", "expires on DATE (in …), auto-renew off", "switches to X on DATE",
   /// "price increase pending consent", or what ended it.
-  static func renewal(_ vm: ViewModel, compact: Bool) -> Line {
+  static func renewal(_ vm: ViewModel, _ ui: UIState, compact: Bool) -> Line {
     func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
     let r = vm.report
     let now = vm.now
@@ -81,6 +99,6 @@ enum PlanPanel {
       }
     }
     let line = Line(text, Style(role))
-    return vm.highlights.isHighlighted(.renewal, at: vm.clock.wall) ? line.styled { $0.role = .changed } : line
+    return ui.highlights.isHighlighted(.renewal, at: vm.clock.wall) ? line.styled { $0.role = .changed } : line
   }
 }

@@ -7,7 +7,7 @@ enum PlansPanel {
     vm.report.group.map { "Plans in \($0.name)" } ?? "Plans"
   }
 
-  static func lines(_ vm: ViewModel, width: Int, glyphs g: Glyphs) -> [Line] {
+  static func lines(_ vm: ViewModel, _ ui: UIState, width: Int, glyphs g: Glyphs) -> [Line] {
     let r = vm.report
     guard let group = r.group ?? vm.state.currentGroup else { return [Line("no subscription group in the catalog", Style(.dim))] }
     let tiers = group.tiers
@@ -21,7 +21,7 @@ enum PlansPanel {
     let prices = tiers.map { PlanText.price($0.priceMilli, currency: currency, period: $0.period) }
     let priceWidth = prices.map { DisplayWidth.of($0) }.max() ?? 0
     let showPrice = width >= 60
-    let pendingChanged = vm.highlights.isHighlighted(.pendingChange, at: vm.clock.wall)
+    let pendingChanged = ui.highlights.isHighlighted(.pendingChange, at: vm.clock.wall)
     let effects = tiers.map { effect($0, current: current, pending: $0.productID == pendingId && $0.productID != current?.productID, vm: vm) }
     // When every other tier is refused for the same reason (expired, revoked), say it once below.
     let refusals = Set(tiers.indices.filter { tiers[$0].productID != current?.productID && !effects[$0].1 }.map { effects[$0].0 })

@@ -17,18 +17,18 @@ public func render(_ vm: ViewModel, _ ui: UIState, width: Int, height: Int) -> F
   }
   var c = Canvas(width: width, height: height, ascii: vm.options.ascii)
   let g = c.glyphs
-  HeaderPanel.draw(vm, into: &c, Rect(x: 0, y: 0, width: width, height: 2))
+  HeaderPanel.draw(vm, ui, into: &c, Rect(x: 0, y: 0, width: width, height: 2))
   var y = 2
 
   // Alarms first; each may take two lines but never starves the plan.
   let wrap = 2
   let bannerBudget = max(1, height - 8)
-  let banners = BannerPanel.lines(vm, glyphs: g, compact: width < 60).flatMap { $0.wrapped(width: width, maxLines: wrap) }
+  let banners = BannerPanel.lines(vm, ui, glyphs: g, compact: width < 60).flatMap { $0.wrapped(width: width, maxLines: wrap) }
   for line in banners.prefix(bannerBudget) {
     c.draw(line, x: 0, y: y, width: width)
     y += 1
   }
-  for line in BannerPanel.access(vm, glyphs: g).wrapped(width: width, maxLines: width < 80 ? 2 : 1) {
+  for line in BannerPanel.access(vm, ui, glyphs: g).wrapped(width: width, maxLines: width < 80 ? 2 : 1) {
     c.draw(line, x: 0, y: y, width: width)
     y += 1
   }

@@ -11,6 +11,7 @@ public enum PlainReport {
 
   public static func lines(_ vm: ViewModel, ascii: Bool = false) -> [String] {
     let g: Glyphs = ascii ? .ascii : .unicode
+    let ui = UIState()  // a report has no dialogs, highlights or file error: only the file
     let width = unlimitedWidth
     var out: [String] = []
     let t = vm.state.subscriber.latestTransaction
@@ -25,15 +26,15 @@ public enum PlainReport {
     } else {
       out.append("clock: \(Format.date(vm.clock.wall))")
     }
-    out += BannerPanel.lines(vm, glyphs: g, compact: false, moreWarnings: "see Warnings below").map(\.text)
-    out.append(BannerPanel.access(vm, glyphs: g).text)
-    section("Current plan", PlanPanel.lines(vm, glyphs: g, compact: false).map(\.text), into: &out)
-    section(PlansPanel.title(vm), PlansPanel.lines(vm, width: width, glyphs: g).map(\.text), into: &out)
-    section("Win-back offers", WinBackPanel.lines(vm, glyphs: g).map(\.text), into: &out)
+    out += BannerPanel.lines(vm, ui, glyphs: g, compact: false, moreWarnings: "see Warnings below").map(\.text)
+    out.append(BannerPanel.access(vm, ui, glyphs: g).text)
+    section("Current plan", PlanPanel.lines(vm, ui, glyphs: g, compact: false).map(\.text), into: &out)
+    section(PlansPanel.title(vm), PlansPanel.lines(vm, ui, width: width, glyphs: g).map(\.text), into: &out)
+    section("Win-back offers", WinBackPanel.lines(vm, ui, glyphs: g).map(\.text), into: &out)
     if vm.report.warnings.count > 1 {
       section("Warnings", vm.report.warnings.map { "\(g.warn) \($0)" }, into: &out)
     }
-    let events = EventsPanel.entries(vm, width: width).map { $0.map(\.text).joined(separator: " ") }
+    let events = EventsPanel.entries(vm, ui, width: width).map { $0.map(\.text).joined(separator: " ") }
     section(EventsPanel.title(vm), events.isEmpty ? ["(none)"] : events, into: &out)
     // `--ascii` spells every glyph and separator in ASCII (`3 x 1 month`), as the dashboard does.
     return out.map { trimTrailing(ascii ? AsciiFold.fold($0) : Sanitizer.clean($0)) }

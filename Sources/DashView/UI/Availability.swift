@@ -8,7 +8,7 @@ enum Availability: Equatable {
 
   var isAvailable: Bool { self == .available }
 
-  static func of(_ command: Command, in vm: ViewModel) -> Availability {
+  static func of(_ command: Command, in vm: ViewModel, _ ui: UIState) -> Availability {
     if command.isMutating, vm.options.readOnly {
       return .unavailable("read-only: \(name(of: command)) disabled (started with --read-only)")
     }
@@ -16,6 +16,11 @@ enum Availability: Equatable {
     // the file's own clock has not reached (or has passed), so changes wait for a normal view.
     if command.isMutating, let at = vm.clock.viewingAt {
       return .unavailable("--now: viewing \(Format.date(at)), so \(name(of: command)) is off; open the file without --now to change it")
+    }
+    // Every change is applied to the file on disk, which does not read now: refuse at the key
+    // rather than after a picker and a confirmation.
+    if command.isMutating, let error = ui.fileError {
+      return .unavailable("FILE ERROR: \(name(of: command)) waits until the file reads again (\(error))")
     }
     switch command {
     case .upgrade: return planChange(.upgrade, in: vm)

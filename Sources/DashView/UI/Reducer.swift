@@ -7,44 +7,70 @@ import DashModel
 public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewModel) -> [UIEffect] {
   switch action {
   case .keyPressed(let key):
+    // "Terminal too small" hides the dashboard and any dialog: a key must not act on what the
+    // user cannot see (a hidden y/n would confirm unseen). Only q, which needs no screen, works.
+    if state.screenTooSmall {
+      if state.mode == .browsing, KeyMap.command(for: key) == .quit { return [.quit] }
+      return []
+    }
     switch state.mode {
     case .browsing: return Browsing.handle(key, &state, vm)
-    case .help(let offset): Overlay.help(key, offset: offset, &state, vm); return []
+    case .help(let offset): Overlay.help(key, offset: offset, &state); return []
     case .confirming(let c): return Overlay.confirm(key, c, &state)
     case .typingCode(let editor): Overlay.typeCode(key, editor, &state, vm); return []
     case .picking(let picker): Overlay.pick(key, picker, &state, vm); return []
     case .eventDetail(let offset): Overlay.eventDetail(key, offset: offset, &state, vm); return []
     }
-  case .fileReloaded, .ticked:
-    // The file or the clock moved under an open dialog: previews and lists are recomputed so a
+  case .fileReloaded(let changed):
+    state.highlights.mark(changed, until: vm.clock.wall + UIState.highlightSpan)
+    if state.fileError != nil {
+      // The error is gone: so is its message (a stale "✖ file:3:9: invalid JSON" would say otherwise).
+      state.fileError = nil
+      state.status = StatusLine("\(vm.fileName) reads again; its keys are back")
+    }
+    // The file moved under an open dialog: previews and lists are recomputed so a
     // confirmation never shows a refund computed for an older state.
     Refresh.revalidate(&state, vm)
     return []
+  case .ticked(let wall):
+    state.highlights.prune(at: wall)
+    Refresh.revalidate(&state, vm)
+    return []
   case .fileFailed(let message):
-    if case .confirming = state.mode {
+    state.fileError = message
+    switch state.mode {
+    case .confirming, .picking, .typingCode:
+      // Every dialog ends in a change to the file, which cannot be applied now.
       state.mode = .browsing
       state.status = .error("cancelled: the file became invalid (\(message))")
+    default: break
     }
     return []
   case .actionSucceeded(let message):
     state.status = StatusLine(message)
-    return []
+    return [.reload]
   case .actionFailed(let message):
     state.status = .error(message)
     return []
-  case .resized:
+  case .resized(let width, let height):
+    state.screen = ScreenSize(width: width, height: height)
     state.eventSelection = Browsing.clampedSelection(state.eventSelection, vm)
+    return []
+  case .laidOut(let extents):
+    state.extents = extents
+    Browsing.keepSelectionVisible(&state, vm)
     return []
   }
 }
 
 /// Keys in the main view.
 enum Browsing {
-  static let pageSize = 5
+  /// A page is what the events panel showed last; one event when it was hidden.
+  static func pageSize(_ state: UIState) -> Int { max(1, state.extents.eventRows) }
 
   static func handle(_ key: Key, _ state: inout UIState, _ vm: ViewModel) -> [UIEffect] {
     guard let command = KeyMap.command(for: key) else { return [] }
-    if case .unavailable(let why) = Availability.of(command, in: vm) {
+    if case .unavailable(let why) = Availability.of(command, in: vm, state) {
       state.status = .error(why)
       return []
     }
@@ -66,10 +92,10 @@ enum Browsing {
       return [.simulate(sim)]
     case .moveUp: move(by: -1, &state, vm)
     case .moveDown: move(by: 1, &state, vm)
-    case .pageUp: move(by: -pageSize, &state, vm)
-    case .pageDown: move(by: pageSize, &state, vm)
-    case .first: state.eventSelection = 0
-    case .last: state.eventSelection = clampedSelection(Int.max, vm)
+    case .pageUp: page(-1, &state, vm)
+    case .pageDown: page(1, &state, vm)
+    case .first: move(by: -Int.max / 2, &state, vm)
+    case .last: move(by: Int.max / 2, &state, vm)
     case .showEvent: state.mode = .eventDetail(offset: 0)
     case .refetch:
       state.status = StatusLine("fetching…")
@@ -92,6 +118,26 @@ enum Browsing {
   private static func move(by delta: Int, _ state: inout UIState, _ vm: ViewModel) {
     let target = state.eventSelection + delta
     state.eventSelection = clampedSelection(target, vm)
+    keepSelectionVisible(&state, vm)
+  }
+
+  /// PgDn shows the next page whole (`1-3` → `4-6` → `7-9`), the selection moving with it, so
+  /// no event is skipped; the last page ends at the oldest event.
+  private static func page(_ direction: Int, _ state: inout UIState, _ vm: ViewModel) {
+    let rows = pageSize(state)
+    let lastTop = max(0, vm.notifications.count - rows)
+    state.eventsTop = min(max(0, state.eventsTop + direction * rows), lastTop)
+    state.eventSelection = clampedSelection(state.eventSelection + direction * rows, vm)
+    keepSelectionVisible(&state, vm)
+  }
+
+  /// Scrolls the least needed for the selection to be on the page.
+  static func keepSelectionVisible(_ state: inout UIState, _ vm: ViewModel) {
+    let rows = pageSize(state)
+    state.eventSelection = clampedSelection(state.eventSelection, vm)
+    if state.eventSelection < state.eventsTop { state.eventsTop = state.eventSelection }
+    if state.eventSelection >= state.eventsTop + rows { state.eventsTop = state.eventSelection - rows + 1 }
+    state.eventsTop = min(max(0, state.eventsTop), max(0, vm.notifications.count - rows))
   }
 
   static func clampedSelection(_ index: Int, _ vm: ViewModel) -> Int {
@@ -101,22 +147,25 @@ enum Browsing {
 
 /// Keys inside the help overlay, confirmation, code entry and picker.
 enum Overlay {
-  static func help(_ key: Key, offset: Int, _ state: inout UIState, _ vm: ViewModel) {
-    let last = Overlays.helpLines(vm, ascii: vm.options.ascii).count - 1
+  /// Scrolls by what the last frame showed (`extents`), never past the last line.
+  static func help(_ key: Key, offset: Int, _ state: inout UIState) {
+    let last = state.extents.lastOverlayOffset
+    let page = max(1, state.extents.overlayRows)
     func scroll(_ delta: Int) { state.mode = .help(offset: min(max(0, offset + delta), last)) }
     switch key {
     case .escape, .char("?"), .char("q"), .enter: state.mode = .browsing
     case .down, .char("j"): scroll(1)
     case .up, .char("k"): scroll(-1)
-    case .pageDown: scroll(Browsing.pageSize)
-    case .pageUp: scroll(-Browsing.pageSize)
+    case .pageDown: scroll(page)
+    case .pageUp: scroll(-page)
     default: break
     }
   }
 
   /// j/k step to the next older / newer event, as in the list behind; PgDn/PgUp scroll a long one.
   static func eventDetail(_ key: Key, offset: Int, _ state: inout UIState, _ vm: ViewModel) {
-    let last = max(0, Overlays.eventLines(vm, selection: state.eventSelection).count - 1)
+    let last = state.extents.lastOverlayOffset
+    let page = max(1, state.extents.overlayRows)
     switch key {
     case .escape, .enter, .char("q"): state.mode = .browsing
     case .down, .char("j"):
@@ -125,8 +174,8 @@ enum Overlay {
     case .up, .char("k"):
       state.eventSelection = Browsing.clampedSelection(state.eventSelection - 1, vm)
       state.mode = .eventDetail(offset: 0)
-    case .pageDown: state.mode = .eventDetail(offset: min(offset + Browsing.pageSize, last))
-    case .pageUp: state.mode = .eventDetail(offset: max(0, offset - Browsing.pageSize))
+    case .pageDown: state.mode = .eventDetail(offset: min(offset + page, last))
+    case .pageUp: state.mode = .eventDetail(offset: max(0, offset - page))
     default: break
     }
   }

@@ -3,8 +3,9 @@ import DashModel
 /// What happened, as the runtime reports it to `reduce`.
 public enum UIAction: Equatable, Sendable {
   case keyPressed(Key)
-  /// The file was read again successfully; the new `ViewModel` is the reducer's context.
-  case fileReloaded
+  /// The file was read again successfully; the new `ViewModel` is the reducer's context and
+  /// `changed` the fields that differ from the model before it (`ChangeDetector.diff`).
+  case fileReloaded(changed: Set<FieldID>)
   /// The file could not be read; the last good state stays on screen.
   case fileFailed(String)
   /// The clock moved (wall time, or simulated time in the context).
@@ -13,6 +14,8 @@ public enum UIAction: Equatable, Sendable {
   case actionSucceeded(String)
   case actionFailed(String)
   case resized(width: Int, height: Int)
+  /// A frame was drawn; what it showed of the scrollable parts (`Frame.extents`).
+  case laidOut(ScrollExtents)
 }
 
 /// What the runtime must do next. `reduce` never does I/O itself.
@@ -21,6 +24,9 @@ public enum UIEffect: Equatable, Sendable {
   case perform(PlanAction)
   /// Ask the simulation engine to take a step on the file and report back.
   case simulate(SimCommand)
+  /// Read the file again (after our own write, at once rather than waiting for the watcher) and
+  /// report `.fileReloaded` or `.fileFailed`.
+  case reload
   /// Start `subdash fetch` again in the background; it reports back with actionSucceeded/Failed.
   case refetch
   case quit

@@ -1,17 +1,82 @@
 import DashModel
 
-/// Everything the dashboard remembers between frames that is not in the file: one mode, the
-/// status line and the event list's selection.
+/// Everything the dashboard remembers between frames that is not in the file, in one value the
+/// reducer owns: the mode, the status line and its log, the event list's selection and scroll,
+/// the highlights of fields a reload changed, the last reload's file error, the screen size and
+/// the scroll extents of the last frame drawn.
 public struct UIState: Equatable, Sendable {
   public var mode: Mode
-  public var status: StatusLine?
+  /// The bottom line; every message set here is also kept in `messages`.
+  public var status: StatusLine? {
+    didSet { if let status, status != oldValue { messages.record(status) } }
+  }
+  /// The last status messages, newest first, so one cut at the screen's width can be read whole
+  /// (under `?`).
+  public private(set) var messages = MessageLog()
   /// Index of the selected row in `ViewModel.notifications` (0 = newest).
   public var eventSelection: Int
+  /// Index of the first event shown in the events panel; paging moves it by a page.
+  public var eventsTop = 0
+  /// The last reload's error (`state.json:3:9: …`) while the last good state stays on screen.
+  public var fileError: String?
+  /// Fields a reload changed, each until a wall-clock instant.
+  public var highlights = ChangeHighlights()
+  /// The terminal's size as last reported, nil before the runtime has said.
+  public var screen: ScreenSize?
+  /// What the last frame could show of the scrollable parts; pages are this long.
+  public var extents = ScrollExtents()
+
+  /// How long a changed field stays highlighted after a reload.
+  public static let highlightSpan = Span.seconds(4)
 
   public init(mode: Mode = .browsing, status: StatusLine? = nil, eventSelection: Int = 0) {
     self.mode = mode
     self.status = status
     self.eventSelection = eventSelection
+    if let status { messages.record(status) }
+  }
+
+  /// True while the screen shows "Terminal too small" instead of the dashboard.
+  public var screenTooSmall: Bool {
+    guard let screen else { return false }
+    return screen.width < minimumScreen.width || screen.height < minimumScreen.height
+  }
+}
+
+public struct ScreenSize: Equatable, Sendable {
+  public var width: Int, height: Int
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+}
+
+/// How much of each scrollable part the last frame showed. `render` reports it on the frame and
+/// the runtime hands it to `reduce` (`.laidOut`), so the reducer pages by what was on screen
+/// without asking the renderer.
+public struct ScrollExtents: Equatable, Sendable {
+  /// Events the events panel shows at once (0 when the panel is hidden).
+  public var eventRows: Int
+  /// Lines of the open scrollable overlay (help, event detail) and how many of them fit.
+  public var overlayLines: Int
+  public var overlayRows: Int
+  public init(eventRows: Int = 0, overlayLines: Int = 0, overlayRows: Int = 0) {
+    self.eventRows = eventRows
+    self.overlayLines = overlayLines
+    self.overlayRows = overlayRows
+  }
+  /// The last first-line an overlay can scroll to.
+  var lastOverlayOffset: Int { max(0, overlayLines - overlayRows) }
+}
+
+/// The last status messages, newest first, repeats folded into one.
+public struct MessageLog: Equatable, Sendable {
+  public static let capacity = 20
+  public private(set) var entries: [StatusLine] = []
+  mutating func record(_ line: StatusLine) {
+    if entries.first == line { return }
+    entries.insert(line, at: 0)
+    if entries.count > Self.capacity { entries.removeLast() }
   }
 }
 

@@ -14,9 +14,6 @@ public struct ViewModel: Sendable {
   public var options: DisplayOptions
   /// Simulation keys act only on test data: false for Production files.
   public var simulationKeysAllowed: Bool
-  /// The last reload's error (`state.json:3:9: …`) while the last good state stays on screen.
-  public var fileError: String?
-  public var highlights: ChangeHighlights
   public var advisor: ActionAdvisor
 
   /// - Parameters:
@@ -27,7 +24,7 @@ public struct ViewModel: Sendable {
   public init(
     state: SubscriptionState, report: LifecycleReport, notifications: [NotificationRecord], fileName: String,
     clock: DashClock, options: DisplayOptions = DisplayOptions(), simulationKeysAllowed: Bool? = nil,
-    fileError: String? = nil, highlights: ChangeHighlights = ChangeHighlights(), advisor: ActionAdvisor
+    advisor: ActionAdvisor
   ) {
     self.state = state
     self.report = report
@@ -36,8 +33,6 @@ public struct ViewModel: Sendable {
     self.clock = clock
     self.options = options
     self.simulationKeysAllowed = simulationKeysAllowed ?? ((report.environment ?? state.subscriber.environment) != .production)
-    self.fileError = fileError
-    self.highlights = highlights
     self.advisor = advisor
   }
 
@@ -48,12 +43,11 @@ public struct ViewModel: Sendable {
   ///   - timing: the file's renewal rate, so previews date things as the simulator will.
   public static func derived(
     state: SubscriptionState, notifications: [NotificationRecord], fileName: String, clock: DashClock,
-    options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime,
-    fileError: String? = nil, highlights: ChangeHighlights = ChangeHighlights()
+    options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime
   ) -> ViewModel {
     let report = Lifecycle.derive(state, at: clock.now)
     return ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
-                     options: options, fileError: fileError, highlights: highlights,
+                     options: options,
                      advisor: .live(state, report: report, at: clock.now, timing: timing))
   }
 

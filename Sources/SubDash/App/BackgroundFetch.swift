@@ -24,6 +24,7 @@ final class BackgroundFetch {
   static func arguments(for origin: FetchOrigin, statePath: String) -> [String] {
     var args = [origin.transactionId, "-o", statePath, "--environment", origin.environment.lowercased(), "--quiet"]
     if let url = origin.baseURL { args += ["--base-url", url] }
+    for root in origin.roots { args += ["--root", root] }
     return args
   }
 

@@ -2,6 +2,14 @@ import DashModel
 import DashView
 import Glibc
 
+/// What the dashboard's loop draws on: the real `Terminal`, or a pipe-backed fake in tests.
+protocol DashboardScreen: LoopTerminal {
+  var size: (width: Int, height: Int) { get }
+  func draw(_ frame: Frame)
+}
+
+extension Terminal: DashboardScreen {}
+
 /// The interactive dashboard: one loop on the main thread multiplexing keys, file events, signals
 /// and a clock tick that only runs while something on screen counts down.
 struct DashboardApp {
@@ -14,30 +22,68 @@ struct DashboardApp {
     let signals = try SignalWatcher()
     let terminal = try Terminal.start(options: .init(color: colorWanted))
     defer { terminal.restore() }
-    let watcher = FileWatcher(path: session.path)
+    return loop(on: terminal, signals: signals, watcher: FileWatcher(path: session.path), clock: WallClock.now)
+  }
 
+  /// The loop itself: every event becomes a `UIAction`, `reduce` decides, effects run through the
+  /// session and report back as actions, and each frame's scroll extents return as `.laidOut`.
+  /// - Parameter clock: the wall clock (a fixed one in tests).
+  func loop(on terminal: DashboardScreen, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0,
+            clock: () -> Instant) -> Int32 {
     var ui = UIState()
     var exitCode: Int32 = 0
-    var wall = WallClock.now()
+    var wall = clock()
     var vm = session.model(wall: wall)
-    if let error = session.fileError { _ = reduce(&ui, .fileFailed(error), context: vm) }
-    terminal.draw(render(vm, ui, width: terminal.size.width, height: terminal.size.height))
 
     let refetch = BackgroundFetch(statePath: session.path)
-    EventLoop(terminal: terminal, signals: signals, watcher: watcher).run(nextTimeout: {
+    func dispatch(_ first: UIAction) -> LoopControl {
+      var actions = [first]
+      while !actions.isEmpty {
+        let action = actions.removeFirst()
+        for effect in reduce(&ui, action, context: vm) {
+          switch effect {
+          case .quit: return .stop
+          case .perform(let planAction): actions.append(outcome(session.perform(planAction, wall: wall)))
+          case .simulate(let command): actions.append(outcome(session.simulate(command, wall: wall)))
+          case .refetch:
+            if let origin = FetchOrigin(document: vm.state.document), let failed = refetch.start(origin) { actions.append(failed) }
+          case .reload:
+            // Our own write shows at once rather than waiting for the watcher's echo.
+            let reloaded = session.reload(wall: wall)
+            vm = session.model(wall: wall)
+            actions.append(reloaded)
+          }
+        }
+      }
+      return .continue
+    }
+    func draw() {
+      let size = terminal.size
+      let frame = render(vm, ui, width: size.width, height: size.height)
+      terminal.draw(frame)
+      if frame.extents != ui.extents { _ = dispatch(.laidOut(frame.extents)) }
+    }
+
+    let size = terminal.size
+    _ = dispatch(.resized(width: size.width, height: size.height))
+    draw()
+
+    EventLoop(terminal: terminal, signals: signals, watcher: watcher, ttyFD: ttyFD).run(nextTimeout: {
       // While a background fetch runs, wake often enough to report its end promptly.
-      let screen = session.msUntilScreenChanges(wall: WallClock.now())
+      let screen = session.msUntilScreenChanges(wall: clock(), ui)
       return refetch.isRunning ? min(screen ?? 100, 100) : screen
     }) { event in
-      wall = WallClock.now()
-      var actions: [UIAction] = []
-      if let finished = refetch.poll() { actions.append(finished) }
+      wall = clock()
+      if let finished = refetch.poll() {
+        vm = session.model(wall: wall)
+        if dispatch(finished) == .stop { return .stop }
+      }
+      let action: UIAction
       switch event {
-      case .key(let key): actions.append(.keyPressed(key))
-      case .fileChanged:
-        if let error = session.reload(wall: wall) { actions.append(.fileFailed(error)) } else { actions.append(.fileReloaded) }
-      case .tick: actions.append(.ticked(wall))
-      case .resize: actions.append(.resized(width: terminal.size.width, height: terminal.size.height))
+      case .key(let key): action = .keyPressed(key)
+      case .fileChanged: action = session.reload(wall: wall)
+      case .tick: action = .ticked(wall)
+      case .resize: action = .resized(width: terminal.size.width, height: terminal.size.height)
       case .signal(let sig):
         exitCode = 128 + sig
         return .stop
@@ -46,26 +92,8 @@ struct DashboardApp {
         return .stop
       }
       vm = session.model(wall: wall)
-      while !actions.isEmpty {
-        let action = actions.removeFirst()
-        for effect in reduce(&ui, action, context: vm) {
-          switch effect {
-          case .quit: return .stop
-          case .perform(let planAction):
-            actions.append(outcome(session.perform(planAction, wall: wall)))
-          case .simulate(let command):
-            actions.append(outcome(session.simulate(command, wall: wall)))
-          case .refetch:
-            if let origin = FetchOrigin(document: vm.state.document), let failed = refetch.start(origin) { actions.append(failed) }
-          }
-        }
-        if case .actionSucceeded = action {
-          // Show our own write at once rather than waiting for inotify's echo.
-          session.reload(wall: wall)
-          vm = session.model(wall: wall)
-        }
-      }
-      terminal.draw(render(vm, ui, width: terminal.size.width, height: terminal.size.height))
+      if dispatch(action) == .stop { return .stop }
+      draw()
       return .continue
     }
     return exitCode

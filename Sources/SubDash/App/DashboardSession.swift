@@ -1,8 +1,9 @@
 import DashModel
 import DashView
 
-/// The dashboard's state outside the pure UI: the last good file contents and what was derived
-/// from them. It loads, derives and performs effects; `reduce` and `render` stay pure.
+/// The dashboard's file side: the last good file contents and what was derived from them. It
+/// loads, derives and performs effects; what the screen remembers (highlights, the file error,
+/// dialogs) is `UIState`, changed only by `reduce`.
 final class DashboardSession {
   let path: String
   let displayName: String
@@ -12,16 +13,12 @@ final class DashboardSession {
 
   private(set) var state: SubscriptionState
   private(set) var notifications: [NotificationRecord] = []
-  private(set) var fileError: String?
-  private(set) var highlights = ChangeHighlights()
   private var lastModel: ViewModel?
-  /// Bumped whenever `state`, `notifications`, `fileError` or `highlights` change, so `model(wall:)`
+  /// Bumped whenever `state` or `notifications` change, so `model(wall:)`
   /// derives once per change and wall-clock instant even when asked twice (reload, then the loop).
   private var generation = 0
   private var lastModelKey: (generation: Int, wall: Instant)?
 
-  /// How long a changed field stays highlighted after an external change.
-  static let highlightSpan = Span.seconds(4)
   static let eventsShown = 50
 
   init(path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) throws(StateFileError) {
@@ -56,28 +53,22 @@ final class DashboardSession {
     if let retryAccess { state.document.policy.billingRetryAccess = retryAccess }
   }
 
-  /// Re-reads the file. On failure the last good state stays and the error is shown in a banner.
-  /// Returns the error message, or nil when the reload succeeded.
-  @discardableResult
-  func reload(wall: Instant) -> String? {
-    if inMemory { return nil }
+  /// Re-reads the file. On failure the last good state stays (the reducer shows the error in a
+  /// banner). Returns what happened as the reducer's action: the fields that changed, or the error.
+  /// An imported input held in memory is never read again: nothing changed.
+  func reload(wall: Instant) -> UIAction {
+    if inMemory { return .fileReloaded(changed: []) }
     do {
       let loaded = try StateFile.load(path: path)
-      notifications = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
+      let recent = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
+      let old = lastModel ?? model(wall: wall)
+      notifications = recent
       state = loaded.forViewing()
       applyOverrides()
-      fileError = nil
       generation += 1
-      if let old = lastModel {
-        let changed = ChangeDetector.diff(old: old, new: model(wall: wall))
-        highlights.mark(changed, until: wall + Self.highlightSpan)
-        lastModel?.highlights = highlights  // the only difference; no need to derive again
-      }
-      return nil
+      return .fileReloaded(changed: ChangeDetector.diff(old: old, new: model(wall: wall)))
     } catch {
-      fileError = error.description
-      generation += 1
-      return error.description
+      return .fileFailed(error.description)
     }
   }
 
@@ -92,7 +83,7 @@ final class DashboardSession {
     let vm = ViewModel.derived(
       state: state, notifications: notifications, fileName: displayName,
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: nowOverride), options: options,
-      timing: Self.timing(of: state), fileError: fileError, highlights: highlights)
+      timing: Self.timing(of: state))
     lastModel = vm
     lastModelKey = (generation, wall)
     return vm
@@ -138,37 +129,11 @@ final class DashboardSession {
     }
   }
 
-  /// Milliseconds until the screen would change by itself (a countdown, the wall clock's minute,
-  /// a highlight fading), or nil when nothing on screen moves: then the loop sleeps until a key
-  /// or a file event, with no wake-ups at all. A simulated clock or `--now` fixes the moment the
-  /// screen is derived at, so only highlights move; a live view moves with the wall clock.
-  func msUntilScreenChanges(wall: Instant) -> Int32? {
-    var deadlines: [Span] = []
-    if let fade = highlights.nextExpiry(after: wall) { deadlines.append(fade - wall) }
-    let (now, simulated) = viewingTime(wall: wall)
-    if !simulated && nowOverride == nil {
-      // Countdowns show seconds under an hour; otherwise the header's "now" shows minutes, and
-      // every rule of the report (grace, retry, win-back windows) is re-derived at least that often.
-      let soonSeconds = nextCountdownTarget(now: now).map { $0 - now < .hours(1) } ?? false
-      let step: Double = soonSeconds ? 1000 : 60_000
-      deadlines.append(Span(ms: step - now.ms.truncatingRemainder(dividingBy: step) + 1))
-    }
-    guard let soonest = deadlines.min() else { return nil }
-    return Int32(max(1, min(soonest.ms, 3_600_000)))
-  }
-
-  private func nextCountdownTarget(now: Instant) -> Instant? {
-    // The report just drawn; deriving again here would double the work of every wake-up.
-    guard let r = lastModel?.report else { return nil }
-    var targets: [Instant] = []
-    switch r.renewal {
-    case .renews(let d, _, _, _), .expiresAutoRenewOff(let d), .switches(let d, _), .awaitsPriceConsent(let d, _): targets.append(d)
-    case .none: break
-    }
-    if let g = r.grace { targets.append(g.expiresDate) }
-    if let b = r.billingRetry { targets.append(b.retryUntil) }
-    if let a = r.askToBuy { targets.append(a.lapseDate) }
-    return targets.filter { $0 > now }.min()
+  /// Milliseconds until the screen would change by itself (`ScreenTimer`), or nil when nothing
+  /// on screen moves: then the loop sleeps until a key or a file event, with no wake-ups at all.
+  func msUntilScreenChanges(wall: Instant, _ ui: UIState) -> Int32? {
+    // The model last derived (the frame on screen); deriving again would double every wake-up.
+    ScreenTimer.msUntilChange(lastModel ?? model(wall: wall), ui, wall: wall)
   }
 }
 

@@ -54,7 +54,13 @@ struct ListApp {
           case .fileChanged:
             let (upserts, removed) = directory.changes(names: watcher.takeChangedNames(), wall: wall)
             state.apply(upserts: upserts, removed: removed, at: nowOverride ?? wall)
-          case .tick: _ = state.pruneHighlights(at: nowOverride ?? wall)
+          case .tick:
+            _ = state.pruneHighlights(at: nowOverride ?? wall)
+            // A renewal or expiry passed on the wall clock: those rows are derived again.
+            let due = state.rowsDue(at: nowOverride ?? wall).files
+            if !due.isEmpty {
+              state.apply(upserts: due.map { directory.row($0, wall: wall) }, removed: [], at: nowOverride ?? wall)
+            }
           case .resize: break
           case .signal(let sig):
             exitCode = 128 + sig

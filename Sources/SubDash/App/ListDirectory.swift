@@ -47,15 +47,7 @@ final class ListDirectory {
 
   /// One file's row at `wall`.
   static func row(_ name: String, in dir: String, nowOverride: Instant?, wall: Instant) -> ListRow {
-    do {
-      let state = try StateFile.load(path: filePath(name, in: dir)).forViewing()
-      let (now, simulated) = WallClock.viewingTime(for: state, override: nowOverride, wall: wall)
-      var row = ListRow.derive(file: name, state: state, at: now)
-      if simulated { row.simulatedNow = now }
-      return row
-    } catch {
-      return .unreadable(file: name, error: error.description)
-    }
+    ListRow.read(path: filePath(name, in: dir), file: name, nowOverride: nowOverride, wall: wall)
   }
 
   /// Every row, read on all cores (the first open of a large directory is file parsing).

@@ -24,13 +24,6 @@ struct Fetch: ParsableCommand {
     throw badInput("fetch: cannot run \(binary): \(String(cString: strerror(code))) (it is built beside subdash by `swift build`)")
   }
 
-  /// The directory of the running executable, from /proc (no Foundation): `subdash` and
-  /// `subdash-fetch` are built and installed side by side.
-  static func siblingBinary(_ name: String) -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard n > 0 else { return name }
-    let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return PathName.directory(of: path) + "/" + name
-  }
+  /// `subdash` and `subdash-fetch` are built and installed side by side (Platform/ExecutablePath).
+  static func siblingBinary(_ name: String) -> String { ExecutablePath.sibling(name) }
 }

@@ -29,8 +29,11 @@ struct Import: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("The subscriber to import when the inputs hold several.", valueName: "ID"))
   var originalTransactionId: String?
 
+  @Option(name: .customLong("root"), help: ArgumentHelp("Also trust this root certificate (DER or PEM); repeatable. Its data is marked \"signed by a --root CA\", never Apple-signed.", valueName: "CERT"))
+  var roots: [String] = []
+
   func run() throws {
-    let checker = SignatureCheck.checker()
+    let checker = try SignatureCheck.checker(roots: roots)
     var defaultSubscriber: String?
     if let existing = try? StateFile.load(path: output) { defaultSubscriber = existing.subscriber.originalTransactionId }
     let merged: ImportMerge
@@ -62,7 +65,7 @@ enum ImportedView {
   static func load(_ path: String, stateError: StateFileError) throws -> SubscriptionState? {
     guard path != "-", let input = try? Importer.readInput(path), !looksLikeStateFile(input.bytes) else { return nil }
     do {
-      let merged = try Importer.merge(inputs: [input], options: .init(checker: SignatureCheck.checker()))
+      let merged = try Importer.merge(inputs: [input], options: .init(checker: try SignatureCheck.checker()))
       let state = try Importer.viewingState(merged, catalog: .derived, label: path) { (_) throws(StateFileError) -> Catalog in
         throw StateFileError(file: path, message: "no catalog file")
       }

@@ -58,3 +58,21 @@ import Testing
     #expect(ListFixture.files(s) == ["refunded.json", "active.json"])
   }
 }
+
+/// Rows on the wall clock are derived again when their moment of change passes (±1 ms).
+@Suite struct ListTimeTests {
+  @Test func aRowIsDueAtItsMomentOfChangeNotBefore() throws {
+    var row = ListFixture.row("auto-renew-off")
+    row.simulatedNow = nil
+    let at = try #require(row.changesAt)
+    let s = ListFixture.state([row])
+    #expect(s.rowsDue(at: at - .millisecond).files.isEmpty)
+    #expect(s.rowsDue(at: at - .millisecond).next == at)
+    #expect(s.rowsDue(at: at).files == ["auto-renew-off.json"])
+  }
+
+  @Test func aSimulatedClockMovesOnlyWithItsFile() {
+    let row = ListFixture.row("auto-renew-off")
+    #expect(ListFixture.state([row]).rowsDue(at: Instant(ms: 9e15)).files.isEmpty)
+  }
+}

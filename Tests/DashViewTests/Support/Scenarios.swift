@@ -16,11 +16,19 @@ struct Scenario {
   var clock: DashClock { DashClock(simulated: now, wall: wall) }
 
   /// The view model the runtime would build: `ViewModel.derived` at the scenario's clocks.
-  func viewModel(options: DisplayOptions = DisplayOptions(), highlights: ChangeHighlights = ChangeHighlights(),
-                 clock: DashClock? = nil) -> ViewModel {
+  func viewModel(options: DisplayOptions = DisplayOptions(), clock: DashClock? = nil) -> ViewModel {
     // Newest first, as the runtime passes them (`StateFile.recentNotifications`).
     .derived(state: state, notifications: state.subscriber.notifications.reversed(), fileName: "\(name).json",
-             clock: clock ?? self.clock, options: options, fileError: fileError, highlights: highlights)
+             clock: clock ?? self.clock, options: options)
+  }
+
+  /// The UI state the runtime would hold for this scenario: its file error, if any, and `ui`'s
+  /// mode and highlights.
+  func ui(_ ui: UIState = UIState(), highlights: ChangeHighlights? = nil) -> UIState {
+    var ui = ui
+    if let fileError { ui.fileError = fileError }
+    if let highlights { ui.highlights = highlights }
+    return ui
   }
 
   /// The same subscriber after `change` (to the state) and `elapsed` later on both clocks.

@@ -1,0 +1,179 @@
+@_spi(FixedExpiryValidationTime) import X509
+import Crypto
+import FoundationEssentials
+import Synchronization
+
+/// Verifies App Store compact JWS as Apple's libraries do offline: ES256, a three-certificate `x5c`
+/// whose chain (leaf with Apple's receipt-signing OID, intermediate with Apple's WWDR OID) ends in a
+/// trusted root and is valid at the payload's own `signedDate`, and a signature over `header.payload`.
+/// Xcode / LocalTesting payloads are decoded and marked unverified, never checked (Apple's libraries
+/// skip them too; their key proves nothing).
+///
+///     let verifier = try JWSVerifier(extraRoots: [TrustedRoot(certificate: ca.root, name: "local CA")])
+///     let result = try await verifier.verify(jws)   // throws SigningError with a one-line reason
+public final class JWSVerifier: Sendable {
+  public let roots: [TrustedRoot]
+  private let store: CertificateStore
+  /// Chains already validated, keyed by the `x5c[0]|x5c[1]` strings: chain building is ~80 % of the
+  /// cost. An entry keeps the window in which both certificates are valid, and every payload's
+  /// `signedDate` is still checked against it.
+  private let cache = Mutex<[String: ValidatedChain]>([:])
+
+  struct ValidatedChain {
+    let leaf: Certificate
+    let intermediate: Certificate
+    let root: Certificate
+    let leafKey: P256.Signing.PublicKey
+    let validFrom: Date
+    let validUntil: Date
+    let signedBy: SignedBy
+  }
+
+  /// Trusts Apple Root CA - G3 (unless `trustApple` is false, for tests) plus `extraRoots`.
+  public init(extraRoots: [TrustedRoot] = [], trustApple: Bool = true) throws {
+    roots = (trustApple ? [try TrustedRoot.appleRootCAG3()] : []) + extraRoots
+    store = CertificateStore(roots.map(\.certificate))
+  }
+
+  /// Verifies one compact JWS; a notification's nested signed transaction and renewal info too.
+  /// Throws `SigningError` naming the first thing wrong.
+  public func verify(_ compact: String) async throws -> VerifiedJWS {
+    let parts = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard parts.count == 3 else {
+      throw SigningError("not a compact JWS: \(parts.count) segment\(parts.count == 1 ? "" : "s") separated by '.', need 3")
+    }
+    let headerText = Substring(parts[0]), payloadText = Substring(parts[1]), signatureText = Substring(parts[2])
+    guard let headerBytes = Base64URL.decode(headerText) else { throw SigningError("header is not base64url") }
+    guard let header = try? JSONDecoder().decode(JWSHeader.self, from: Data(headerBytes)) else {
+      throw SigningError("header is not a JSON object with string alg and x5c")
+    }
+    guard let payload = Base64URL.decode(payloadText) else { throw SigningError("payload is not base64url") }
+    let fields = try PayloadFields.read(payload)
+    guard let signatureBytes = Base64URL.decode(signatureText) else { throw SigningError("signature is not base64url") }
+
+    let environment = fields.environmentOfPayload
+    if let environment, environment == "Xcode" || environment == "LocalTesting" {
+      return VerifiedJWS(
+        signedBy: .unverified(environment: environment), environment: environment,
+        signedDateMilliseconds: fields.signedDate, kind: fields.kind, payloadJSON: payload,
+        nested: try await nested(fields))
+    }
+
+    guard let alg = header.alg else { throw SigningError("header has no alg") }
+    guard alg == "ES256" else { throw SigningError("header alg is \(alg.debugDescription), not \"ES256\"") }
+    guard let x5c = header.x5c else { throw SigningError("header has no x5c certificate chain") }
+    guard x5c.count == 3 else { throw SigningError("header x5c has \(x5c.count) certificate\(x5c.count == 1 ? "" : "s"), need 3") }
+    guard let milliseconds = fields.signedDate else { throw SigningError("payload has no signedDate to validate the chain at") }
+    guard signatureBytes.count == 64 else {
+      throw SigningError("signature is \(signatureBytes.count) bytes, ES256 needs 64 (r‖s)")
+    }
+    let signedDate = Date(timeIntervalSince1970: milliseconds / 1000)
+    let chain = try await validatedChain(x5c, at: signedDate)
+
+    guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes) else {
+      throw SigningError("signature is not an ES256 r‖s pair")
+    }
+    let signingInput = compact.utf8.prefix(parts[0].count + 1 + parts[1].count)
+    guard chain.leafKey.isValidSignature(signature, for: Array(signingInput)) else {
+      throw SigningError("signature does not match header.payload for the leaf certificate's key")
+    }
+    return VerifiedJWS(
+      signedBy: chain.signedBy, environment: environment, signedDateMilliseconds: milliseconds,
+      kind: fields.kind, payloadJSON: payload, nested: try await nested(fields))
+  }
+
+  /// A notification's signed fields, each verified with the same roots; one failing fails the whole.
+  private func nested(_ fields: PayloadFields) async throws -> [NestedJWS] {
+    var result: [NestedJWS] = []
+    for (path, value) in [("data.signedTransactionInfo", fields.data?.signedTransactionInfo),
+                          ("data.signedRenewalInfo", fields.data?.signedRenewalInfo)] {
+      guard let value else { continue }
+      do {
+        result.append(NestedJWS(path: path, verified: try await verify(value)))
+      } catch let error as SigningError {
+        throw SigningError("\(path): \(error.message)")
+      }
+    }
+    return result
+  }
+
+  private func validatedChain(_ x5c: [String], at date: Date) async throws -> ValidatedChain {
+    let key = x5c[0] + "|" + x5c[1]
+    if let cached = cache.withLock({ $0[key] }) { return try Self.checkWindow(cached, at: date) }
+    let leaf = try Self.certificate(x5c[0], "x5c[0]")
+    let intermediate = try Self.certificate(x5c[1], "x5c[1]")
+    // x5c[2] is never used: only roots trusted here may end the chain.
+    var verifier = Verifier(rootCertificates: store) {
+      RFC5280Policy(fixedExpiryValidationTime: date)
+      AppStoreOIDPolicy()
+    }
+    switch await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate])) {
+    case .couldNotValidate(let failures):
+      throw SigningError(Self.reason(leaf: leaf, intermediate: intermediate, at: date, failures: failures))
+    case .validCertificate(let chain):
+      guard let leafKey = P256.Signing.PublicKey(leaf.publicKey) else {
+        throw SigningError("leaf certificate's key is not P-256, as ES256 needs")
+      }
+      let root = chain.root
+      let trusted = roots.first { $0.certificate == root }
+      let validated = ValidatedChain(
+        leaf: leaf, intermediate: intermediate, root: root, leafKey: leafKey,
+        validFrom: max(leaf.notValidBefore, intermediate.notValidBefore, root.notValidBefore),
+        validUntil: min(leaf.notValidAfter, intermediate.notValidAfter, root.notValidAfter),
+        signedBy: trusted.map { $0.isApple ? .apple : .extraRoot(name: $0.name) } ?? .extraRoot(name: "\(root.subject)"))
+      cache.withLock { $0[key] = validated }
+      return try Self.checkWindow(validated, at: date)
+    }
+  }
+
+  /// X509's validation time has whole seconds (as OpenSSL's, which Apple's Python library uses), so
+  /// a payload signed 1 ms after the leaf expired would pass; the window is checked here to the ms.
+  private static func checkWindow(_ chain: ValidatedChain, at date: Date) throws -> ValidatedChain {
+    guard chain.validFrom <= date, date <= chain.validUntil else {
+      throw SigningError(reason(leaf: chain.leaf, intermediate: chain.intermediate, root: chain.root, at: date, failures: []))
+    }
+    return chain
+  }
+
+  private static func certificate(_ base64: String, _ name: String) throws -> Certificate {
+    // x5c entries are standard base64 with padding, not base64url (RFC 7515 §4.1.6).
+    guard let der = Data(base64Encoded: base64) else { throw SigningError("header \(name) is not standard base64") }
+    do { return try Certificate(derEncoded: Array(der)) } catch {
+      throw SigningError("header \(name) is not a DER X.509 certificate")
+    }
+  }
+
+  /// The Verifier says only that no chain passed; name the reason a person can act on.
+  private static func reason(leaf: Certificate, intermediate: Certificate, root: Certificate? = nil, at date: Date,
+                             failures: [CertificateValidationResult.PolicyFailure]) -> String {
+    let signed = "signedDate \(iso8601(date))"
+    for (name, certificate) in [("leaf", leaf), ("intermediate", intermediate), ("root", root)] {
+      guard let certificate else { continue }
+      if date > certificate.notValidAfter {
+        return "\(name) certificate expired \(iso8601(certificate.notValidAfter)), before the payload's \(signed)"
+      }
+      if date < certificate.notValidBefore {
+        return "\(name) certificate is valid only from \(iso8601(certificate.notValidBefore)), after the payload's \(signed)"
+      }
+    }
+    if leaf.issuer != intermediate.subject {
+      return "x5c[0] was not issued by x5c[1] (leaf issuer \(leaf.issuer), intermediate \(intermediate.subject))"
+    }
+    guard let first = failures.first else {
+      return "certificate chain does not end in a trusted root (intermediate issued by \(intermediate.issuer))"
+    }
+    return "certificate chain rejected: \(first.policyFailureReason)"
+  }
+}
+
+/// `2023-01-05T21:31:34Z`, with `.mmm` when the time has milliseconds (to the nearest ms: a Date
+/// made from `signedDate / 1000` is not exact in binary, and the format style would truncate it).
+public func iso8601(_ date: Date) -> String {
+  let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+  let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+  let fraction = milliseconds - seconds * 1000
+  let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+  guard fraction != 0 else { return whole }
+  let digits = String(fraction)
+  return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+}

@@ -1,0 +1,60 @@
+import FoundationEssentials
+
+/// The few payload fields verification needs; everything else stays in the untouched payload bytes.
+struct PayloadFields: Decodable {
+  struct NotificationData: Decodable {
+    var environment: String?
+    var signedTransactionInfo: String?
+    var signedRenewalInfo: String?
+  }
+  struct Summary: Decodable {
+    var environment: String?
+  }
+
+  var signedDate: Double?
+  var environment: String?
+  var transactionId: String?
+  var autoRenewStatus: Int?
+  var autoRenewProductId: String?
+  var notificationType: String?
+  var subtype: String?
+  var data: NotificationData?
+  var summary: Summary?
+  var receiptType: String?
+
+  /// Reads the fields with a one-line reason when the payload is not an App Store JSON object.
+  static func read(_ bytes: [UInt8]) throws -> PayloadFields {
+    let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    if trimmed.starts(with: Array("null".utf8)) && trimmed.dropFirst(4).allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      throw SigningError("payload is JSON null, not an object")
+    }
+    guard trimmed.first == UInt8(ascii: "{") else { throw SigningError("payload is not a JSON object") }
+    do {
+      return try JSONDecoder().decode(PayloadFields.self, from: Data(bytes))
+    } catch DecodingError.typeMismatch(_, let context) {
+      throw SigningError("payload field \(Self.path(context)) has the wrong type")
+    } catch {
+      throw SigningError("payload is not valid JSON")
+    }
+  }
+
+  var environmentOfPayload: String? { data?.environment ?? summary?.environment ?? environment }
+
+  var kind: PayloadKind {
+    if let type = notificationType { return .notification(type: type, subtype: subtype) }
+    if transactionId != nil { return .transaction }
+    if autoRenewStatus != nil || autoRenewProductId != nil { return .renewalInfo }
+    if receiptType != nil { return .appTransaction }
+    return .other
+  }
+
+  private static func path(_ context: DecodingError.Context) -> String {
+    context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+  }
+}
+
+/// The protected header: only `alg` and `x5c` matter (a `kid`/`typ` from Xcode is ignored).
+struct JWSHeader: Decodable {
+  var alg: String?
+  var x5c: [String]?
+}

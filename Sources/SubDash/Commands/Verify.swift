@@ -1,0 +1,194 @@
+import AppStoreSigning
+import ArgumentParser
+import DashModel
+import DashView
+import Dispatch
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `subdash verify [--root CERT]… [--json] INPUT…`: is this App Store data really Apple's?
+/// One line per JWS: `INPUT: valid: Apple-signed transaction (Sandbox), signed 2025-…Z`, or
+/// `INPUT: invalid: <reason>`. An input holding several JWS (an API response) gets one line per
+/// signed field, labelled `INPUT $.json.path`.
+struct Verify: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Verify App Store signed data (JWS) against Apple Root CA - G3.",
+    discussion: """
+      INPUT is a file holding a compact JWS, a notification body {"signedPayload": "…"}, or an App Store \
+      Server API response (every signed* field is verified), or - for stdin. The chain must be valid at the \
+      payload's signedDate (offline, as Apple's libraries do); a notification's nested signed transaction \
+      and renewal info are verified too. Xcode and LocalTesting data are decoded but reported as unverified.
+      Exit codes: 0 every JWS valid; 2 anything invalid or unverified, or an unreadable --root.
+      """)
+
+  @Option(name: .customLong("root"), help: ArgumentHelp("Also trust this root certificate (DER or PEM); repeatable. Never reported as Apple's.", valueName: "CERT"))
+  var roots: [String] = []
+
+  @Flag(name: .long, help: "Print one JSON object per JWS (verdict, signer, environment, signedDate, kind, payload) instead of lines.")
+  var json = false
+
+  @Argument(help: "Files to verify, or - for stdin.")
+  var inputs: [String]
+
+  func run() throws {
+    var extra: [TrustedRoot] = []
+    for path in roots {
+      guard let bytes = readInput(path) else { throw badInput("\(path): cannot read the --root certificate") }
+      do { extra.append(try TrustedRoot(fileContents: bytes, source: path)) } catch { throw badInput(oneLine(error)) }
+    }
+    let verifier: JWSVerifier
+    do { verifier = try JWSVerifier(extraRoots: extra) } catch { throw badInput(oneLine(error)) }
+    let inputs = self.inputs, json = self.json
+    let allValid = runBlocking {
+      var allValid = true
+      for input in inputs {
+        for line in await Self.report(input: input, verifier: verifier, json: json) {
+          allValid = allValid && line.valid
+          LineOut.stdout(line.text)
+        }
+      }
+      return allValid
+    }
+    if !allValid { throw ExitCode(2) }
+  }
+
+  struct Line: Sendable {
+    let text: String
+    let valid: Bool
+  }
+
+  static func report(input: String, verifier: JWSVerifier, json: Bool) async -> [Line] {
+    let items: [SignedItem]
+    switch signedItems(readInput(input)) {
+    case .failure(let error): return [line(input, nil, .failure(error), json: json)]
+    case .success(let found): items = found
+    }
+    var lines: [Line] = []
+    for item in items {
+      do {
+        lines.append(line(input, item.path, .success(try await verifier.verify(item.jws)), json: json))
+      } catch {
+        lines.append(line(input, item.path, .failure(error as? SigningError ?? SigningError(oneLine(error))), json: json))
+      }
+    }
+    return lines
+  }
+
+  /// A JWS found in an input, with its JSON path when it came from inside a JSON document.
+  struct SignedItem {
+    let path: JSONPath?
+    let jws: String
+  }
+
+  /// The JWS an input holds: the whole text, `signedPayload` of a notification body, or every
+  /// string (or array of strings) under a key starting with "signed" in an API response.
+  static func signedItems(_ bytes: [UInt8]?) -> Result<[SignedItem], SigningError> {
+    guard let bytes else { return .failure(SigningError("cannot read the input")) }
+    let text = String(String(decoding: bytes, as: UTF8.self).trimmingPrefix(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    if text.isEmpty { return .failure(SigningError("input is empty")) }
+    guard text.first == "{" || text.first == "[" else { return .success([SignedItem(path: nil, jws: text)]) }
+    let document: JSON
+    do { document = try JSONParser.parse(bytes) } catch { return .failure(SigningError("not JSON (\(error.description)) and not a compact JWS")) }
+    if let object = document.objectValue, object.count == 1, let payload = object["signedPayload"]?.stringValue {
+      return .success([SignedItem(path: nil, jws: payload)])
+    }
+    var found: [SignedItem] = []
+    collect(document, at: .root, into: &found)
+    if found.isEmpty {
+      return .failure(SigningError("no signed* field found: expected a compact JWS, {\"signedPayload\": …} or an App Store Server API response"))
+    }
+    return .success(found)
+  }
+
+  private static func collect(_ value: JSON, at path: JSONPath, into found: inout [SignedItem]) {
+    switch value {
+    case .object(let object):
+      for (key, child) in object.entries {
+        let childPath = path.appending(key)
+        if key.hasPrefix("signed") {
+          if let jws = child.stringValue { found.append(SignedItem(path: childPath, jws: jws)); continue }
+          if let list = child.arrayValue, list.allSatisfy({ $0.stringValue != nil }) {
+            for (i, item) in list.enumerated() { found.append(SignedItem(path: childPath.appending(i), jws: item.stringValue!)) }
+            continue
+          }
+        }
+        collect(child, at: childPath, into: &found)
+      }
+    case .array(let list):
+      for (i, item) in list.enumerated() { collect(item, at: path.appending(i), into: &found) }
+    default: break
+    }
+  }
+
+  static func line(_ input: String, _ path: JSONPath?, _ result: Result<VerifiedJWS, SigningError>, json: Bool) -> Line {
+    let label = path.map { "\(input) \($0)" } ?? input
+    if json { return Line(text: VerifyJSON.object(input: input, path: path, result), valid: isValid(result)) }
+    switch result {
+    case .failure(let error):
+      return Line(text: Sanitizer.clean("\(label): invalid: \(error.message)"), valid: false)
+    case .success(let verified):
+      let verdict = isValid(result) ? "valid" : "unverified"
+      let environment = verified.environment ?? "no environment"
+      let date = verified.signedDate.map { ", signed \(iso8601($0))" } ?? ", no signedDate"
+      return Line(
+        text: Sanitizer.clean("\(label): \(verdict): \(signer(verified.signedBy).prefix) \(kindText(verified.kind)) (\(environment))\(date)\(signer(verified.signedBy).suffix)"),
+        valid: isValid(result))
+    }
+  }
+
+  static func isValid(_ result: Result<VerifiedJWS, SigningError>) -> Bool {
+    guard case .success(let verified) = result else { return false }
+    if case .unverified = verified.signedBy { return false }
+    return true
+  }
+
+  /// Words before the kind and after the date: only Apple's root earns "Apple-signed".
+  static func signer(_ signedBy: SignedBy) -> (prefix: String, suffix: String) {
+    switch signedBy {
+    case .apple: return ("Apple-signed", "")
+    case .extraRoot(let name): return ("locally signed", " by trusted root \(name) (not Apple)")
+    case .unverified(let environment): return ("\(environment)-signed", "; signature not checked (\(environment) data is never Apple's)")
+    }
+  }
+
+  static func kindText(_ kind: PayloadKind) -> String {
+    switch kind {
+    case .transaction: return "transaction"
+    case .renewalInfo: return "renewal info"
+    case .notification(let type, let subtype): return "notification " + type + (subtype.map { "/" + $0 } ?? "")
+    case .appTransaction: return "app transaction"
+    case .other: return "payload"
+    }
+  }
+}
+
+/// A file's bytes, or stdin's for "-"; nil when it cannot be read.
+func readInput(_ path: String) -> [UInt8]? {
+  if path != "-" { return FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+    if n < 0 { if errno == EINTR { continue }; return nil }
+    if n == 0 { return bytes }
+    bytes += buffer[0..<n]
+  }
+}
+
+/// Runs async work from a synchronous command (the root command is not async; X509's Verifier is).
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+  let box = BlockingBox<T>()
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    box.value = await body()
+    done.signal()
+  }
+  done.wait()
+  return box.value!
+}
+
+/// Carries the result out of the task; the semaphore orders the write before the read.
+private final class BlockingBox<T>: @unchecked Sendable { var value: T? }

@@ -1,0 +1,77 @@
+import ArgumentParser
+import DashModel
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `SubDashBench import`: a Get Transaction History of N transactions split into P pages (compact
+/// JWS with a filler signature; verification is the signing target's benchmark), imported by the
+/// real `subdash import` process into a new state file. Time and peak memory for several page
+/// counts over the same transactions show the cost is in the transactions, not the pages.
+struct ImportBench: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "import", abstract: "Time `subdash import` of a paged transaction history.")
+
+  @OptionGroup var location: BenchDirectory
+  @Option(help: "Transactions in the history.")
+  var transactions = 10_000
+  @Option(help: "Comma-separated page counts to compare.")
+  var pages = "10,100,1000"
+  @Option(help: "Runs per page count; the table shows medians.")
+  var runs = 5
+
+  func run() throws {
+    print(Machine.describe())
+    let subdash = PathName.directory(of: ChildProcess.selfPath()) + "/subdash"
+    print("""
+
+      `subdash import page-*.json -o out.json` (a new file each run: read, decode every JWS, merge, derive the catalog,
+      write the journal and the document); median wall time of \(runs) processes; peak RSS by /usr/bin/time -f %M.
+
+      | transactions | pages | input bytes | import process | per transaction | peak RSS |
+      |---:|---:|---:|---:|---:|---:|
+      """)
+    for p in pages.split(separator: ",").compactMap({ Int($0) }) {
+      let dir = location.dir + "/import-\(transactions)-\(p)"
+      let files = try Self.generate(transactions: transactions, pages: p, in: dir)
+      var times: [Double] = [], rss: [Double] = []
+      for _ in 0..<runs {
+        unlink(dir + "/out.json"); unlink(dir + "/out.journal.jsonl"); unlink(dir + "/out.json.lock")
+        let r = ChildProcess.measure([subdash, "import"] + files + ["-o", dir + "/out.json"])
+        guard r.exitStatus == 0 else { throw ValidationError("subdash import exited \(r.exitStatus)") }
+        times.append(r.seconds)
+        rss.append(Double(r.maxRSSKiB))
+      }
+      let size = files.reduce(0) { $0 + StateFiles.size($1) }
+      let t = Stats.median(times)
+      print("| \(transactions) | \(p) | \(Stats.bytes(size)) | \(Stats.time(t)) | \(Stats.time(t / Double(transactions))) | \(Stats.bytes(Int(Stats.median(rss)) * 1024)) |")
+    }
+  }
+
+  /// Writes the pages once (kept between runs) and returns their paths.
+  static func generate(transactions n: Int, pages: Int, in dir: String) throws -> [String] {
+    mkdir(PathName.directory(of: dir), 0o755)
+    mkdir(dir, 0o755)
+    let header = Base64URL.encode(Array(#"{"alg":"ES256","x5c":["MIIB"]}"#.utf8))
+    let filler = Base64URL.encode([UInt8](repeating: 7, count: 64))
+    let start: Int64 = 1_700_000_000_000
+    var paths: [String] = []
+    let perPage = (n + pages - 1) / pages
+    for page in 0..<pages {
+      let path = dir + "/page-\(page).json"
+      paths.append(path)
+      if access(path, F_OK) == 0 { continue }
+      var jws: [String] = []
+      for i in (page * perPage)..<min(n, (page + 1) * perPage) {
+        let p = start + Int64(i) * 2_592_000_000 / 8640  // sandbox-like 5-minute renewals
+        let payload = #"{"transactionId":"\#(2_000_000_000 + i)","originalTransactionId":"2000000000","webOrderLineItemId":"\#(3_000_000_000 + i)","bundleId":"com.example","productId":"pro.monthly","subscriptionGroupIdentifier":"G1","purchaseDate":\#(p),"originalPurchaseDate":\#(start),"expiresDate":\#(p + 300_000),"quantity":1,"type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","signedDate":\#(p + 1000),"environment":"Sandbox","transactionReason":"RENEWAL","storefront":"USA","storefrontId":"143441","price":9990,"currency":"USD"}"#
+        jws.append("\"" + header + "." + Base64URL.encode(Array(payload.utf8)) + "." + filler + "\"")
+      }
+      let body = #"{"revision":"r\#(page)","bundleId":"com.example","appAppleId":1,"environment":"Sandbox","hasMore":\#(page < pages - 1),"signedTransactions":[\#(jws.joined(separator: ","))]}"#
+      guard let f = fopen(path, "w") else { throw ValidationError("cannot write \(path)") }
+      fputs(body, f)
+      fclose(f)
+    }
+    return paths
+  }
+}

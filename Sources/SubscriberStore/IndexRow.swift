@@ -1,0 +1,63 @@
+import DashModel
+import DashView
+import GRDB
+
+/// The `subscriber` table: one `ListRow` per file, with the file's stamp. Columns rather than a
+/// JSON blob, so a future query can filter in SQL (status, product, ids) on indexes.
+enum IndexRow {
+  static let createTable = """
+    CREATE TABLE subscriber (
+      file TEXT PRIMARY KEY NOT NULL,
+      size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,
+      original_transaction_id TEXT, app_account_token TEXT, product_id TEXT, product_name TEXT,
+      status TEXT NOT NULL, due_kind TEXT, due_ms REAL, flags TEXT NOT NULL,
+      last_event TEXT, last_event_ms REAL, other_ids TEXT NOT NULL, error TEXT,
+      simulated_now_ms REAL, changes_at REAL
+    ) WITHOUT ROWID;
+    CREATE INDEX subscriber_otid ON subscriber(original_transaction_id);
+    CREATE INDEX subscriber_token ON subscriber(app_account_token);
+    CREATE INDEX subscriber_status ON subscriber(status);
+    """
+
+  static let columns = """
+    file, original_transaction_id, app_account_token, product_id, product_name, status, due_kind, due_ms, \
+    flags, last_event, last_event_ms, other_ids, error, simulated_now_ms, changes_at
+    """
+
+  static let upsert = """
+    INSERT OR REPLACE INTO subscriber (size, mtime_ns, inode, \(columns))
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
+  /// Lists are stored joined by U+0001, which no id, flag or event name contains.
+  static let separator: Character = "\u{1}"
+
+  static func arguments(_ r: ListRow, _ s: FileStamp) -> StatementArguments {
+    [s.size, s.mtimeNs, s.inode,
+     r.file, r.originalTransactionId, r.appAccountToken, r.productId, r.productName, r.status.rawValue,
+     r.due?.kind.rawValue, r.due?.date.ms, r.flags.map(\.rawValue).joined(separator: String(separator)),
+     r.lastEvent, r.lastEventDate?.ms, r.otherIds.joined(separator: String(separator)), r.error,
+     r.simulatedNow?.ms, r.changesAt?.ms]
+  }
+
+  static func decode(_ row: Row) -> ListRow {
+    let statusText: String = row[5]
+    var r = ListRow(file: row[0], status: ListStatus(rawValue: statusText) ?? .fileError)
+    r.originalTransactionId = row[1]
+    r.appAccountToken = row[2]
+    r.productId = row[3]
+    r.productName = row[4]
+    let dueKind: String? = row[6], dueMs: Double? = row[7]
+    if let dueKind, let kind = ListRow.Due.Kind(rawValue: dueKind), let dueMs { r.due = .init(kind, Instant(ms: dueMs)) }
+    let flags: String = row[8]
+    r.flags = flags.split(separator: separator).compactMap { ListFlag(rawValue: String($0)) }
+    r.lastEvent = row[9]
+    r.lastEventDate = (row[10] as Double?).map(Instant.init(ms:))
+    let ids: String = row[11]
+    r.otherIds = ids.split(separator: separator).map(String.init)
+    r.error = row[12]
+    r.simulatedNow = (row[13] as Double?).map(Instant.init(ms:))
+    r.changesAt = (row[14] as Double?).map(Instant.init(ms:))
+    return r
+  }
+}

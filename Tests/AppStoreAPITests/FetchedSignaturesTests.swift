@@ -1,0 +1,46 @@
+import AppStoreAPI
+import AppStoreSigning
+import DashModel
+import Foundation
+import MockAppStore
+import Testing
+@testable import subdash_fetch
+
+@Suite("Fetched signed data is verified before it becomes state")
+struct FetchedSignaturesTests {
+  func fetch(signedBy ca: LocalCertificateAuthority) async throws -> FetchResult {
+    let team = Team()
+    let mock = MockAppStore(check: team.check, signer: { (try? ca.sign(payloadJSON: Array($0.utf8))) ?? "" })
+    mock.add(.monthly(originalTransactionID: "2000000600", renewals: 2, environment: "Sandbox"), environment: "sandbox")
+    return try await withMockServer(mock) { url in
+      try await withClient(team, url, clock: RecordedSleeps().clock()) { client in
+        try await Fetcher(client: client).fetch(transactionID: "2000000600", choice: .sandbox)
+      }
+    }
+  }
+
+  @Test("every JWS, nested ones included, is signed by the --root CA: trusted-root, never Apple-signed")
+  func trustedRoot() async throws {
+    let ca = try LocalCertificateAuthority.create()
+    let result = try await fetch(signedBy: ca)
+    let verifier = try JWSVerifier(extraRoots: [TrustedRoot(certificate: ca.root, name: "test root")])
+    let signatures = await FetchedSignatures.verify(result, verifier: verifier)
+    // 3 history transactions, the status and info ones, 1 renewal info, 3 notifications and the transactions nested in them.
+    #expect(signatures.verdicts.count >= 7)
+    #expect(signatures.verdicts.values.allSatisfy { $0 == .trustedRoot(environment: "Sandbox") })
+  }
+
+  @Test("without the CA's root the same data is refused, and the import stops with the verifier's reason")
+  func untrustedRoot() async throws {
+    let result = try await fetch(signedBy: try LocalCertificateAuthority.create())
+    let signatures = await FetchedSignatures.verify(result, verifier: try JWSVerifier())
+    #expect(!signatures.verdicts.isEmpty)
+    #expect(signatures.verdicts.values.allSatisfy { if case .invalid = $0 { true } else { false } })
+    let dir = NSTemporaryDirectory() + "subdash-fetchsig-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    #expect(throws: (any Error).self) {
+      _ = try FetchedState.write(result, to: dir + "/state.json", checker: signatures, baseURL: nil, roots: [], catalogPath: nil, now: Date())
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir + "/state.json"))
+  }
+}

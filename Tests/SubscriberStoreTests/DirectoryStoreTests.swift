@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import DashModel
+@testable import DashView
+@testable import SubscriberStore
+
+/// The index beside a directory of state files: it agrees with the files, re-reads only what
+/// changed, follows time, and can be deleted or damaged without losing anything.
+@Suite struct DirectoryStoreTests {
+  static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Examples")
+  static let wall = Instant(ms: 1_778_770_000_000)
+
+  /// A private copy of Examples/ (state files and their catalogs).
+  func freshDirectory() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: Self.examples, to: dir)
+    return dir.path
+  }
+
+  func byFile(_ rows: [ListRow]) -> [String: ListRow] { Dictionary(uniqueKeysWithValues: rows.map { ($0.file, $0) }) }
+
+  /// Replaces a file the way SubDash writes: a temp file renamed over it.
+  func replace(_ dir: String, _ name: String, _ edit: (String) -> String) throws {
+    let path = dir + "/" + name
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    try edit(text).write(toFile: dir + "/.tmp-edit", atomically: false, encoding: .utf8)
+    #expect(rename(dir + "/.tmp-edit", path) == 0)
+  }
+
+  @Test func theFirstOpenReadsEveryFileAndAgreesWithTheFiles() throws {
+    let dir = try freshDirectory()
+    let store = try DirectoryStore(directory: dir)
+    let changes = try store.refresh(names: nil, wall: Self.wall)
+    #expect(changes.upserts.count == 17)
+    let rows = byFile(try store.list())
+    #expect(rows.count == 17)
+    #expect(FileManager.default.fileExists(atPath: dir + "/.subdash-index.sqlite"))
+    for (name, row) in rows {
+      #expect(row == ListRow.read(path: dir + "/" + name, file: name, nowOverride: nil, wall: Self.wall), "\(name)")
+    }
+    #expect(try store.get("grace-period.json")?.status == .grace)
+  }
+
+  @Test func reopeningReadsNothingAndAChangedFileIsReadAgain() throws {
+    let dir = try freshDirectory()
+    _ = try DirectoryStore(directory: dir).refresh(names: nil, wall: Self.wall)
+    let store = try DirectoryStore(directory: dir)
+    #expect(try store.refresh(names: nil, wall: Self.wall).isEmpty)
+    try replace(dir, "active.json") { $0.replacingOccurrences(of: "2000000871234560", with: "2000000999999999") }
+    let changes = try store.refresh(names: nil, wall: Self.wall)
+    #expect(changes.upserts.map(\.file) == ["active.json"])
+    #expect(try store.get("active.json")?.originalTransactionId == "2000000999999999")
+    // inotify names the file: only that one is looked at.
+    try replace(dir, "refunded.json") { $0.replacingOccurrences(of: "510001873462915", with: "510001873460000") }
+    #expect(try store.refresh(names: ["refunded.json"], wall: Self.wall).upserts.map(\.file) == ["refunded.json"])
+  }
+
+  @Test func newAndDeletedFiles() throws {
+    let dir = try freshDirectory()
+    let store = try DirectoryStore(directory: dir)
+    _ = try store.refresh(names: nil, wall: Self.wall)
+    try FileManager.default.copyItem(atPath: dir + "/active.json", toPath: dir + "/zz-new.json")
+    try FileManager.default.removeItem(atPath: dir + "/refunded.json")
+    let changes = try store.refresh(names: nil, wall: Self.wall)
+    #expect(changes.upserts.map(\.file) == ["zz-new.json"])
+    #expect(changes.removed == ["refunded.json"])
+    #expect(try store.get("refunded.json") == nil)
+    #expect(try store.refresh(names: ["active.json", "gone.json"], wall: Self.wall).isEmpty)
+  }
+
+  @Test func deletingOrDamagingTheIndexLosesNothing() throws {
+    let dir = try freshDirectory()
+    let store = try DirectoryStore(directory: dir)
+    _ = try store.refresh(names: nil, wall: Self.wall)
+    let before = byFile(try store.list())
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dir + "/.subdash-index.sqlite" + suffix) }
+    let again = try DirectoryStore(directory: dir)
+    _ = try again.refresh(names: nil, wall: Self.wall)
+    #expect(byFile(try again.list()) == before)
+    // Garbage where the index was: rebuilt from the files, no error.
+    try Data("not a database, just bytes".utf8).write(to: URL(fileURLWithPath: dir + "/other-index.sqlite"))
+    let damaged = try DirectoryStore(directory: dir, indexPath: dir + "/other-index.sqlite")
+    _ = try damaged.refresh(names: nil, wall: Self.wall)
+    #expect(byFile(try damaged.list()) == before)
+    #expect(byFile(try damaged.rebuild(wall: Self.wall)) == before)
+  }
+
+  /// Time is an input: a stored row whose expiry has passed is derived again at the later
+  /// moment although its file did not change (±1 ms around expiresDate).
+  @Test func aRowIsDerivedAgainOnceItsMomentOfChangePasses() throws {
+    let dir = try freshDirectory()
+    let state = try StateFile.load(path: dir + "/auto-renew-off.json")
+    let expires = try #require(state.subscriber.latestTransaction?.expiresDate)
+    let index = dir + "/time-index.sqlite"
+    _ = try DirectoryStore(directory: dir, indexPath: index, nowOverride: expires - .millisecond).refresh(names: nil, wall: Self.wall)
+    let before = try DirectoryStore(directory: dir, indexPath: index, nowOverride: expires - .millisecond)
+    #expect(try before.refresh(names: nil, wall: Self.wall).isEmpty)
+    #expect(try before.get("auto-renew-off.json")?.status == .active)
+    let after = try DirectoryStore(directory: dir, indexPath: index, nowOverride: expires)
+    let changes = try after.refresh(names: nil, wall: Self.wall)
+    #expect(changes.upserts.map(\.file).contains("auto-renew-off.json"))
+    #expect(try after.get("auto-renew-off.json")?.status == .expired)
+  }
+
+  @Test func anUnreadableDirectoryIsAOneLineErrorNamingIt() throws {
+    let store = try DirectoryStore(directory: "/nonexistent-subdash-dir", indexPath: FileManager.default.temporaryDirectory.path + "/idx-\(UUID().uuidString).sqlite")
+    #expect {
+      try store.refresh(names: nil, wall: Self.wall)
+    } throws: { error in
+      "\(error)".hasPrefix("/nonexistent-subdash-dir: cannot read the directory") && !"\(error)".contains("\n")
+    }
+  }
+}
