@@ -50,7 +50,7 @@ struct RefusalChannelTests {
   }
 
   @Test func aBadSimulationSettingIsItsOwnCaseWithItsJSONPath() {
-    let state = ActionsFixture.state(documentExtras: #""simulation": { "rate": "fast please" },"#)
+    let state = ActionsFixture.state(documentExtras: #""simulation": { "timeRate": "fast please" },"#)
     guard case .failure(.badSetting(let path, _)) = Simulator.apply(.advanceToNextEvent, to: state, at: ActionsFixture.midPeriod) else {
       Issue.record("a bad simulation.rate was not refused as a bad setting")
       return

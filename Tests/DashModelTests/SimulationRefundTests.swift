@@ -22,7 +22,7 @@ struct SimulationRefundTests {
       Issue.record("the refund was refused")
       return
     }
-    #expect(change.message.hasPrefix("refunded 9.99 USD"))
+    #expect(change.message.hasPrefix("Refunded 9.99 USD"))
     #expect(change.notifications.map(\.notificationType) == [.didChangeRenewalStatus, .refund])
   }
 }
