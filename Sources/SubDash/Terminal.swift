@@ -22,7 +22,7 @@ final class Terminal {
     var description: String {
       switch self {
       case .notATerminal(let stream):
-        return "\(stream) is not a terminal; subdash needs an interactive terminal (not a pipe, file or /dev/null)"
+        return "\(stream) is not a terminal; the dashboard needs an interactive terminal (not a pipe, file or /dev/null); for a text report use: subdash show FILE"
       case .unknownTerminal(let term?):
         return "cannot use terminal type '\(term)' (TERM): no terminfo entry found; try TERM=xterm-256color"
       case .unknownTerminal(nil):

@@ -70,7 +70,7 @@ struct HistoryGenerator {
   static func notification(_ k: Int) -> NotificationRecord {
     let at = start + Span(ms: Double(k) * period + 2000)
     return NotificationRecord(
-      type: k == 0 ? "SUBSCRIBED" : "DID_RENEW", subtype: k == 0 ? "INITIAL_BUY" : nil,
+      type: k == 0 ? NotificationType.subscribed : .didRenew, subtype: k == 0 ? NotificationSubtype.initialBuy : nil,
       uuid: Identifiers.notificationUUID(seed: 7, subscriber: Identifiers.transactionId(sequence: 0), sequence: k, at: at), signedDate: at, status: .active,
       productId: productId,
       summary: k == 0 ? "subscribed to Family Monthly for 7.99 USD" : "renewed Family Monthly for 7.99 USD")

@@ -54,7 +54,7 @@ enum ProbeState {
       var next = state
       next.subscriber.latestTransaction = t
       next.document.source["x-probe-version"] = .int(k + 1)
-      let note = NotificationRecord(type: k == 0 ? "SUBSCRIBED" : "DID_RENEW", uuid: "probe-\(k)", signedDate: t.purchaseDate, status: .active)
+      let note = NotificationRecord(type: k == 0 ? NotificationType.subscribed : .didRenew, uuid: "probe-\(k)", signedDate: t.purchaseDate, status: .active)
       return Change(state: next, transactions: [t], notifications: [note], message: "version \(k + 1)")
     }
   }

@@ -41,8 +41,8 @@ struct ActionsRedeemCodeTests {
     #expect(change.state.document.offerCodes[0].redemptionCount == 1)
 
     let n = try #require(change.notification)
-    #expect(n.notificationType == "OFFER_REDEEMED")
-    #expect(n.subtype == "INITIAL_BUY")
+    #expect(n.notificationType == .offerRedeemed)
+    #expect(n.subtype == .initialBuy)
     #expect(n.status == .active)
     #expect(n.productId == "pass.premium")
     // Someone who never subscribed has no ids yet: the empty identity.
@@ -66,7 +66,7 @@ struct ActionsRedeemCodeTests {
     #expect(r.autoRenewStatus == .on)
     // A lapse shorter than 60 days does not restart the series.
     #expect(r.recentSubscriptionStartDate == Instant(ms: 1735732800000))
-    #expect(change.notification?.subtype == "RESUBSCRIBE")
+    #expect(change.notification?.subtype == .resubscribe)
 
     let later = utc("2026-05-01T00:00:00Z")  // 80 days after the lapse
     #expect(try applied(.redeemOfferCode("SPRING26"), to: lapsed, at: later).renewal?.recentSubscriptionStartDate == later)
@@ -92,8 +92,8 @@ struct ActionsRedeemCodeTests {
     #expect(r.offerType == nil)
     #expect(r.renewalDate == now + .weeks(1))
     #expect(change.state.subscriber.offerPeriodsRemaining == 0)
-    #expect(change.notification?.notificationType == "OFFER_REDEEMED")
-    #expect(change.notification?.subtype == "UPGRADE")
+    #expect(change.notification?.notificationType == .offerRedeemed)
+    #expect(change.notification?.subtype == .upgrade)
     #expect(change.state.document.offerCodes[1].redemptionCount == 1)
   }
 
@@ -114,7 +114,7 @@ struct ActionsRedeemCodeTests {
     #expect(change.state.document.offerCodes[2].redeemedCodes == ["FAM-AAAA-1111"])
     #expect(change.state.subscriber.redeemedOfferCodes.map(\.code) == ["FAM-AAAA-1111"])
     let n = try #require(change.notification)
-    #expect(n.notificationType == "OFFER_REDEEMED")
+    #expect(n.notificationType == .offerRedeemed)
     #expect(n.subtype == nil)
     #expect(n.status == .active)
     let preview = try Actions.preview(.redeemOfferCode("FAM-AAAA-1111"), in: before, at: F.midPeriod).get()
@@ -132,8 +132,8 @@ struct ActionsRedeemCodeTests {
     #expect(r.offerDiscountType == .payUpFront)
     #expect(r.offerPeriod == "P3M")
     #expect(r.renewalPrice == 2990)
-    #expect(change.notification?.notificationType == "OFFER_REDEEMED")
-    #expect(change.notification?.subtype == "DOWNGRADE")
+    #expect(change.notification?.notificationType == .offerRedeemed)
+    #expect(change.notification?.subtype == .downgrade)
 
     // Redeeming while auto-renew is off is a request to renew with the code: it turns back on.
     let cancelled = try applied(.redeemOfferCode("SMALLER"), to: F.state(autoRenew: 0), at: F.midPeriod)

@@ -21,8 +21,8 @@ struct ActionsRenewalChangeTests {
     #expect(change.renewal == expected)
 
     let n = try #require(change.notification)
-    #expect(n.notificationType == "DID_CHANGE_RENEWAL_PREF")
-    #expect(n.subtype == "DOWNGRADE")
+    #expect(n.notificationType == .didChangeRenewalPref)
+    #expect(n.subtype == .downgrade)
     #expect(n.status == .active)
     #expect(n.productId == "pass.individual")
     #expect(n.signedDate == now)
@@ -39,7 +39,7 @@ struct ActionsRenewalChangeTests {
     #expect(change.renewal?.autoRenewProductId == "pass.family")
     #expect(change.renewal?.renewalPrice == 7990)
     let n = try #require(change.notification)
-    #expect(n.notificationType == "DID_CHANGE_RENEWAL_PREF")
+    #expect(n.notificationType == .didChangeRenewalPref)
     #expect(n.subtype == nil)
     #expect(n.productId == "pass.family")
     // The same choice made from the upgrade or crossgrade menu means the same thing.
@@ -53,7 +53,7 @@ struct ActionsRenewalChangeTests {
     let premium = F.state(product: "pass.premium", price: 11990, autoRenewProduct: "pass.individual")
     let redirected = try applied(.downgrade(toProductId: "pass.family"), to: premium, at: F.midPeriod)
     #expect(redirected.renewal?.autoRenewProductId == "pass.family")
-    #expect(redirected.notification?.subtype == "DOWNGRADE")
+    #expect(redirected.notification?.subtype == .downgrade)
   }
 
   @Test func aDowngradeDropsTheOfferQueuedForTheProductThatNoLongerRenews() throws {
@@ -165,15 +165,15 @@ struct ActionsRenewalChangeTests {
     #expect(off.renewal?.expirationIntent == nil)  // set only when it actually expires
     #expect(off.transactions.isEmpty)
     let n = try #require(off.notification)
-    #expect(n.notificationType == "DID_CHANGE_RENEWAL_STATUS")
-    #expect(n.subtype == "AUTO_RENEW_DISABLED")
+    #expect(n.notificationType == .didChangeRenewalStatus)
+    #expect(n.subtype == .autoRenewDisabled)
     #expect(n.status == .active)
     #expect(n.productId == "pass.family")
     #expect(off.message == "Turned auto-renew off: Family Pass ends on 2026-02-10 12:00 UTC instead of renewing.")
 
     let on = try applied(.setAutoRenew(true), to: off.state, at: now + .hours(1))
     #expect(on.renewal?.autoRenewStatus == .on)
-    #expect(on.notification?.subtype == "AUTO_RENEW_ENABLED")
+    #expect(on.notification?.subtype == .autoRenewEnabled)
     #expect(on.message == "Turned auto-renew on: Family Pass renews on 2026-02-10 12:00 UTC for 7.99 USD.")
   }
 

@@ -49,8 +49,8 @@ struct ActionsUpgradeTests {
     #expect(change.state.subscriber.offerPeriodsRemaining == nil)
 
     let n = try #require(change.notification)
-    #expect(n.notificationType == "DID_CHANGE_RENEWAL_PREF")
-    #expect(n.subtype == "UPGRADE")
+    #expect(n.notificationType == .didChangeRenewalPref)
+    #expect(n.subtype == .upgrade)
     #expect(n.status == .active)
     #expect(n.productId == "pass.premium")
     #expect(n.signedDate == now)
@@ -212,8 +212,8 @@ struct ActionsUpgradeTests {
     #expect(change.latest?.transactionReason == .purchase)
     #expect(change.latest?.expiresDate == utc("2026-02-25T12:00:00Z"))
     #expect(change.renewal?.autoRenewProductId == "pass.duo")
-    #expect(change.notification?.notificationType == "DID_CHANGE_RENEWAL_PREF")
-    #expect(change.notification?.subtype == "UPGRADE")
+    #expect(change.notification?.notificationType == .didChangeRenewalPref)
+    #expect(change.notification?.subtype == .upgrade)
     #expect(change.message.hasPrefix("Crossgraded to Duo Pass now"))
   }
 
@@ -225,7 +225,7 @@ struct ActionsUpgradeTests {
     #expect(change.renewal?.productId == "pass.family")
     #expect(change.renewal?.autoRenewProductId == "pass.family.annual")
     #expect(change.renewal?.renewalPrice == 79990)
-    #expect(change.notification?.subtype == "DOWNGRADE")
+    #expect(change.notification?.subtype == .downgrade)
     let preview = try Actions.preview(.crossgrade(toProductId: "pass.family.annual"), in: before, at: F.midPeriod).get()
     #expect(preview.effectiveDate == F.expires)
     #expect(preview.refundMilli == nil)

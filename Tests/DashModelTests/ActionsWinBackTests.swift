@@ -51,8 +51,8 @@ struct ActionsWinBackTests {
     #expect(change.state.subscriber.offerPeriodsRemaining == 0)
 
     let n = try #require(change.notification)
-    #expect(n.notificationType == "SUBSCRIBED")
-    #expect(n.subtype == "RESUBSCRIBE")
+    #expect(n.notificationType == .subscribed)
+    #expect(n.subtype == .resubscribe)
     #expect(n.status == .active)
     #expect(n.productId == "pass.family")
     let preview = try Actions.preview(.acceptWinBack(offerId: "wb-family-3m"), in: state, at: now).get()

@@ -74,7 +74,7 @@ struct HostileCorpusTests {
   /// Appends one notification through the real write path.
   static func appendNotification(_ path: String) throws(StateFileError) {
     try StateFile.update(path: path) { (state) throws(StateFileError) in
-      Change(state: state, notifications: [NotificationRecord(type: "TEST", uuid: "hostile", signedDate: Instant(ms: 1_778_770_800_000), status: nil)],
+      Change(state: state, notifications: [NotificationRecord(type: .test, uuid: "hostile", signedDate: Instant(ms: 1_778_770_800_000), status: nil)],
              message: "test")
     }
   }

@@ -147,8 +147,8 @@ import Testing
       .refund(.issueInApp),
       .setting(.outcomes([.ok, .fail, .recoverInGrace])),
       .plan(.acceptWinBack(offerId: "premium.winback.free")),
-      .expect(.notification(NotificationLabel(type: "DID_RENEW", subtype: nil))),
-      .expect(.notification(NotificationLabel(type: "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD"))),
+      .expect(.notification(NotificationLabel(type: .didRenew, subtype: nil))),
+      .expect(.notification(NotificationLabel(type: .didFailToRenew, subtype: .gracePeriod))),
       .expect(.status(.billingGracePeriod)),
       .code(code: "SPRING26", offerReference: "Spring 2026", limit: 10),
     ])

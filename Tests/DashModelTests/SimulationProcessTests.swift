@@ -115,7 +115,7 @@ import Testing
     #expect(lines.count == 3)
     for line in lines {
       let n = try NotificationRecord(ObjectReader(JSONParser.parse(Array(line.utf8)), at: .root))
-      #expect(n.notificationType == "DID_RENEW")
+      #expect(n.notificationType == .didRenew)
     }
     #expect(try Simulator.clock(StateFile.load(path: path)) == Sim.at("2026-04-15T00:00:00Z"))
 
@@ -135,7 +135,7 @@ import Testing
     #expect(settings.gracePeriod == .length(.days(28)))
     #expect(settings.seed == 5)
     #expect(settings.timeRate == "monthlyRenewalEveryHour")
-    #expect(try Self.run(["simulate", "--rate", "warp", path]).status == 2)
+    #expect(try Self.run(["simulate", "--rate", "warp", path]).status == 64)  // a bad command-line value is a usage error, like show --now
   }
 
   @Test func productionDataIsRefused() throws {

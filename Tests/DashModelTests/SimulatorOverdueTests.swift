@@ -30,7 +30,7 @@ struct SimulatorOverdueTests {
     let (state, dates) = try Self.fastSubscriber(renewals: 1_001)
     let behind = try Self.withClock(state, at: dates[1_000] - .millisecond)
     let change = try Simulator.advance(behind, to: dates[1_000] - .millisecond)
-    #expect(change.notifications.filter { $0.notificationType == "DID_RENEW" }.count == 1_000)
+    #expect(change.notifications.filter { $0.notificationType == .didRenew }.count == 1_000)
     #expect(try Simulator.clock(change.state) == dates[1_000] - .millisecond)
   }
 

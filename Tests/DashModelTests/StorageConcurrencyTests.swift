@@ -25,7 +25,7 @@ struct StorageConcurrencyTests {
         throw StateFileError(file: "test", message: "counter missing")
       }
       s.document.subscriber.source["x-counter"] = .int(count + 1)
-      let note = NotificationRecord(type: "TEST", uuid: summary, signedDate: Instant(ms: Double(count)), status: nil, summary: summary)
+      let note = NotificationRecord(type: .test, uuid: summary, signedDate: Instant(ms: Double(count)), status: nil, summary: summary)
       return Change(state: s, notifications: [note], message: summary)
     }
   }

@@ -13,7 +13,7 @@ struct StorageJournalTailTests {
     let lengths = [1, 16_383, 2, 40_000, 16_384, 7, 16_385, 3_000, 12, 32_768, 5, 9_999, 1, 1, 20_000, 4]
     return lengths.enumerated().map { k, n in
       let text = "#\(k) " + String(repeating: Character(UnicodeScalar(UInt8(97 + k % 26))), count: n)
-      return .notification(NotificationRecord(type: "TEST", uuid: "u\(k)", signedDate: Instant(ms: Double(k)), status: nil, summary: text))
+      return .notification(NotificationRecord(type: .test, uuid: "u\(k)", signedDate: Instant(ms: Double(k)), status: nil, summary: text))
     }
   }
 

@@ -179,7 +179,7 @@ struct StorageMalformedFileTests {
     #expect(!text.contains("\n"), sourceLocation: sourceLocation)
     #expect(throws: StateFileError.self, sourceLocation: sourceLocation) {
       try StateFile.update(path: path) { (state) throws(StateFileError) -> Change in
-        Change(state: state, notifications: [NotificationRecord(type: "TEST", uuid: nil, signedDate: nil, status: nil)], message: "")
+        Change(state: state, notifications: [NotificationRecord(type: .test, uuid: nil, signedDate: nil, status: nil)], message: "")
       }
     }
     let after = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().filter { !$0.hasSuffix(".lock") }.map { ($0, dir.bytes($0)) }

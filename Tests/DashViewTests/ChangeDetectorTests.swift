@@ -22,7 +22,7 @@ import Testing
   @Test func aNewNotificationMarksTheEventLog() {
     let active = Scenarios.active
     let more = active.with { s in
-      s.subscriber.notifications.append(NotificationRecord(type: "DID_RENEW", uuid: "x", signedDate: active.now, status: .active))
+      s.subscriber.notifications.append(NotificationRecord(type: .didRenew, uuid: "x", signedDate: active.now, status: .active))
     }
     #expect(ChangeDetector.diff(old: active.viewModel(), new: more.viewModel()) == [.events])
   }

@@ -9,7 +9,7 @@ import Testing
 
   func eventsText(_ dates: [Instant]) -> String {
     let s = Scenarios.active
-    let records = dates.map { NotificationRecord(type: "DID_RENEW", subtype: nil, uuid: nil, signedDate: $0, status: .active) }
+    let records = dates.map { NotificationRecord(type: .didRenew, subtype: nil, uuid: nil, signedDate: $0, status: .active) }
     let vm = ViewModel.derived(state: s.state, notifications: records, fileName: "active.json", clock: s.clock)
     return EventsPanel.entries(vm, UIState(), width: 120).flatMap { $0 }.map(\.text).joined(separator: "\n")
   }

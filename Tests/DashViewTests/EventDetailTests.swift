@@ -47,7 +47,7 @@ import Testing
 
   @Test func hostileFieldsAreShownNotExecuted() {
     let s = Scenarios.active.with { s in
-      var n = NotificationRecord(type: "DID_RENEW", uuid: "u\u{1B}[2J", signedDate: Scenarios.active.now, status: .active)
+      var n = NotificationRecord(type: .didRenew, uuid: "u\u{1B}[2J", signedDate: Scenarios.active.now, status: .active)
       n.summary = "\u{202E}reversed"
       s.subscriber.notifications.append(n)
     }

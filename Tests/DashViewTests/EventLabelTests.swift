@@ -14,8 +14,8 @@ import Testing
 
   var toggles: [NotificationRecord] {
     [
-      NotificationRecord(type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_ENABLED", uuid: nil, signedDate: t, status: .active),
-      NotificationRecord(type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", uuid: nil, signedDate: t - .hours(1), status: .active),
+      NotificationRecord(type: .didChangeRenewalStatus, subtype: .autoRenewEnabled, uuid: nil, signedDate: t, status: .active),
+      NotificationRecord(type: .didChangeRenewalStatus, subtype: .autoRenewDisabled, uuid: nil, signedDate: t - .hours(1), status: .active),
     ]
   }
 
@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test func aShortLabelIsLeftAlone() {
-    let n = NotificationRecord(type: "DID_RENEW", subtype: "BILLING_RECOVERY", uuid: nil, signedDate: t, status: .active)
+    let n = NotificationRecord(type: .didRenew, subtype: .billingRecovery, uuid: nil, signedDate: t, status: .active)
     #expect(EventsPanel.fit(n, width: 36) == "DID_RENEW / BILLING_RECOVERY")
   }
 

@@ -9,13 +9,13 @@ import Testing
   let t = Scenarios.active.now
 
   func record(_ type: String, _ subtype: String?, at instant: Instant?) -> NotificationRecord {
-    NotificationRecord(type: type, subtype: subtype, uuid: nil, signedDate: instant, status: .active)
+    NotificationRecord(type: NotificationType(rawValue: type), subtype: subtype.map(NotificationSubtype.init(rawValue:)), uuid: nil, signedDate: instant, status: .active)
   }
 
   func shown(_ newestFirst: [NotificationRecord]) -> [String] {
     let s = Scenarios.active
     let vm = ViewModel.derived(state: s.state, notifications: newestFirst, fileName: "active.json", clock: s.clock)
-    return vm.notifications.map { [$0.notificationType, $0.subtype].compactMap { $0 }.joined(separator: "/") }
+    return vm.notifications.map { [$0.notificationType.rawValue, $0.subtype?.rawValue].compactMap { $0 }.joined(separator: "/") }
   }
 
   /// A downgrade and then a code upgrade at one simulated instant: the upgrade is the newer event.

@@ -81,7 +81,7 @@ import Testing
 
   @Test func hostileNamesFromTheFileAreShownNotExecuted() {
     let s = Scenarios.active.with { s in
-      s.subscriber.notifications.append(NotificationRecord(type: "DID_RENEW\u{1B}[2J", subtype: "\u{202E}EVIL", uuid: "x",
+      s.subscriber.notifications.append(NotificationRecord(type: NotificationType(rawValue: "DID_RENEW\u{1B}[2J"), subtype: NotificationSubtype(rawValue: "\u{202E}EVIL"), uuid: "x",
                                                            signedDate: Scenarios.active.now, status: .active, summary: "line\nbreak"))
     }
     let frame = render(s.viewModel(), UIState(), width: 100, height: 30)

@@ -65,9 +65,22 @@ struct ActionContext {
   }
 
   /// Notification `index` of this change (0 for the first), numbered after the whole history's.
-  func notification(_ index: Int = 0, type: String, subtype: String?, status: SubscriptionStatus?, productId: String?, summary: String) -> NotificationRecord {
-    let uuid = Identifiers.notificationUUID(seed: seed, subscriber: subscriber.identityKey, sequence: history.notificationCount + index, at: now)
-    return NotificationRecord(type: type, subtype: subtype, uuid: uuid, signedDate: now, status: status, productId: productId, summary: summary)
+  func notification(_ index: Int = 0, type: NotificationType, subtype: NotificationSubtype?, status: SubscriptionStatus?, productId: String?, summary: String) -> NotificationRecord {
+    PayloadFactory.notification(
+      type, subtype, sequence: history.notificationCount + index, seed: seed, subscriber: subscriber,
+      at: now, status: status, productId: productId, summary: summary)
+  }
+
+  /// When the period `t` pays for began: its purchaseDate, except after a billing recovery in
+  /// grace, where the charge came late but the period kept its renewal date, so part of it was
+  /// already used when it was paid. The simulator's period anchor says where that period began.
+  func paidPeriodStart(of t: TransactionPayload) -> Instant? {
+    guard let purchase = t.purchaseDate, let end = t.expiresDate,
+          let anchor = (try? SimulationSettings(of: state))?.periodAnchor, anchor.count >= 1,
+          let period = try? ISOPeriod(parsing: anchor.period),
+          timing.periodEnd(from: anchor.date, period: period, count: anchor.count) == end
+    else { return t.purchaseDate }
+    return min(purchase, timing.periodEnd(from: anchor.date, period: period, count: anchor.count - 1))
   }
 
   /// The sequence number for the transaction at `index` in this change's appended history.

@@ -55,14 +55,14 @@ enum AutoRenew {
     } else {
       text = "auto-renew off: \(name) ends on \(when) instead of renewing"
     }
-    var notes = [ctx.notification(type: "DID_CHANGE_RENEWAL_STATUS", subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED",
+    var notes = [ctx.notification(type: .didChangeRenewalStatus, subtype: on ? NotificationSubtype.autoRenewEnabled : .autoRenewDisabled,
                                   status: ctx.status, productId: current.product.productID, summary: "Turned \(text)")]
     if let p = reasked {
-      notes.append(ctx.notification(1, type: "PRICE_INCREASE", subtype: "PENDING", status: ctx.status, productId: current.product.productID,
+      notes.append(ctx.notification(1, type: .priceIncrease, subtype: .pending, status: ctx.status, productId: current.product.productID,
                                     summary: "price of \(renewing) rises to \(ActionText.money(p.newPriceMilli, currency)); consent asked again before the renewal"))
     }
     if !on && inRetry {
-      notes.append(ctx.notification(1, type: "EXPIRED", subtype: "VOLUNTARY", status: .expired, productId: current.product.productID,
+      notes.append(ctx.notification(1, type: .expired, subtype: .voluntary, status: .expired, productId: current.product.productID,
                                     summary: "expired in billing retry: auto-renew was turned off, so billing retry stopped"))
     }
     let change = Change(state: state, notifications: notes, message: "Turned \(text).")

@@ -17,9 +17,9 @@ enum Crossgrade {
     }
     guard target.level == level else { throw .notSameLevel(productId: id) }
     if try sameDuration(current.product, target, ctx) {
-      return try SwitchNow(target: target, offer: nil, notificationType: "DID_CHANGE_RENEWAL_PREF", verb: "Crossgrade").outcome(ctx)
+      return try SwitchNow(target: target, offer: nil, notificationType: .didChangeRenewalPref, verb: "Crossgrade").outcome(ctx)
     }
-    return try SwitchAtRenewal(target: target, offer: nil, notificationType: "DID_CHANGE_RENEWAL_PREF", verb: "Crossgrade").outcome(ctx)
+    return try SwitchAtRenewal(target: target, offer: nil, notificationType: .didChangeRenewalPref, verb: "Crossgrade").outcome(ctx)
   }
 
   /// P1Y and P12M, or P1W and P7D, are the same duration.

@@ -6,6 +6,6 @@ enum Downgrade {
     let target = try ctx.target(id, in: current.group)
     guard current.group.subscriptions.contains(where: { $0.level > current.product.level }) else { throw .alreadyBottomLevel }
     guard target.level > current.product.level else { throw .notLowerLevel(productId: id) }
-    return try SwitchAtRenewal(target: target, offer: nil, notificationType: "DID_CHANGE_RENEWAL_PREF", verb: "Downgrade").outcome(ctx)
+    return try SwitchAtRenewal(target: target, offer: nil, notificationType: .didChangeRenewalPref, verb: "Downgrade").outcome(ctx)
   }
 }

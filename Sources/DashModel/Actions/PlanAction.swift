@@ -67,6 +67,10 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
   case codeOfferMissing(String, offerReference: String, productId: String)
   /// Another offer already waits for the next renewal (renewalInfo.offerIdentifier).
   case offerAlreadyQueued(String)
+  /// A `simulation` setting the file holds is invalid; `path` is its JSON path ($.simulation.…).
+  case badSetting(path: String, message: String)
+  /// The simulator refused the step (see `SimRefusal`).
+  case simulator(SimRefusal)
   case other(String)
 
   public var description: String { message }
@@ -105,6 +109,8 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
     case .autoRenewOff: return "Auto-renew is off, so nothing renews; turn auto-renew on before scheduling a change for the next renewal."
     case .codeOfferMissing(let c, let ref, let p): return "Offer code \(c) points at offer \"\(ref)\", which \(p) does not define in the catalog's codeOffers."
     case .offerAlreadyQueued(let o): return "Offer \(o) is already queued for the next renewal; only one offer applies at a time."
+    case .badSetting(let path, let m): return "\(path): \(m)"
+    case .simulator(let r): return r.message
     case .other(let m): return m
     }
   }

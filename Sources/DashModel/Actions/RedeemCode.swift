@@ -56,12 +56,12 @@ enum RedeemCode {
   }
 
   private static func apply(_ offer: AppliedOffer, product: SubscriptionProduct, kind: CodeEligibility, _ ctx: ActionContext) throws(ActionError) -> Outcome {
-    let type = "OFFER_REDEEMED"
+    let type = NotificationType.offerRedeemed
     switch kind {
     case .new:
-      return try StartSubscription(product: product, offer: offer, notificationType: type, subtype: "INITIAL_BUY").outcome(ctx)
+      return try StartSubscription(product: product, offer: offer, notificationType: type, subtype: .initialBuy).outcome(ctx)
     case .expired:
-      return try StartSubscription(product: product, offer: offer, notificationType: type, subtype: "RESUBSCRIBE").outcome(ctx)
+      return try StartSubscription(product: product, offer: offer, notificationType: type, subtype: .resubscribe).outcome(ctx)
     case .existing:
       let current = try ctx.requireSubscription()
       if product.productID == current.product.productID { return try forNextRenewal(offer, current.product, ctx) }
@@ -88,7 +88,7 @@ enum RedeemCode {
     let when = Format.date(ctx.nextRenewalDate)
     let terms = offer.terms(currency: r.currency ?? ctx.defaultCurrency)
     let on = turnedOn ? "; auto-renew turned back on" : ""
-    let note = ctx.notification(type: "OFFER_REDEEMED", subtype: nil, status: ctx.status, productId: product.productID,
+    let note = ctx.notification(type: .offerRedeemed, subtype: nil, status: ctx.status, productId: product.productID,
                                 summary: "Redeemed \(offer.label) for \(product.displayName): \(terms) from the renewal on \(when)\(on)")
     let change = Change(state: state, notifications: [note],
                         message: "Redeemed \(offer.label): \(terms) from the renewal on \(when)\(on).")

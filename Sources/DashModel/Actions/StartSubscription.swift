@@ -5,8 +5,8 @@
 struct StartSubscription {
   var product: SubscriptionProduct
   var offer: AppliedOffer
-  var notificationType: String
-  var subtype: String
+  var notificationType: NotificationType
+  var subtype: NotificationSubtype
 
   func outcome(_ ctx: ActionContext) throws(ActionError) -> Outcome {
     let previous = ctx.latest

@@ -20,7 +20,7 @@
 struct SwitchAtRenewal {
   var target: SubscriptionProduct
   var offer: AppliedOffer?
-  var notificationType: String
+  var notificationType: NotificationType
   var verb: String
 
   func outcome(_ ctx: ActionContext) throws(ActionError) -> Outcome {
@@ -56,11 +56,11 @@ struct SwitchAtRenewal {
     // choice after cancelling also changes the auto-renew status, which has its own notification.
     if turnedOn && offer == nil {
       notes.append(ctx.notification(
-        notes.count, type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_ENABLED", status: ctx.status, productId: current.product.productID,
+        notes.count, type: .didChangeRenewalStatus, subtype: .autoRenewEnabled, status: ctx.status, productId: current.product.productID,
         summary: "Auto-renew turned back on by choosing \(target.displayName) for \(whenText)"))
     }
     notes.append(ctx.notification(
-      notes.count, type: notificationType, subtype: "DOWNGRADE", status: ctx.status, productId: target.productID,
+      notes.count, type: notificationType, subtype: .downgrade, status: ctx.status, productId: target.productID,
       summary: "\(verb) to \(target.displayName) scheduled for \(overdue ? "when " : "")\(whenText)\(withOffer)\(on)"))
     let at = overdue ? "when \(whenText)" : "at the next renewal on \(Format.date(when))"
     let change = Change(state: state, notifications: notes,
@@ -88,7 +88,7 @@ enum CancelPendingChange {
     var state = ctx.state
     state.subscriber.renewalInfo = r
     let whenText = Format.date(ctx.nextRenewalDate)
-    let note = ctx.notification(type: "DID_CHANGE_RENEWAL_PREF", subtype: nil, status: ctx.status, productId: current.product.productID,
+    let note = ctx.notification(type: .didChangeRenewalPref, subtype: nil, status: ctx.status, productId: current.product.productID,
                                 summary: "Kept \(current.product.displayName): cancelled the switch to \(name) at \(whenText)")
     let change = Change(state: state, notifications: [note],
                         message: "Kept \(current.product.displayName); the switch to \(name) is cancelled.")

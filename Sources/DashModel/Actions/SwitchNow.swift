@@ -13,7 +13,7 @@ struct SwitchNow {
   var target: SubscriptionProduct
   var offer: AppliedOffer?
   /// DID_CHANGE_RENEWAL_PREF for a plan change, OFFER_REDEEMED for an offer code.
-  var notificationType: String
+  var notificationType: NotificationType
   /// "Upgrade" or "Crossgrade", for messages.
   var verb: String
 
@@ -33,7 +33,7 @@ struct SwitchNow {
       price = target.priceMilli
     }
     var refund: Int64 = 0
-    if let start = old.purchaseDate, let end = old.expiresDate {
+    if let start = ctx.paidPeriodStart(of: old), let end = old.expiresDate {
       refund = Proration.refundMilli(priceMilli: old.price ?? 0, purchaseDate: start, expiresDate: end, at: ctx.now,
                                      currency: old.currency ?? ctx.defaultCurrency)
     }
@@ -55,7 +55,7 @@ struct SwitchNow {
     let charge = offer.map { "\(ActionText.money(price, currency)) (\($0.label): \($0.terms(currency: currency)))" }
       ?? ActionText.money(price, currency)
     let ends = Format.date(expires)
-    var note = ctx.notification(type: notificationType, subtype: "UPGRADE", status: .active, productId: target.productID,
+    var note = ctx.notification(type: notificationType, subtype: .upgrade, status: .active, productId: target.productID,
                                 summary: "\(verb)d from \(current.product.displayName) to \(target.displayName) for \(charge); \(refundText); period ends \(ends)")
     note.source[Self.refundField] = .int(refund)
     let change = Change(state: state, transactions: [upgraded, new], notifications: [note],

@@ -6,6 +6,6 @@ enum Upgrade {
     let target = try ctx.target(id, in: current.group)
     guard current.group.subscriptions.contains(where: { $0.level < current.product.level }) else { throw .alreadyTopLevel }
     guard target.level < current.product.level else { throw .notHigherLevel(productId: id) }
-    return try SwitchNow(target: target, offer: nil, notificationType: "DID_CHANGE_RENEWAL_PREF", verb: "Upgrade").outcome(ctx)
+    return try SwitchNow(target: target, offer: nil, notificationType: .didChangeRenewalPref, verb: "Upgrade").outcome(ctx)
   }
 }

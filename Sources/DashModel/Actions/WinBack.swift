@@ -14,7 +14,7 @@ enum WinBack {
     }
     guard let product = ctx.catalog.product(offer.productId) else { throw .unknownProduct(offer.productId) }
     let applied = try AppliedOffer.winBack(offer, in: ctx)
-    return try StartSubscription(product: product, offer: applied, notificationType: "SUBSCRIBED", subtype: "RESUBSCRIBE").outcome(ctx)
+    return try StartSubscription(product: product, offer: applied, notificationType: .subscribed, subtype: .resubscribe).outcome(ctx)
   }
 
   /// The reason this offer is closed: its own blocking rule when the customer is lapsed (another

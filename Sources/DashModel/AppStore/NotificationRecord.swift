@@ -1,9 +1,9 @@
 /// One App Store Server Notification V2, as the log keeps it: the decoded envelope fields plus
-/// `status` from `data`. Types and subtypes are kept as strings so new ones Apple adds still load.
+/// `status` from `data`. Types and subtypes are open enums, so new ones Apple adds still load.
 public struct NotificationRecord: Equatable, Sendable {
   public var source: JSONObject
-  public var notificationType: String
-  public var subtype: String?
+  public var notificationType: NotificationType
+  public var subtype: NotificationSubtype?
   public var notificationUUID: String?
   public var signedDate: Instant?
   public var status: SubscriptionStatus?
@@ -12,7 +12,7 @@ public struct NotificationRecord: Equatable, Sendable {
   /// A one-line human summary SubDash writes for the log ("renewed Pro Monthly for 9.99 USD").
   public var summary: String?
 
-  public init(type: String, subtype: String? = nil, uuid: String?, signedDate: Instant?, status: SubscriptionStatus?, productId: String? = nil, summary: String? = nil) {
+  public init(type: NotificationType, subtype: NotificationSubtype? = nil, uuid: String?, signedDate: Instant?, status: SubscriptionStatus?, productId: String? = nil, summary: String? = nil) {
     source = JSONObject()
     notificationType = type
     self.subtype = subtype
@@ -25,8 +25,8 @@ public struct NotificationRecord: Equatable, Sendable {
 
   public init(_ r: ObjectReader) throws(DecodeError) {
     source = r.object
-    notificationType = try r.requiredString("notificationType")
-    subtype = try r.string("subtype")
+    notificationType = NotificationType(rawValue: try r.requiredString("notificationType"))
+    subtype = try r.stringEnum("subtype")
     notificationUUID = try r.string("notificationUUID")
     signedDate = try r.instant("signedDate")
     // Accept both the flattened log form and Apple's envelope with `data.status`.
@@ -53,5 +53,5 @@ public struct NotificationRecord: Equatable, Sendable {
   }
 
   /// "DID_FAIL_TO_RENEW / GRACE_PERIOD", the way developers write it.
-  public var label: String { subtype.map { "\(notificationType) / \($0)" } ?? notificationType }
+  public var label: String { subtype.map { "\(notificationType.rawValue) / \($0.rawValue)" } ?? notificationType.rawValue }
 }

@@ -21,9 +21,9 @@ extension SimContext {
     info.signedDate = date
     renewalInfo = info
     if let grace {
-      notify("DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: date, summary: "billing failed for \(name(productId)); grace period until \(self.date(grace))")
+      notify(.didFailToRenew, .gracePeriod, at: date, summary: "billing failed for \(name(productId)); grace period until \(self.date(grace))")
     } else {
-      notify("DID_FAIL_TO_RENEW", at: date, summary: "billing failed for \(name(productId)); billing retry until \(self.date(retryEnd)), no access")
+      notify(.didFailToRenew, at: date, summary: "billing failed for \(name(productId)); billing retry until \(self.date(retryEnd)), no access")
     }
   }
 
@@ -47,12 +47,12 @@ extension SimContext {
     issue.graceExpired = true
     settings.billingIssue = issue
     renewalInfo.signedDate = date
-    notify("GRACE_PERIOD_EXPIRED", at: date, summary: "grace period ended; billing retry continues until \(self.date(issue.retryExpiresDate))")
+    notify(.gracePeriodExpired, at: date, summary: "grace period ended; billing retry continues until \(self.date(issue.retryExpiresDate))")
   }
 
   /// Billing retry ran out: the subscription expires with expirationIntent 2.
   mutating func endBillingRetry(at date: Instant) {
-    expire(at: date, intent: .billingError, subtype: "BILLING_RETRY", summary: "expired: billing retry ended without a successful charge")
+    expire(at: date, intent: .billingError, subtype: .billingRetry, summary: "expired: billing retry ended without a successful charge")
   }
 
   /// The billing issue is resolved at `date` and the App Store charges the customer.
@@ -65,20 +65,20 @@ extension SimContext {
   ///   renewal date moves to the recovery date).
   mutating func recover(at date: Instant) throws(ActionError) {
     guard let issue = settings.billingIssue else {
-      throw ActionError.other("There is no billing issue to resolve (the subscription is not in grace or billing retry).")
+      throw ActionError.simulator(.noBillingIssue)
     }
     guard date < issue.retryExpiresDate, let current = latest else {
-      throw ActionError.other("Billing retry already ended; the subscription expired.")
+      throw ActionError.simulator(.billingRetryEnded)
     }
     // A cancelled subscription is not retried, so there is nothing to charge.
     guard renewalInfo.autoRenewOn else {
-      throw ActionError.other("auto-renew is off: the customer cancelled, so the App Store no longer retries billing (turn auto-renew on first).")
+      throw ActionError.simulator(.recoverWithAutoRenewOff)
     }
     let inGrace = issue.inGrace(at: date)
     let start = inGrace ? (current.expiresDate ?? issue.since) : date
     let t = renew(purchaseDate: date, periodStart: start, keepAnchor: inGrace)
     settings.renewalCount = (current.transactionReason == .purchase ? 0 : settings.renewalCount) + 1
     let when = inGrace ? "in grace, renewal date kept" : "in billing retry, new period from today"
-    notify("DID_RENEW", "BILLING_RECOVERY", at: date, summary: "billing recovered (\(when)): " + renewalSummary(t))
+    notify(.didRenew, .billingRecovery, at: date, summary: "billing recovered (\(when)): " + renewalSummary(t))
   }
 }

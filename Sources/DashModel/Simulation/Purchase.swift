@@ -23,13 +23,13 @@ extension SimContext {
     }
     switch Lifecycle.status(of: state.subscriber, at: date).status {
     case .active?, .billingGracePeriod?:
-      throw ActionError.other("Already subscribed to \(name(latest?.productId)); change plans with upgrade, downgrade or crossgrade.")
+      throw ActionError.simulator(.alreadySubscribed(product: name(latest?.productId)))
     case .billingRetry?:
-      throw ActionError.other("The subscription is in billing retry; resolve the billing issue instead of buying again.")
+      throw ActionError.simulator(.buyDuringBillingRetry)
     default: break
     }
     if request.familyShared && !product.familyShareable {
-      throw ActionError.other("\(product.displayName) is not family shareable.")
+      throw ActionError.simulator(.notFamilyShareable(product: product.displayName))
     }
     if rules.askToBuy && !approved {
       // A second request for the same product while the first waits is the same request.
@@ -52,12 +52,12 @@ extension SimContext {
       productId: request.productId, purchaseDate: date, expiresDate: expires, reason: .purchase, phase: phase,
       ownership: request.familyShared ? .familyShared : .purchased)
     startSubscription(t, phase: phase, previous: previous, at: date)
-    let subtype = previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE"
-    var text = "\(subtype == "INITIAL_BUY" ? "subscribed to" : "resubscribed to") \(product.displayName)"
+    let subtype: NotificationSubtype = previous == nil ? .initialBuy : .resubscribe
+    var text = "\(subtype == .initialBuy ? "subscribed to" : "resubscribed to") \(product.displayName)"
     if let o = phase.offer { text += " with \(o.type.description) (\(o.mode.label), \(phase.offerPeriodText ?? ""))" }
     text += " for \(money(t.price)) until \(self.date(expires))"
     if request.familyShared { text += " (Family Sharing)" }
-    notify("SUBSCRIBED", subtype, at: date, summary: text)
+    notify(.subscribed, subtype, at: date, summary: text)
   }
 
   /// Makes `t` the start of a new run of renewals: auto-renew on into the same product, a fresh

@@ -7,20 +7,20 @@ extension SimContext {
     let productId = renewalInfo.autoRenewProductId ?? current.productId ?? ""
     guard product(productId) != nil else {
       // Nothing to charge for: the App Store expires it as not for sale (expirationIntent 4).
-      expire(at: date, intent: .productNotAvailable, subtype: "PRODUCT_NOT_FOR_SALE",
+      expire(at: date, intent: .productNotAvailable, subtype: .productNotForSale,
              summary: "expired: \(productId) is not for sale (not in the catalog)")
       return
     }
     // Without consent (never answered, or declined and auto-renew turned back on by hand) an
     // increase that needs consent is not applied, and the old price never comes back.
     if let p = settings.pendingPriceIncrease, p.productId == productId, p.response != .accepted {
-      expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE",
+      expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: .priceIncrease,
              summary: "expired: no consent to the price increase to \(money(p.newPriceMilli))")
       return
     }
     let count = current.transactionReason == .purchase ? 0 : settings.renewalCount
     if let cap = rules.renewalCap, count >= cap {
-      expire(at: date, intent: .customerCancelled, subtype: "VOLUNTARY",
+      expire(at: date, intent: .customerCancelled, subtype: .voluntary,
              summary: "sandbox renewal cap reached after \(count) renewals: auto-renew turned off")
       return
     }
@@ -30,7 +30,7 @@ extension SimContext {
     } else {
       let t = renew(purchaseDate: date, periodStart: current.expiresDate ?? date, keepAnchor: true)
       settings.renewalCount = count + 1
-      notify("DID_RENEW", at: date, summary: renewalSummary(t))
+      notify(.didRenew, at: date, summary: renewalSummary(t))
     }
   }
 
@@ -94,19 +94,19 @@ extension SimContext {
   /// Ends the subscription at the end of its period: auto-renew is off, so nothing renews.
   mutating func expireAtPeriodEnd(at date: Instant) {
     if let p = settings.pendingPriceIncrease, p.response == .declined {
-      expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE",
+      expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: .priceIncrease,
              summary: "expired: the price increase to \(money(p.newPriceMilli)) was declined")
     } else if let issue = settings.billingIssue {
       let when = issue.gracePeriodExpiresDate == date ? "at the end of the grace period" : "in billing retry"
-      expire(at: date, intent: .customerCancelled, subtype: "VOLUNTARY",
+      expire(at: date, intent: .customerCancelled, subtype: .voluntary,
              summary: "expired \(when): auto-renew was turned off, so billing retry stopped")
     } else {
-      expire(at: date, intent: .customerCancelled, subtype: "VOLUNTARY", summary: "expired: auto-renew was off")
+      expire(at: date, intent: .customerCancelled, subtype: .voluntary, summary: "expired: auto-renew was off")
     }
   }
 
   /// Marks the subscription expired for good with `intent` and sends EXPIRED.
-  mutating func expire(at date: Instant, intent: ExpirationIntent, subtype: String, summary: String) {
+  mutating func expire(at date: Instant, intent: ExpirationIntent, subtype: NotificationSubtype, summary: String) {
     var info = renewalInfo
     info.autoRenewStatus = .off
     info.expirationIntent = intent
@@ -117,7 +117,7 @@ extension SimContext {
     renewalInfo = info
     settings.pendingPriceIncrease = nil
     settings.billingIssue = nil
-    notify("EXPIRED", subtype, at: date, summary: summary)
+    notify(.expired, subtype, at: date, summary: summary)
   }
 }
 

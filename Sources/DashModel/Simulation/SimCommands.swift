@@ -6,7 +6,11 @@ extension SimContext {
     guard var t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
     guard !t.isFamilyShared else {
-      throw ActionError.other("This is Family Sharing access; only the purchaser can be refunded (use revoke).")
+      throw ActionError.simulator(.refundOfFamilyAccess)
+    }
+    // Apple refunds charges; a free trial charged nothing, so there is no refund to approve.
+    guard (t.price ?? 0) > 0 || t.offerDiscountType != .freeTrial else {
+      throw ActionError.simulator(.nothingCharged(product: name(t.productId)))
     }
     turnAutoRenewOffForRevocation(at: date, why: "after a refund request")
     t.revocationDate = date
@@ -15,7 +19,10 @@ extension SimContext {
     t.signedDate = date
     record(t)
     endBillingState()
-    notify("REFUND", at: date, summary: "refunded \(money(t.price)) for \(name(t.productId)) (\(reason.description)); access ends")
+    let summary = "refunded \(money(t.price)) for \(name(t.productId)) (\(reason.description)); access ends"
+    notify(.refund, at: date, summary: summary)
+    // The status line names the refund, not the AUTO_RENEW_DISABLED that comes first.
+    headline = summary
   }
 
   /// Family Sharing access ends (the purchaser stopped sharing or left the family): REVOKE.
@@ -23,7 +30,7 @@ extension SimContext {
     guard var t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
     guard t.isFamilyShared else {
-      throw ActionError.other("This subscription was purchased, not shared through Family Sharing; use refund.")
+      throw ActionError.simulator(.revokeOfPurchase)
     }
     turnAutoRenewOffForRevocation(at: date, why: nil)
     t.revocationDate = date
@@ -32,7 +39,7 @@ extension SimContext {
     t.signedDate = date
     record(t)
     endBillingState()
-    notify("REVOKE", at: date, summary: "Family Sharing access to \(name(t.productId)) was revoked; access ends")
+    notify(.revoke, at: date, summary: "Family Sharing access to \(name(t.productId)) was revoked; access ends")
   }
 
   /// A refund request turns auto-renew off first (Apple sends DID_CHANGE_RENEWAL_STATUS /
@@ -41,7 +48,7 @@ extension SimContext {
     guard renewalInfo.autoRenewOn else { return }
     renewalInfo.autoRenewStatus = .off
     renewalInfo.signedDate = date
-    if let why { notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date, summary: "auto-renew turned off \(why)") }
+    if let why { notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date, summary: "auto-renew turned off \(why)") }
   }
 
   private mutating func endBillingState() {
@@ -80,7 +87,7 @@ extension SimContext {
     if wasOn {
       renewalInfo.autoRenewStatus = .off
       renewalInfo.signedDate = date
-      notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date,
+      notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date,
              summary: "auto-renew turned off to expire \(name(t.productId)) now\(pending)")
     }
     t.expiresDate = date
@@ -102,7 +109,7 @@ extension SimContext {
     guard let t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
     guard settings.billingIssue == nil else {
-      throw ActionError.other("The subscription is in grace or billing retry; force renewal does not change that state (resolve the billing issue).")
+      throw ActionError.simulator(.forceRenewDuringBillingIssue)
     }
     var ended = t
     ended.expiresDate = date
@@ -112,7 +119,7 @@ extension SimContext {
     settings.pendingPriceIncrease = nil
     let renewed = renew(purchaseDate: date, periodStart: date, keepAnchor: false)
     settings.renewalCount += 1
-    notify("DID_RENEW", at: date, summary: "forced renewal: " + renewalSummary(renewed))
+    notify(.didRenew, at: date, summary: "forced renewal: " + renewalSummary(renewed))
   }
 
   /// SKTestSession `requestPriceIncreaseConsentForTransaction`. `newPrice` defaults to the
@@ -129,7 +136,7 @@ extension SimContext {
     let old = regularPrice(productId) ?? 0
     let price = newPrice ?? old + 1000
     guard price > old else {
-      throw ActionError.other("\(money(price)) is not an increase over \(money(old)).")
+      throw ActionError.simulator(.notAnIncrease(new: money(price), old: money(old)))
     }
     settings.pendingPriceIncrease = PendingPriceIncrease(
       productId: productId, newPriceMilli: price, requestedDate: date, response: consentRequired ? .pending : .accepted)
@@ -137,29 +144,29 @@ extension SimContext {
     renewalInfo.signedDate = date
     syncRenewalInfo(at: date)
     if consentRequired {
-      notify("PRICE_INCREASE", "PENDING", at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); consent needed before the renewal")
+      notify(.priceIncrease, .pending, at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); consent needed before the renewal")
     } else {
-      notify("PRICE_INCREASE", "ACCEPTED", at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); no consent needed")
+      notify(.priceIncrease, .accepted, at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); no consent needed")
     }
   }
 
   /// SKTestSession `consentToPriceIncreaseForTransaction`: renews at the new price.
   mutating func consentPriceIncrease(at date: Instant) throws(ActionError) {
     guard var p = settings.pendingPriceIncrease, p.response == .pending else {
-      throw ActionError.other("No price increase is waiting for consent.")
+      throw ActionError.simulator(.noPriceIncreasePending)
     }
     p.response = .accepted
     settings.pendingPriceIncrease = p
     renewalInfo.priceIncreaseStatus = .customerConsented
     renewalInfo.signedDate = date
-    notify("PRICE_INCREASE", "ACCEPTED", at: date, summary: "customer consented to \(money(p.newPriceMilli)) for \(name(p.productId))")
+    notify(.priceIncrease, .accepted, at: date, summary: "customer consented to \(money(p.newPriceMilli)) for \(name(p.productId))")
   }
 
   /// SKTestSession `declinePriceIncreaseForTransaction`: auto-renew off, the pending status
   /// removed; the subscription expires at the end of the period with EXPIRED / PRICE_INCREASE.
   mutating func declinePriceIncrease(at date: Instant) throws(ActionError) {
     guard var p = settings.pendingPriceIncrease, p.response == .pending else {
-      throw ActionError.other("No price increase is waiting for consent.")
+      throw ActionError.simulator(.noPriceIncreasePending)
     }
     p.response = .declined
     settings.pendingPriceIncrease = p
@@ -167,7 +174,7 @@ extension SimContext {
     renewalInfo.autoRenewStatus = .off
     renewalInfo.signedDate = date
     syncRenewalInfo(at: date)
-    notify("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: date, summary: "customer declined the price increase; expires at the end of the period")
+    notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date, summary: "customer declined the price increase; expires at the end of the period")
   }
 
   /// Queues a failure for the next renewal attempt, ahead of any scripted outcome.
@@ -192,11 +199,10 @@ extension SimContext {
   /// The request a parent can still answer at `date`, or why there is none.
   private func waitingAskToBuy(at date: Instant) throws(ActionError) -> AskToBuyRequest {
     guard let request = state.subscriber.askToBuy, request.status == .pending else {
-      throw ActionError.other("No Ask to Buy request is waiting.")
+      throw ActionError.simulator(.noAskToBuyPending)
     }
     guard request.isPending(at: date) else {
-      throw ActionError.other(
-        "The Ask to Buy request for \(name(request.productId)) lapsed on \(self.date(request.lapseDate)) (requests wait 24 hours); buy again to send a new one.")
+      throw ActionError.simulator(.askToBuyLapsed(product: name(request.productId), lapsedOn: self.date(request.lapseDate)))
     }
     return request
   }

@@ -25,7 +25,7 @@ struct SimContext {
       settings = try SimulationSettings(of: state)
       rules = try SimulationRules(settings: settings, catalog: state.catalog)
     } catch {
-      throw ActionError.other("\(error.path): \(error.message)")
+      throw ActionError.badSetting(path: "\(error.path)", message: error.message)
     }
     summary = state.historySummary
     added = HistorySummary()
@@ -78,12 +78,12 @@ struct SimContext {
   }
 
   /// Emits a notification signed at `date`, with the status the subscriber has at that moment.
-  mutating func notify(_ type: String, _ subtype: String? = nil, at date: Instant, summary text: String) {
-    let uuid = Identifiers.notificationUUID(
-      seed: settings.seed, subscriber: state.subscriber.identityKey, sequence: summary.notificationCount, at: date)
+  mutating func notify(_ type: NotificationType, _ subtype: NotificationSubtype? = nil, at date: Instant, summary text: String) {
     let status = Lifecycle.status(of: state.subscriber, at: date).status
     let product = latest?.productId ?? state.subscriber.renewalInfo?.productId
-    notifications.append(NotificationRecord(type: type, subtype: subtype, uuid: uuid, signedDate: date, status: status, productId: product, summary: text))
+    notifications.append(PayloadFactory.notification(
+      type, subtype, sequence: summary.notificationCount, seed: settings.seed, subscriber: state.subscriber,
+      at: date, status: status, productId: product, summary: text))
     summary.notificationCount += 1
   }
 

@@ -110,8 +110,7 @@ extension SimContext {
     guard let first = pendingEvents().first, first.date <= clock else { return }
     let applied = run(until: clock, limit: Self.overdueLimit)
     if applied == Self.overdueLimit, let next = pendingEvents().first, next.date <= clock {
-      throw ActionError.other(
-        "More than 1,000 events are overdue: simulation.now (\(Format.date(clock))) is far past the period that ended \(Format.date(first.date)); set simulation.now back near \(Format.date(first.date)) (or remove it) and advance from there, or step through them one event at a time (the > key, simulate --steps)")
+      throw ActionError.simulator(.tooManyOverdue(clock: Format.date(clock), firstDue: Format.date(first.date)))
     }
   }
 }

@@ -6,43 +6,23 @@ extension SimContext {
     productId: String, purchaseDate: Instant, expiresDate: Instant, reason: TransactionReason,
     phase: RenewalPhase, ownership: OwnershipType? = nil
   ) -> TransactionPayload {
-    let prev = latest
-    let seq = nextTransactionSequence
-    let id = Identifiers.transactionId(sequence: seq)
-    var t = TransactionPayload()
-    t.originalTransactionId = prev?.originalTransactionId ?? state.subscriber.renewalInfo?.originalTransactionId ?? id
-    t.transactionId = id
-    t.webOrderLineItemId = Identifiers.webOrderLineItemId(sequence: seq)
-    t.bundleId = prev?.bundleId ?? settings.bundleId ?? "com.example.app"
-    t.productId = productId
-    t.subscriptionGroupIdentifier = state.catalog.group(of: productId)?.id ?? prev?.subscriptionGroupIdentifier
-    t.purchaseDate = purchaseDate
-    t.originalPurchaseDate = prev?.originalPurchaseDate ?? purchaseDate
-    t.expiresDate = expiresDate
-    t.quantity = 1
-    t.type = "Auto-Renewable Subscription"
-    t.appAccountToken = prev?.appAccountToken
-    t.inAppOwnershipType = ownership ?? prev?.inAppOwnershipType ?? .purchased
-    t.signedDate = purchaseDate
-    t.offerType = phase.offer?.type
-    t.offerIdentifier = phase.offer?.identifier
-    t.offerDiscountType = phase.offer?.mode.discountType
-    t.offerPeriod = phase.offer == nil ? nil : phase.offerPeriodText
-    t.environment = environment
-    t.storefront = prev?.storefront ?? settings.storefront ?? state.catalog.settings.storefront ?? "USA"
-    t.storefrontId = prev?.storefrontId
-    t.transactionReason = reason
-    t.price = phase.priceMilli
-    t.currency = currency
-    return t
+    let stamp = phase.offer.map {
+      PayloadFactory.OfferStamp(type: $0.type, identifier: $0.identifier, discountType: $0.mode.discountType, period: phase.offerPeriodText)
+    }
+    let spec = PayloadFactory.TransactionSpec(
+      sequence: nextTransactionSequence, productId: productId, groupId: state.catalog.group(of: productId)?.id,
+      purchaseDate: purchaseDate, expiresDate: expiresDate, reason: reason, priceMilli: phase.priceMilli, offer: stamp,
+      ownership: ownership)
+    return PayloadFactory.transaction(spec, previous: latest, account: account)
   }
 
-  var environment: AppStoreEnvironment {
-    if let e = state.subscriber.environment { return e }
-    if let e = settings.environment { return e }
-    if case .sandbox = rules.rate { return .sandbox }
-    return .xcode
+  /// The account new transactions belong to when no earlier one says (see `AccountDefaults`).
+  var account: AccountDefaults {
+    var sandbox = false
+    if case .sandbox = rules.rate { sandbox = true }
+    return AccountDefaults(state: state, settings: settings, sandboxRate: sandbox)
   }
+
 
   /// The end of a period starting at `start`. Calendar periods count from an anchor, so a
   /// subscription bought on Jan 31 renews Feb 28, Mar 31, Apr 30: each end is the anchor plus n

@@ -22,7 +22,7 @@ public enum Simulator {
   /// It needs only `simulation.now`, so a bad rate or grace setting does not hide the clock.
   public static func clock(_ state: SubscriptionState) throws(ActionError) -> Instant {
     let settings: SimulationSettings
-    do { settings = try SimulationSettings(of: state) } catch { throw ActionError.other("\(error.path): \(error.message)") }
+    do { settings = try SimulationSettings(of: state) } catch { throw ActionError.badSetting(path: "\(error.path)", message: error.message) }
     return settings.now ?? state.subscriber.latestTransaction?.purchaseDate ?? Instant.epoch
   }
 
@@ -34,14 +34,14 @@ public enum Simulator {
 
   /// The settings of a state, as written in its `simulation` object.
   public static func settings(_ state: SubscriptionState) throws(ActionError) -> SimulationSettings {
-    do { return try SimulationSettings(of: state) } catch { throw ActionError.other("\(error.path): \(error.message)") }
+    do { return try SimulationSettings(of: state) } catch { throw ActionError.badSetting(path: "\(error.path)", message: error.message) }
   }
 
   /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
   /// never moves back: a target before it only applies overdue events.
   public static func advance(_ state: SubscriptionState, to target: Instant) throws(ActionError) -> Change {
     guard target <= Instant.fileRange.upperBound else {
-      throw ActionError.other("\(Format.date(target)) is past 3000-01-01 00:00 UTC, the last date a state file can hold")
+      throw ActionError.simulator(.pastLastFileDate(Format.date(target)))
     }
     var ctx = try SimContext(state)
     try ctx.catchUpOverdue()
@@ -61,7 +61,7 @@ public enum Simulator {
   public static func advanceToNextEvent(_ state: SubscriptionState) throws(ActionError) -> Change {
     var ctx = try SimContext(state)
     guard let next = ctx.pendingEvents().first else {
-      throw ActionError.other("Nothing is scheduled: the subscription will not renew, expire or change on its own.")
+      throw ActionError.simulator(.nothingScheduled)
     }
     let at = max(next.date, ctx.now)
     ctx.run(until: next.date)
@@ -122,7 +122,7 @@ public enum Simulator {
       do throws(DecodeError) {
         ctx.rules = try SimulationRules(settings: ctx.settings, catalog: state.catalog)
       } catch {
-        throw ActionError.other("\(error.path): \(error.message)")
+        throw ActionError.badSetting(path: "\(error.path)", message: error.message)
       }
       return ctx.change(now: ctx.now, message: "Simulation settings changed")
     }

@@ -13,7 +13,7 @@ extension Simulator {
       let settings = try SimulationSettings(of: s)
       _ = try SimulationRules(settings: settings, catalog: s.catalog)
     } catch {
-      return .failure(.other("\(error.path): \(error.message)"))
+      return .failure(.badSetting(path: "\(error.path)", message: error.message))
     }
     return .success(Change(state: s, message: "Simulation settings changed"))
   }

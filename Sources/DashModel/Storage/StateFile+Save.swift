@@ -17,12 +17,43 @@ extension StateFile {
     path: String,
     _ apply: (SubscriptionState) throws(StateFileError) -> Change
   ) throws(StateFileError) -> Saved {
-    let lock = try FileLock(for: path)
+    do throws(UpdateFailure<StateFileError>) {
+      return try update(path: path, refusing: StateFileError.self, apply)
+    } catch {
+      switch error {
+      case .file(let e), .refused(let e): throw e
+      }
+    }
+  }
+
+  /// Why `update` wrote nothing: the file could not be locked, read or written, or the change
+  /// itself refused (a plan action or simulator rule). The two never share a type, so a refusal
+  /// is never mistaken for a file error, nor shown with a file name it does not concern.
+  public enum UpdateFailure<Refusal: Error>: Error {
+    case file(StateFileError)
+    case refused(Refusal)
+  }
+
+  /// `update` for a change that may refuse with its own typed error.
+  @discardableResult
+  public static func update<Refusal: Error>(
+    path: String,
+    refusing _: Refusal.Type,
+    _ apply: (SubscriptionState) throws(Refusal) -> Change
+  ) throws(UpdateFailure<Refusal>) -> Saved {
+    let lock: FileLock
+    let current: SubscriptionState
+    do throws(StateFileError) {
+      lock = try FileLock(for: path)
+      current = try load(path: path)
+    } catch { throw .file(error) }
     defer { withExtendedLifetime(lock) {} }
-    let current = try load(path: path)
-    var change = try apply(current)
-    try checkDates(change, path: path)
-    try commit(&change, at: path)
+    var change: Change
+    do throws(Refusal) { change = try apply(current) } catch { throw .refused(error) }
+    do throws(StateFileError) {
+      try checkDates(change, path: path)
+      try commit(&change, at: path)
+    } catch { throw .file(error) }
     return Saved(state: change.state, change: change)
   }
 

@@ -19,7 +19,7 @@ extension ListRow {
       row.flags.append(provenance.signature == .appleSigned ? .appleSigned : .notAppleSigned)
     }
     if let last = sub.notifications.last {
-      row.lastEvent = last.notificationType + (last.subtype.map { "/" + $0 } ?? "")
+      row.lastEvent = last.notificationType.rawValue + (last.subtype.map { "/" + $0.rawValue } ?? "")
       row.lastEventDate = last.signedDate
     }
     let t = sub.latestTransaction

@@ -61,10 +61,10 @@ enum BannerPanel {
     guard expiry.intent == .billingError else { return "on \(fmt(expiry.date)): \(expiry.reason)" }
     var text = "billing error: the renewal due \(fmt(expiry.date)) was never paid"
     let log = vm.notifications.filter { ($0.signedDate ?? .epoch) >= expiry.date }
-    if let graceEnd = log.last(where: { $0.notificationType == "GRACE_PERIOD_EXPIRED" })?.signedDate {
+    if let graceEnd = log.last(where: { $0.notificationType == .gracePeriodExpired })?.signedDate {
       text += "; access ended with grace on \(fmt(graceEnd))"
     }
-    if let gaveUp = log.last(where: { $0.notificationType == "EXPIRED" && $0.subtype == "BILLING_RETRY" })?.signedDate {
+    if let gaveUp = log.last(where: { $0.notificationType == .expired && $0.subtype == .billingRetry })?.signedDate {
       text += "; Apple stopped retrying on \(fmt(gaveUp))"
     }
     return text

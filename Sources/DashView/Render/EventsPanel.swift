@@ -63,9 +63,9 @@ enum EventsPanel {
   static func fit(_ n: NotificationRecord, width: Int, ellipsis: String = Glyphs.unicode.ellipsis) -> String {
     let full = Sanitizer.clean(n.label)
     guard DisplayWidth.of(full) > width, let subtype = n.subtype else { return Sanitizer.truncate(full, to: width, ellipsis: ellipsis) }
-    let tail = " / " + Sanitizer.clean(subtype)
+    let tail = " / " + Sanitizer.clean(subtype.rawValue)
     let room = width - DisplayWidth.of(tail)
     guard room >= 6 else { return Sanitizer.truncate(full, to: width, ellipsis: ellipsis) }
-    return Sanitizer.truncate(n.notificationType, to: room, ellipsis: ellipsis) + tail
+    return Sanitizer.truncate(n.notificationType.rawValue, to: room, ellipsis: ellipsis) + tail
   }
 }

@@ -114,18 +114,18 @@ final class DashboardSession {
 
   private func write(wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
     let override = nowOverride
-    do {
-      let saved = try StateFile.update(path: path) { (current) throws(StateFileError) -> Change in
+    do throws(StateFile.UpdateFailure<ActionError>) {
+      let saved = try StateFile.update(path: path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
         let now = WallClock.viewingTime(for: current, override: override, wall: wall).now
-        switch body(current, now) {
-        case .success(let change): return change
-        case .failure(let error): throw StateFileError(file: "", message: error.message)
-        }
+        return try body(current, now).get()
       }
       return .succeeded(saved.change.message)
     } catch {
-      // Model refusals carry no file name; storage failures do.
-      return .failed(error.file.isEmpty ? error.message : error.description)
+      // Model refusals say what was refused; storage failures name the file.
+      switch error {
+      case .refused(let refusal): return .failed(refusal.message)
+      case .file(let e): return .failed(e.description)
+      }
     }
   }
 

@@ -11,7 +11,7 @@ struct Simulate: ParsableCommand {
 
       --scenario SCRIPT runs a scenario script against FILE; --check SCRIPT runs it on a scratch copy and exits 1 on the first mismatch.
 
-      Every write goes through the locked, atomic path, so dashboards open on FILE keep their key presses. Ctrl-C stops cleanly. Exit codes: 0 ok, 1 a check failed, 2 bad input. See docs/simulation.md.
+      Every write goes through the locked, atomic path, so dashboards open on FILE keep their key presses. Ctrl-C stops cleanly. Exit codes: 0 ok; 1 a check failed or a step was refused; 2 bad input in a file (state file, script, catalog); 64 a bad command line (unknown option, --steps 0, a bad --until date, --rate or --grace value), as for `show --now`. See docs/simulation.md.
       """)
 
   @Argument(help: "The state file (optional with --check: a scratch copy is used).")
@@ -56,6 +56,16 @@ struct Simulate: ParsableCommand {
     if check == nil && file == nil { throw ValidationError("missing the state FILE") }
     if let steps, steps < 1 { throw ValidationError("--steps must be 1 or more") }
     if fast && (until != nil || steps != nil) { throw ValidationError("--fast runs until nothing is scheduled; use it without --until/--steps") }
+    // A bad date is a bad command line: 64, the same as `show --now`.
+    if let until {
+      do { _ = try Format.parseDate(until) } catch { throw ValidationError("--until: \(error.description)") }
+    }
+    if let rate {
+      do { _ = try SimulationRate(parsing: rate) } catch { throw ValidationError("--rate: \(error)") }
+    }
+    if let grace {
+      do { _ = try GraceSetting(parsing: grace) } catch { throw ValidationError("--grace: \(error.message)") }
+    }
   }
 
   func run() throws {

@@ -4,34 +4,30 @@ import DashModel
 /// (a dashboard's key press since the last step included) and returns nil when there is nothing
 /// to write.
 enum SimFileStep {
-  private struct NothingToDo: Error {}
+  /// What a step may refuse with: the simulator's refusal, or nothing due (nothing is written).
+  private enum Refusal: Error {
+    case refused(ActionError)
+    case nothingToDo
+  }
 
   static func update(_ path: String, _ compute: (SubscriptionState) throws(ActionError) -> Change?) throws(SimulateInputError) -> Change? {
-    var refusal: ActionError?
-    var idle = false
-    do {
-      let saved = try StateFile.update(path: path) { (state) throws(StateFileError) -> Change in
-        do {
-          guard let c = try compute(state) else {
-            idle = true
-            throw StateFileError(file: path, message: "nothing to do")
-          }
-          return c
-        } catch let e as ActionError {
-          refusal = e
-          throw StateFileError(file: path, message: e.message)
-        } catch let e as StateFileError {
-          throw e
-        } catch {
-          throw StateFileError(file: path, message: "\(error)")
-        }
+    do throws(StateFile.UpdateFailure<Refusal>) {
+      let saved = try StateFile.update(path: path, refusing: Refusal.self) { (state) throws(Refusal) -> Change in
+        let c: Change?
+        do throws(ActionError) { c = try compute(state) } catch { throw .refused(error) }
+        guard let c else { throw .nothingToDo }
+        return c
       }
       return saved.change
     } catch {
-      if idle { return nil }
+      switch error {
+      case .refused(.nothingToDo): return nil
       // A setting the file holds is named with the file, as every other bad-input error is.
-      if let refusal { throw SimulateInputError(refusal.message.hasPrefix("$.") ? "\(path): \(refusal.message)" : refusal.message) }
-      throw SimulateInputError(error.description)
+      case .refused(.refused(let refusal)):
+        if case .badSetting = refusal { throw SimulateInputError("\(path): \(refusal.message)") }
+        throw SimulateInputError(refusal.message)
+      case .file(let e): throw SimulateInputError(e.description)
+      }
     }
   }
 }
@@ -57,17 +53,28 @@ struct SimulateClock {
       LineOut.stderr("subdash simulate: --until \(Format.date(until)) is before the file's clock (\(Format.date(clock))); the clock never moves back")
     }
     var done = 0
+    // --fast stops at the last lifecycle event: win-back eligibility changes are invisible on
+    // the dashboard and would walk the clock years ahead. --until (or --steps) asks for them.
+    let lifecycleOnly = until == nil && steps == nil
+    var skippedWinBack: SimEvent?
     while !signals.check() {
       if let steps, done >= steps { break }
       let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
         try Simulator.requireSimulatable(s)
         guard let next = try Simulator.nextEvent(s) else { return nil }
         if let until, next.date > until { return nil }
+        if lifecycleOnly && next.kind == .winBackEligibility {
+          skippedWinBack = next
+          return nil
+        }
         return try Simulator.advanceToNextEvent(s)
       }
       guard let change else { break }
       emit(change)
       done += 1
+    }
+    if let skippedWinBack {
+      LineOut.stderr("subdash simulate: stopped at the last lifecycle event; next is a win-back eligibility change at \(Self.when(skippedWinBack.date)) (use --until to run on)")
     }
     if let until, !signals.stopped, steps.map({ done < $0 }) ?? true {
       if let c = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in try Simulator.advance(s, to: until) }) { emit(c) }
@@ -84,16 +91,19 @@ struct SimulateClock {
     var base = try readClock(fallback: Instant(ms: wallStartNow))
     var wallStart = SimMonotonic.seconds()
     var lastTick = -1.0
+    var announced: SimEvent??
     while !signals.stopped {
       let elapsed = SimMonotonic.seconds() - wallStart
       let target = base + Span(ms: (elapsed * 1000).rounded(.down))
       var nextDue: Instant?
+      var nextEvent: SimEvent?
       var fileClock = target
       let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
         let clock = try Simulator.clock(s)
         fileClock = clock
         let next = try Simulator.nextEvent(s)
         nextDue = next?.date
+        nextEvent = next
         let due = next.map { $0.date <= target } ?? false
         // Write when something is due, when the clock must move for the dashboards (once a
         // second), or when the file's clock is behind.
@@ -103,6 +113,12 @@ struct SimulateClock {
       if let change {
         emit(change)
         lastTick = elapsed
+      }
+      // Say what comes next at the start and after each event, so a slow rate is not silence.
+      let now = max(target, fileClock)
+      if announced != .some(nextEvent), nextEvent.map({ $0.date > now }) ?? true {
+        announced = .some(nextEvent)
+        LineOut.stderr(Self.nextLine(nextEvent, now: now))
       }
       if fileClock > target {  // moved on by someone else (a dashboard): follow, never rewind
         base = fileClock
@@ -115,6 +131,16 @@ struct SimulateClock {
     }
     finish("stopped by signal")
   }
+
+  /// `next: renewal at 2026-05-23 18:32:05 UTC (in 9d 03h)`: virtual time runs one-for-one with
+  /// the wall clock, so the distance is also how long to wait.
+  static func nextLine(_ next: SimEvent?, now: Instant) -> String {
+    guard let next else { return "next: nothing is scheduled (the subscription will not renew, expire or change on its own)" }
+    return "next: \(next.kind) at \(when(next.date)) (in \(Format.countdown(next.date - now)))"
+  }
+
+  /// A date to the second: at fast rates events are seconds apart.
+  static func when(_ date: Instant) -> String { Format.dateShort(date, seconds: true, year: true) + " UTC" }
 
   private func readClock(fallback: Instant) throws(SimulateInputError) -> Instant {
     do {

@@ -14,9 +14,12 @@ struct SimulateScenario {
   func run(_ signals: inout SimStopSignals) -> Int32 {
     let scenario: Scenario
     do {
-      let text = try String(contentsOfFile: script, encoding: .utf8)
+      let text = try ScenarioFile.read(path: script)
       scenario = try ScenarioParser.parse(text, fileName: PathName.fileName(of: script))
     } catch let e as ScenarioSyntaxError {
+      LineOut.stderr(e.description)
+      return 2
+    } catch let e as StateFileError {
       LineOut.stderr(e.description)
       return 2
     } catch {

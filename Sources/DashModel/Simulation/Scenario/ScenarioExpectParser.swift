@@ -100,7 +100,9 @@ enum ScenarioExpectParser {
     guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else {
       throw SimTextError("expected a notification such as DID_RENEW or DID_FAIL_TO_RENEW / GRACE_PERIOD, found \"\(text)\"")
     }
-    return NotificationLabel(type: parts[0].uppercased(), subtype: parts.count == 2 ? parts[1].uppercased() : nil)
+    return NotificationLabel(
+      type: NotificationType(rawValue: parts[0].uppercased()),
+      subtype: parts.count == 2 ? NotificationSubtype(rawValue: parts[1].uppercased()) : nil)
   }
 
   static func price(_ text: String) throws(SimTextError) -> Int64 {

@@ -101,12 +101,12 @@ public enum Expectation: Equatable, Sendable {
 /// `DID_FAIL_TO_RENEW / GRACE_PERIOD`: a type and an optional subtype. A label without a subtype
 /// matches only a notification without one, so `DID_RENEW` never passes for BILLING_RECOVERY.
 public struct NotificationLabel: Equatable, Sendable, CustomStringConvertible {
-  public var type: String
-  public var subtype: String?
-  public init(type: String, subtype: String?) {
+  public var type: NotificationType
+  public var subtype: NotificationSubtype?
+  public init(type: NotificationType, subtype: NotificationSubtype?) {
     self.type = type
     self.subtype = subtype
   }
   public func matches(_ n: NotificationRecord) -> Bool { n.notificationType == type && n.subtype == subtype }
-  public var description: String { subtype.map { "\(type) / \($0)" } ?? type }
+  public var description: String { subtype.map { "\(type) / \($0)" } ?? type.rawValue }
 }

@@ -10,20 +10,16 @@ public struct ScenarioStore: Sendable {
   /// Computes a change from the state on disk and saves it; a refused step writes nothing and
   /// returns its error.
   public func update(_ compute: (SubscriptionState) -> Result<Change, ActionError>) throws(StateFileError) -> Result<Change, ActionError> {
-    var refusal: ActionError?
-    do {
-      let saved = try StateFile.update(path: path) { (state) throws(StateFileError) -> Change in
-        switch compute(state) {
-        case .success(let c): return c
-        case .failure(let e):
-          refusal = e
-          throw StateFileError(file: PathName.fileName(of: path), message: e.message)
-        }
+    do throws(StateFile.UpdateFailure<ActionError>) {
+      let saved = try StateFile.update(path: path, refusing: ActionError.self) { (state) throws(ActionError) -> Change in
+        try compute(state).get()
       }
       return .success(saved.change)
     } catch {
-      if let refusal { return .failure(refusal) }
-      throw error
+      switch error {
+      case .refused(let refusal): return .failure(refusal)
+      case .file(let e): throw e
+      }
     }
   }
 }

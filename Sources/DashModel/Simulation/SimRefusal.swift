@@ -1,0 +1,49 @@
+/// Why the simulator refused a step, one case per rule, so callers (the dashboard, `simulate`,
+/// scenario checks) can tell them apart without reading messages. Nothing was written.
+public enum SimRefusal: Equatable, Sendable {
+  case refundOfFamilyAccess
+  case revokeOfPurchase
+  case forceRenewDuringBillingIssue
+  case notAnIncrease(new: String, old: String)
+  case noPriceIncreasePending
+  case noAskToBuyPending
+  case askToBuyLapsed(product: String, lapsedOn: String)
+  case alreadySubscribed(product: String)
+  case nothingCharged(product: String)
+  case buyDuringBillingRetry
+  case notFamilyShareable(product: String)
+  case noBillingIssue
+  case billingRetryEnded
+  case recoverWithAutoRenewOff
+  case pastLastFileDate(String)
+  case nothingScheduled
+  case tooManyOverdue(clock: String, firstDue: String)
+
+  public var message: String {
+    switch self {
+    case .refundOfFamilyAccess: return "This is Family Sharing access; only the purchaser can be refunded (use revoke)."
+    case .revokeOfPurchase: return "This subscription was purchased, not shared through Family Sharing; use refund."
+    case .forceRenewDuringBillingIssue:
+      return "The subscription is in grace or billing retry; force renewal does not change that state (resolve the billing issue)."
+    case .notAnIncrease(let new, let old): return "\(new) is not an increase over \(old)."
+    case .noPriceIncreasePending: return "No price increase is waiting for consent."
+    case .noAskToBuyPending: return "No Ask to Buy request is waiting."
+    case .askToBuyLapsed(let product, let lapsedOn):
+      return "The Ask to Buy request for \(product) lapsed on \(lapsedOn) (requests wait 24 hours); buy again to send a new one."
+    case .alreadySubscribed(let product):
+      return "Already subscribed to \(product); change plans with upgrade, downgrade or crossgrade."
+    case .nothingCharged(let product):
+      return "The current period of \(product) is a free trial: nothing was charged, so there is nothing to refund (expire it instead)."
+    case .buyDuringBillingRetry: return "The subscription is in billing retry; resolve the billing issue instead of buying again."
+    case .notFamilyShareable(let product): return "\(product) is not family shareable."
+    case .noBillingIssue: return "There is no billing issue to resolve (the subscription is not in grace or billing retry)."
+    case .billingRetryEnded: return "Billing retry already ended; the subscription expired."
+    case .recoverWithAutoRenewOff:
+      return "auto-renew is off: the customer cancelled, so the App Store no longer retries billing (turn auto-renew on first)."
+    case .pastLastFileDate(let date): return "\(date) is past 3000-01-01 00:00 UTC, the last date a state file can hold"
+    case .nothingScheduled: return "Nothing is scheduled: the subscription will not renew, expire or change on its own."
+    case .tooManyOverdue(let clock, let first):
+      return "More than 1,000 events are overdue: simulation.now (\(clock)) is far past the period that ended \(first); set simulation.now back near \(first) (or remove it) and advance from there, or step through them one event at a time (the > key, simulate --steps)"
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import Testing
+
+@testable import DashModel
+
+/// `F` follows Apple: a refund returns a charge, so a free trial has none, and the status line
+/// says what was refunded (not the AUTO_RENEW_DISABLED that precedes the REFUND).
+@Suite("Simulator refunds")
+struct SimulationRefundTests {
+  @Test func aFreeTrialCannotBeRefunded() {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly", intro: true)
+    #expect(sim.latest.offerDiscountType == .freeTrial)
+    let before = sim.state.subscriber
+    #expect(sim.refusal(.refund) == .simulator(.nothingCharged(product: "Premium Monthly")))
+    #expect(sim.state.subscriber == before)
+  }
+
+  @Test func aPaidPeriodRefundIsWhatTheStatusLineSays() throws {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly")
+    guard case .success(let change) = Simulator.apply(.refund, to: sim.state, at: sim.now) else {
+      Issue.record("the refund was refused")
+      return
+    }
+    #expect(change.message.hasPrefix("Refunded 9.99 USD"))
+    #expect(change.notifications.map(\.notificationType) == [.didChangeRenewalStatus, .refund])
+  }
+}

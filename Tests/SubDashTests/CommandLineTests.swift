@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// The command line as a support person meets it: the built `subdash` binary, run as a process.
+@Suite struct CommandLineTests {
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// The `subdash` built next to this test bundle.
+  static var binary: URL {
+    let dir = Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    return dir.appendingPathComponent("subdash")
+  }
+
+  func run(_ args: [String]) throws -> Run {
+    let p = Process()
+    p.executableURL = Self.binary
+    p.arguments = args
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+  }
+
+  var example: String { DemoStateTests.repoRoot.appendingPathComponent("Examples/active.json").path }
+
+  @Test func versionPrintsTheReleaseAndTheBuild() throws {
+    let r = try run(["--version"])
+    #expect(r.status == 0)
+    #expect(r.stdout.hasPrefix("subdash 0.9.0 ("))
+    #expect(r.stdout.contains("build"))
+  }
+
+  /// One exit code for a bad date on the command line, whichever command reads it: 64 (usage).
+  @Test func aBadDateIsAUsageErrorInShowAndSimulate() throws {
+    let show = try run(["show", "--now", "not-a-date", example])
+    let simulate = try run(["simulate", "--until", "not-a-date", example])
+    #expect(show.status == 64)
+    #expect(simulate.status == 64)
+    #expect(simulate.stderr.contains("--until"))
+  }
+
+  @Test func aMissingScenarioScriptIsOneLineNamingIt() throws {
+    let r = try run(["simulate", "--check", "/nonexistent/nonexist.scenario"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("/nonexistent/nonexist.scenario: cannot read the script: No such file or directory"))
+    #expect(r.stderr.split(separator: "\n").count == 1)
+    #expect(!r.stderr.contains("CocoaError"))
+  }
+
+  @Test func topLevelHelpNamesTheDashboardOptions() throws {
+    let r = try run(["--help"])
+    for option in ["--read-only", "--no-color", "--ascii", "--now", "--retry-access", "subdash show"] {
+      #expect(r.stdout.contains(option), "subdash --help does not mention \(option)")
+    }
+  }
+
+  @Test func withoutATerminalTheErrorSuggestsShow() throws {
+    let r = try run(["--read-only", example])
+    #expect(r.status != 0)
+    #expect(r.stderr.contains("is not a terminal"))
+    #expect(r.stderr.contains("subdash show FILE"))
+  }
+
+  /// auto-renew-off.json expires in 2026; --fast used to walk on through win-back eligibility
+  /// changes to 2028. It stops at the expiry and says what it did not run.
+  @Test func fastStopsAtTheLastLifecycleEvent() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let copy = dir.appendingPathComponent("auto-renew-off.json")
+    try FileManager.default.copyItem(at: DemoStateTests.repoRoot.appendingPathComponent("Examples/auto-renew-off.json"), to: copy)
+    let r = try run(["simulate", "--fast", copy.path])
+    #expect(r.status == 0)
+    #expect(r.stdout.contains("EXPIRED"))
+    #expect(r.stderr.contains("win-back eligibility change"))
+    #expect(!r.stderr.contains("clock 2028"))
+  }
+}
