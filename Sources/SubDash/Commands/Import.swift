@@ -63,7 +63,8 @@ enum ImportedView {
   /// The in-memory state, or nil when `path` is not an importable input (then the state file's
   /// own error stands). Errors of a recognised input are reported as import errors.
   static func load(_ path: String, stateError: StateFileError) throws -> SubscriptionState? {
-    guard path != "-", let input = try? Importer.readInput(path), !looksLikeStateFile(input.bytes) else { return nil }
+    guard path != "-", let input = try? Importer.readInput(path), !looksLikeStateFile(input.bytes),
+          !isBrokenJSONDocument(input.bytes) else { return nil }
     do {
       let merged = try Importer.merge(inputs: [input], options: .init(checker: try SignatureCheck.checker()))
       let state = try Importer.viewingState(merged, catalog: .derived, label: path) { (_) throws(StateFileError) -> Catalog in
@@ -76,6 +77,15 @@ enum ImportedView {
       if e.message.hasPrefix("not an App Store") || e.message.hasPrefix("not an importable") { throw badInput(stateError.description) }
       throw badInput(e.description)
     }
+  }
+
+  /// A JSON object that does not parse, and is not JSON Lines either (its first line alone does
+  /// not parse): most likely a state file being edited, whose own error names line and column.
+  static func isBrokenJSONDocument(_ bytes: [UInt8]) -> Bool {
+    guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+          (try? JSONParser.parse(bytes)) == nil else { return false }
+    let firstLine = Array(bytes.prefix(while: { $0 != 0x0A }))
+    return (try? JSONParser.parse(firstLine)) == nil
   }
 
   /// A SubDash state (format or subscriber with App Store fields) is never re-imported.
