@@ -25,7 +25,7 @@ struct AskToBuyLapseTests {
     var sim = childAsked()
     sim.advance(to: "2026-01-02T00:00:00Z")
     let approve = sim.refusal(.approveAskToBuy)
-    #expect(approve?.message == "The Ask to Buy request for Premium Monthly lapsed on 2026-01-02 00:00 UTC (requests wait 24 hours); buy again to send a new one.")
+    #expect(approve?.message == "The Ask to Buy request for Premium Monthly lapsed on 2026-01-02 00:00:00 UTC (requests wait 24 hours); buy again to send a new one.")
     #expect(sim.refusal(.declineAskToBuy)?.message == approve?.message)
     #expect(sim.state.subscriber.latestTransaction == nil)
     #expect(sim.log.isEmpty)

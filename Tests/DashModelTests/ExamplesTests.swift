@@ -179,7 +179,7 @@ struct ExamplesTests {
       "environment differs: latestTransaction says Sandbox, renewalInfo says Production",
       #"autoRenewProductId "pass.premium.weekly" is not in the catalog"#,
       "gracePeriodExpiresDate 2026-05-27 14:00 UTC is set but isInBillingRetryPeriod is not true (treated as billing grace period)",
-      "eligibleWinBackOfferIds lists family_winback_free_month while the subscription is billing grace period (win-back is only for expired subscriptions)",
+      "eligibleWinBackOfferIds lists family_winback_free_month while the subscription is in the billing grace period (win-back is only for expired subscriptions)",
       "renewalInfo.offerType 7 is unknown",
     ])
     #expect(s.subscriber.source["x-imported-from"] != nil)

@@ -15,13 +15,13 @@ struct LifecycleStatusTests {
     let expires = F.at(F.expires)
     let before = try report(at: expires - .millisecond)
     #expect(before.status == .active)
-    #expect(before.statusRule == "expiresDate 2026-05-01 10:00 UTC is after now")
+    #expect(before.statusRule == "expiresDate 2026-05-01 10:00:00 UTC is after now")
     #expect(before.access == AccessVerdict(.yes, rule: "subscribed"))
 
     let at = try report(at: expires)
     #expect(at.status == .expired)
-    #expect(at.statusRule == "expiresDate 2026-05-01 10:00 UTC passed and no renewal is pending")
-    #expect(at.access == AccessVerdict(.no, rule: "expired 2026-05-01 10:00 UTC"))
+    #expect(at.statusRule == "expiresDate 2026-05-01 10:00:00 UTC passed and no renewal is pending")
+    #expect(at.access == AccessVerdict(.no, rule: "expired 2026-05-01 10:00:00 UTC"))
   }
 
   /// Grace: expiresDate passed, gracePeriodExpiresDate 16 days later, retry flag on.
@@ -37,7 +37,7 @@ struct LifecycleStatusTests {
     let last = try report(inGrace, at: graceEnd - .millisecond)
     #expect(last.status == .billingGracePeriod)
     #expect(last.grace?.remaining == .millisecond)
-    #expect(last.statusRule == "expiresDate 2026-05-01 10:00 UTC passed; gracePeriodExpiresDate 2026-05-17 10:00 UTC is after now")
+    #expect(last.statusRule == "expiresDate 2026-05-01 10:00 UTC passed; gracePeriodExpiresDate 2026-05-17 10:00:00 UTC is after now")
 
     let after = try report(inGrace, at: graceEnd)
     #expect(after.status == .billingRetry)
@@ -92,12 +92,12 @@ struct LifecycleStatusTests {
 
     let at = try report(refunded, at: F.at("2026-04-10 12:00"))
     #expect(at.status == .revoked)
-    #expect(at.statusRule == "revocationDate 2026-04-10 12:00 UTC: refunded or revoked")
-    #expect(at.access == AccessVerdict(.no, rule: "refunded/revoked 2026-04-10 12:00 UTC"))
+    #expect(at.statusRule == "revocationDate 2026-04-10 12:00:00 UTC: refunded or revoked")
+    #expect(at.access == AccessVerdict(.no, rule: "refunded/revoked 2026-04-10 12:00:00 UTC"))
     #expect(at.renewal == .none)
     #expect(at.revocation == RevocationInfo(
       date: F.at("2026-04-10 12:00"), reason: .issueInApp, type: .refundFull,
-      text: "refunded 2026-04-10 12:00 UTC: full refund; refunded due to an issue in the app"))
+      text: "refunded 2026-04-10 12:00:00 UTC: full refund; refunded due to an issue in the app"))
   }
 
   @Test func proratedRefundShowsItsPercentage() throws {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct BannerExpiryTests {
   @Test func aBillingExpirySaysWhenGraceEndedAndRetriesStopped() {
     let text = PlainReport.lines(Scenarios.example("expired-billing").viewModel()).joined(separator: "\n")
-    #expect(text.contains("EXPIRED  billing error: the renewal due 2026-02-09 08:10 UTC was never paid; access ended with grace on 2026-02-25 08:10 UTC; Apple stopped retrying on 2026-04-10 08:10 UTC"))
+    #expect(text.contains("EXPIRED  billing error: the paid period ended 2026-02-09 08:10 UTC (that renewal was never paid), access ended 2026-02-25 08:10 UTC when the grace period ran out, and Apple stopped retrying 2026-04-10 08:10 UTC"))
   }
 
   @Test func aVoluntaryExpiryKeepsItsDateAndReason() {

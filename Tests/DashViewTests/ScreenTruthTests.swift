@@ -47,13 +47,14 @@ private struct Screen {
     #expect(s.eventsTitle.contains("7-9 of 12"))
   }
 
-  /// expired-voluntary.json at 80x23 shows one event at a time: PgDn steps one, not five.
-  @Test func aOneRowPanelPagesOneEvent() {
-    var s = Screen(Scenarios.expiredWithWinBack.viewModel(), height: 23)
-    #expect(s.eventsTitle.contains("1-1 of 11"))
+  /// expired-voluntary.json at 80x24 shows two events at a time (the plans panel says "no plan
+  /// change" once): PgDn steps two, not five.
+  @Test func aSmallPanelPagesByWhatItShows() {
+    var s = Screen(Scenarios.expiredWithWinBack.viewModel())
+    #expect(s.eventsTitle.contains("1-2 of 11"))
     s.press(.pageDown)
-    #expect(s.eventsTitle.contains("2-2 of 11"))
-    #expect(s.ui.eventSelection == 1)
+    #expect(s.eventsTitle.contains("3-4 of 11"))
+    #expect(s.ui.eventSelection == 2)
   }
 }
 

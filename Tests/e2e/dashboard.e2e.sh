@@ -97,8 +97,8 @@ test_expired_voluntary_banner() {
 
 test_expired_billing_banner() {
   open_dashboard expbill expired-billing
-  e2e_assert_screen "✖ EXPIRED  billing error: the renewal due 2026-02-09 08:10 UTC was never paid;"
-  e2e_assert_screen "access ended with grace on 2026-02-25 08:10 UTC; Apple stopped ret"
+  e2e_assert_screen "✖ EXPIRED  billing error: the paid period ended 2026-02-09 08:10 UTC (that"
+  e2e_assert_screen "renewal was never paid), access ended 2026-02-25 08:10 UTC when the grace per"
   e2e_assert_screen "ACCESS: NO — expired: the renewal due 2026-02-09 08:10 UTC was never paid"
   quit
 }

@@ -99,7 +99,7 @@ struct ActionContext {
   /// The end of `count` periods starting now, at the simulation's time rate. Refused past the
   /// year 3000, the limit the loader accepts, so an action never writes a file SubDash cannot read.
   func end(of period: ISOPeriod, count: Int = 1) throws(ActionError) -> Instant {
-    guard count <= AppliedOffer.maxPeriods else { throw .other("An offer of \(count) periods is longer than SubDash simulates (\(AppliedOffer.maxPeriods)).") }
+    guard count <= AppliedOffer.maxPeriods else { throw .other("An offer of \(counted(count, "period")) is longer than SubDash simulates (\(AppliedOffer.maxPeriods)).") }
     let end = timing.periodEnd(from: now, period: period, count: count)
     guard end.ms <= Self.latestDate else { throw .other("A period of \(period) from \(Format.date(now)) would end after the year 3000.") }
     return end

@@ -107,7 +107,7 @@ public enum Importer {
           try StateFile.loadCatalogFile(rel, besides: path)
         }
         var change = Change(state: state, transactions: m.transactions, notifications: m.notifications,
-                            message: "imported \(m.transactions.count) transactions, \(m.notifications.count) notifications")
+                            message: "imported \(counted(m.transactions.count, "transaction")), \(counted(m.notifications.count, "notification"))")
         try StateFile.checkDates(change, path: path)
         try StateFile.commit(&change, at: path)
         return Written(created: true, newTransactions: m.transactions.count, newNotifications: m.notifications.count, state: change.state)

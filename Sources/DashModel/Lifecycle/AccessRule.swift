@@ -11,7 +11,7 @@ extension LifecycleFacts {
     case .active?:
       verdict = AccessVerdict(.yes, rule: "subscribed")
     case .billingGracePeriod?:
-      let until = renewal?.gracePeriodExpiresDate.map { " until \(Self.date($0))" } ?? ""
+      let until = renewal?.gracePeriodExpiresDate.map { " until \(date($0))" } ?? ""
       verdict = AccessVerdict(.yes, rule: "in billing grace period\(until)")
     case .billingRetry?:
       switch policy {
@@ -21,16 +21,16 @@ extension LifecycleFacts {
         verdict = AccessVerdict(.limited, rule: "in billing retry, not in grace: limited access (policy billingRetryAccess: limited)")
       }
     case .revoked?:
-      let when = transaction?.revocationDate.map { " \(Self.date($0))" } ?? ""
+      let when = transaction?.revocationDate.map { " \(date($0))" } ?? ""
       let what = transaction?.revocationType == .familyRevoke ? "Family Sharing revoked" : "refunded/revoked"
       verdict = AccessVerdict(.no, rule: "\(what)\(when)")
     default:
       // After a billing failure expiresDate is the renewal that was never paid, not the day
       // access ended (grace may have followed): say which it is.
       if renewal?.expirationIntent == .billingError, let due = transaction?.expiresDate {
-        verdict = AccessVerdict(.no, rule: "expired: the renewal due \(Self.date(due)) was never paid")
+        verdict = AccessVerdict(.no, rule: "expired: the renewal due \(date(due)) was never paid")
       } else {
-        let when = transaction?.expiresDate.map { " \(Self.date($0))" } ?? ""
+        let when = transaction?.expiresDate.map { " \(date($0))" } ?? ""
         verdict = AccessVerdict(.no, rule: "expired\(when)")
       }
     }

@@ -42,24 +42,25 @@ struct LifecycleFacts {
   var autoRenewOn: Bool { renewal?.autoRenewOn == true }
   var expiresDate: Instant? { transaction?.expiresDate ?? renewal?.renewalDate }
 
-  static func date(_ i: Instant) -> String { LifecycleCalendar.date(i) }
+  /// Seconds shown within an hour of now (`Format.showsSeconds`).
+  func date(_ i: Instant) -> String { Format.date(i, now: now) }
 
   /// Apple's status rule with the dates that decided it.
   func statusRule(fallback: String) -> String {
     let t = transaction, r = renewal
     switch status {
     case .active?:
-      if let e = t?.expiresDate { return "expiresDate \(Self.date(e)) is after now" }
+      if let e = t?.expiresDate { return "expiresDate \(date(e)) is after now" }
     case .billingGracePeriod?:
       if let e = t?.expiresDate, let g = r?.gracePeriodExpiresDate {
-        return "expiresDate \(Self.date(e)) passed; gracePeriodExpiresDate \(Self.date(g)) is after now"
+        return "expiresDate \(date(e)) passed; gracePeriodExpiresDate \(date(g)) is after now"
       }
     case .billingRetry?:
-      if let e = t?.expiresDate { return "expiresDate \(Self.date(e)) passed and isInBillingRetryPeriod is true" }
+      if let e = t?.expiresDate { return "expiresDate \(date(e)) passed and isInBillingRetryPeriod is true" }
     case .expired?:
-      if let e = t?.expiresDate { return "expiresDate \(Self.date(e)) passed and no renewal is pending" }
+      if let e = t?.expiresDate { return "expiresDate \(date(e)) passed and no renewal is pending" }
     case .revoked?:
-      if let d = t?.revocationDate { return "revocationDate \(Self.date(d)): refunded or revoked" }
+      if let d = t?.revocationDate { return "revocationDate \(date(d)): refunded or revoked" }
     default:
       break
     }

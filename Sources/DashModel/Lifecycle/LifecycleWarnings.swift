@@ -90,7 +90,7 @@ enum LifecycleWarnings {
     guard let ids = f.renewal?.eligibleWinBackOfferIds else { return }
     if f.status == .active || f.status == .billingGracePeriod || f.status == .billingRetry {
       if !ids.isEmpty {
-        out.append("eligibleWinBackOfferIds lists \(ids.joined(separator: ", ")) while the subscription is \(f.status!.description) (win-back is only for expired subscriptions)")
+        out.append("eligibleWinBackOfferIds lists \(ids.joined(separator: ", ")) while the subscription is \(f.status!.afterIs) (win-back is only for expired subscriptions)")
       }
       return
     }

@@ -54,7 +54,7 @@ extension LifecycleFacts {
     if let reason = t.revocationReason { parts.append(reason.description) }
     let what = t.revocationType == .familyRevoke ? "Family Sharing access revoked" : "refunded"
     let detail = parts.isEmpty ? "" : ": " + parts.joined(separator: "; ")
-    return RevocationInfo(date: date, reason: t.revocationReason, type: t.revocationType, text: "\(what) \(Self.date(date))\(detail)")
+    return RevocationInfo(date: date, reason: t.revocationReason, type: t.revocationType, text: "\(what) \(self.date(date))\(detail)")
   }
 
   /// revocationPercentage is in milliunits: 50000 is "50%", 37500 is "37.5%".

@@ -24,3 +24,16 @@ public enum Lifecycle {
     return (.expired, "expiresDate passed and no renewal is pending")
   }
 }
+
+extension SubscriptionStatus {
+  /// The status after "the subscription is": "active", "in the billing grace period",
+  /// "in billing retry", "expired", "revoked". `description` is a label ("billing grace period")
+  /// that does not read as a sentence after "is".
+  public var afterIs: String {
+    switch self {
+    case .billingGracePeriod: "in the billing grace period"
+    case .billingRetry: "in billing retry"
+    default: description
+    }
+  }
+}

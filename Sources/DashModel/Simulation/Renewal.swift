@@ -21,7 +21,7 @@ extension SimContext {
     let count = current.transactionReason == .purchase ? 0 : settings.renewalCount
     if let cap = rules.renewalCap, count >= cap {
       expire(at: date, intent: .customerCancelled, subtype: .voluntary,
-             summary: "sandbox renewal cap reached after \(count) renewals: auto-renew turned off")
+             summary: "sandbox renewal cap reached after \(counted(count, "renewal")): auto-renew turned off")
       return
     }
     let outcome = nextOutcome(at: date)

@@ -87,5 +87,6 @@ extension SimContext {
     return Format.money(milliunits: milli, currency: currency)
   }
 
-  func date(_ i: Instant) -> String { Format.date(i) }
+  /// Seconds shown within an hour of where the step has got to (`Format.showsSeconds`).
+  func date(_ i: Instant) -> String { Format.date(i, now: reached) }
 }

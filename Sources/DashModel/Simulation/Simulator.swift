@@ -51,7 +51,7 @@ public enum Simulator {
     var message = applied == 0 ? "Advanced to \(Format.date(end)); nothing happened" : "Advanced to \(Format.date(end)): \(describe(ctx))"
     if applied == SimContext.eventLimit, let next = ctx.pendingEvents().first, next.date <= end {
       clock = ctx.reached
-      message = "Stopped after \(applied) events at \(Format.date(clock)); advance again to continue"
+      message = "Stopped after \(counted(applied, "event")) at \(Format.date(clock)); advance again to continue"
     }
     ctx.refreshWinBack(at: clock)
     return ctx.change(now: clock, message: message)

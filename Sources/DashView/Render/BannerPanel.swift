@@ -7,9 +7,9 @@ enum BannerPanel {
   /// `moreWarnings` says where the warnings after the first are listed: `?` on the dashboard, a
   /// section of its own in `subdash show`.
   static func lines(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs, compact: Bool, moreWarnings: String = "? lists them") -> [Line] {
-    func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
     let r = vm.report
     let now = vm.now
+    func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact, now: now) }
     var out: [Line] = []
     func banner(_ glyph: String, _ label: String, _ text: String, _ role: Role, _ field: FieldID?) {
       var line = Line([Run("\(glyph) \(label)", Style(role, bold: true)), Run("  \(text)", Style(role))])
@@ -23,7 +23,8 @@ enum BannerPanel {
     }
     if let rev = r.revocation, r.status == .revoked {
       let label = rev.type == .familyRevoke ? "REVOKED" : "REFUNDED"
-      banner(g.error, label, "\(rev.text) on \(fmt(rev.date)); access ended", .danger, .revocation)
+      // The text already names the date (`refunded 2026-03-20 10:02 UTC: …`); say it once.
+      banner(g.error, label, "\(rev.text); access ended", .danger, .revocation)
     }
     if let grace = r.grace, r.status == .billingGracePeriod {
       let left = Format.countdown(grace.expiresDate - now)
@@ -59,15 +60,17 @@ enum BannerPanel {
   /// retried for weeks after. The notification log says when each happened, so the banner does.
   static func expiryText(_ expiry: ExpiryInfo, _ vm: ViewModel, _ fmt: (Instant) -> String) -> String {
     guard expiry.intent == .billingError else { return "on \(fmt(expiry.date)): \(expiry.reason)" }
-    var text = "billing error: the renewal due \(fmt(expiry.date)) was never paid"
+    // One sentence that names each of the (up to) three dates, so none reads as "the" expiry.
+    var parts = ["the paid period ended \(fmt(expiry.date)) (that renewal was never paid)"]
     let log = vm.notifications.filter { ($0.signedDate ?? .epoch) >= expiry.date }
     if let graceEnd = log.last(where: { $0.notificationType == .gracePeriodExpired })?.signedDate {
-      text += "; access ended with grace on \(fmt(graceEnd))"
+      parts.append("access ended \(fmt(graceEnd)) when the grace period ran out")
     }
     if let gaveUp = log.last(where: { $0.notificationType == .expired && $0.subtype == .billingRetry })?.signedDate {
-      text += "; Apple stopped retrying on \(fmt(gaveUp))"
+      parts.append("Apple stopped retrying \(fmt(gaveUp))")
     }
-    return text
+    if parts.count > 1 { parts[parts.count - 1] = "and " + parts[parts.count - 1] }
+    return "billing error: " + parts.joined(separator: ", ")
   }
 
   static func access(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs) -> Line {

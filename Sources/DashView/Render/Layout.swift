@@ -54,6 +54,9 @@ enum Layout {
     }
   }
 
+  /// Rows `sections` take when every line is shown, title rows included.
+  static func fullRows(_ sections: [Section]) -> Int { sections.reduce(0) { $0 + $1.fullRows } }
+
   /// Drops sections by importance until the minimums fit, grows fixed ones to full size in order,
   /// gives the rest to events, then draws.
   static func stack(_ all: [Section], in r: Rect, ui: UIState, into c: inout Canvas) {

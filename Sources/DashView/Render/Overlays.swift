@@ -72,7 +72,7 @@ enum Overlays {
     var out: [Line] = []
     // The CHECK FILE banner has room for one warning; the rest are listed here, first.
     if vm.report.warnings.count > 1 {
-      out.append(Line("Check file (\(vm.report.warnings.count) warnings)", Style(.title, bold: true)))
+      out.append(Line("Check file (\(counted(vm.report.warnings.count, "warning")))", Style(.title, bold: true)))
       let glyph = (ascii ? Glyphs.ascii : Glyphs.unicode).warn
       out += vm.report.warnings.flatMap { Line("\(glyph) \(Sanitizer.clean($0))", Style(.warn)).wrapped(width: 74, maxLines: 4, indent: 2) }
       out.append(.empty)

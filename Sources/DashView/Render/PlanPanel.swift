@@ -64,9 +64,9 @@ enum PlanPanel {
   /// "renews on DATE (in 12d 04h)", "expires on DATE (in …), auto-renew off", "switches to X on DATE",
   /// "price increase pending consent", or what ended it.
   static func renewal(_ vm: ViewModel, _ ui: UIState, compact: Bool) -> Line {
-    func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact) }
     let r = vm.report
     let now = vm.now
+    func fmt(_ i: Instant) -> String { PlanText.date(i, compact: compact, now: now) }
     func inTime(_ d: Instant) -> String { d > now ? " (in \(Format.countdown(d - now)))" : "" }
     func name(_ id: String) -> String { vm.state.catalog.product(id)?.displayName ?? id }
     let text: String
@@ -93,7 +93,10 @@ enum PlanPanel {
       role = .danger
       switch r.status {
       case .revoked?: text = "not renewing: refunded or revoked" + (r.revocation.map { " on \(fmt($0.date))" } ?? "")
-      case .expired?: text = "not renewing: expired" + (r.expiry.map { " on \(fmt($0.date))" } ?? "")
+      case .expired?:
+        // A billing expiry's date is the end of the paid period, not the end of access (grace, retry).
+        text = r.expiry.map { $0.intent == .billingError ? "not renewing: paid period ended \(fmt($0.date))" : "not renewing: expired on \(fmt($0.date))" }
+          ?? "not renewing: expired"
       case .billingRetry?, .billingGracePeriod?: text = "not renewing until the payment succeeds"
       default: text = "not renewing"
       }

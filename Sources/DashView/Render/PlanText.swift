@@ -3,7 +3,10 @@ import DashModel
 /// Sentences about plans, offers and dates, shared by the panels and the pickers.
 enum PlanText {
   /// Full dates normally; `Nov 22 03:42` on narrow screens where the year costs a truncated sentence.
-  static func date(_ instant: Instant, compact: Bool) -> String { compact ? Format.dateShort(instant) : Format.date(instant) }
+  /// Seconds appear within an hour of `now` (`Format.showsSeconds`).
+  static func date(_ instant: Instant, compact: Bool, now: Instant) -> String {
+    compact ? Format.dateShort(instant, now: now) : Format.date(instant, now: now)
+  }
 
   /// `P1M` → `1 month`; text that is not a period is shown as it is.
   static func period(_ iso: String) -> String { (try? ISOPeriod(parsing: iso))?.name ?? iso }
@@ -49,7 +52,7 @@ enum PlanText {
       return ("", false)
     }
     let when = p.waitsForBillingRecovery ? "at recovery"
-      : p.effectiveDate <= now ? "now" : "on \(PlanText.date(p.effectiveDate, compact: compact))"
+      : p.effectiveDate <= now ? "now" : "on \(PlanText.date(p.effectiveDate, compact: compact, now: now))"
     let verb: String
     switch action {
     case .upgrade: verb = "upgrade"
@@ -76,7 +79,7 @@ enum PlanText {
     if let change = vm.report.pendingChange, let target {
       if target == vm.report.product?.productID { return ("cancel the pending \(change.kind.rawValue)", true) }
       if target == change.toProductId {
-        return ("already pending for \(PlanText.date(change.effectiveDate, compact: true))", false)
+        return ("already pending for \(PlanText.date(change.effectiveDate, compact: true, now: vm.now))", false)
       }
     }
     return effect(of: action, vm.advisor.preview(action), now: vm.now, currency: currency, compact: compact)

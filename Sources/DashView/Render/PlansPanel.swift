@@ -23,10 +23,15 @@ enum PlansPanel {
     let showPrice = width >= 60
     let pendingChanged = ui.highlights.isHighlighted(.pendingChange, at: vm.clock.wall)
     let effects = tiers.map { effect($0, current: current, pending: $0.productID == pendingId && $0.productID != current?.productID, vm: vm) }
-    // When every other tier is refused for the same reason (expired, revoked), say it once below.
-    let refusals = Set(tiers.indices.filter { tiers[$0].productID != current?.productID && !effects[$0].1 }.map { effects[$0].0 })
-    let others = tiers.filter { $0.productID != current?.productID }.count
-    let sharedRefusal = refusals.count == 1 && others > 1 && effects.filter { !$0.1 }.count == others ? refusals.first : nil
+    // When every other tier is refused because of the subscription itself (expired, revoked,
+    // shared) or for the same words, say it once below. Upgrade and downgrade word an expired
+    // subscription differently, so matching text alone repeated it on every row.
+    let otherIndices = tiers.indices.filter { tiers[$0].productID != current?.productID }
+    let refused = otherIndices.filter { !effects[$0].ok }
+    let sameText = Set(refused.map { effects[$0].text }).count == 1
+    let wholeSubscription = refused.allSatisfy { effects[$0].subscriptionWide }
+    let sharedRefusal = otherIndices.count > 1 && refused.count == otherIndices.count && (sameText || wholeSubscription)
+      ? refused.first.map { effects[$0].text } : nil
 
     var lines: [Line] = tiers.enumerated().map { i, p in
       let isCurrent = p.productID == current?.productID
@@ -38,7 +43,7 @@ enum PlansPanel {
         Run("  level \(p.level)", Style(.label)),
       ]
       if showPrice { spans.append(Run("  " + pad(prices[i], priceWidth), Style(.value))) }
-      let (effect, ok) = sharedRefusal == nil ? effects[i] : (isCurrent ? effects[i].0 : "", effects[i].1)
+      let (effect, ok) = sharedRefusal == nil || isCurrent ? (effects[i].text, effects[i].ok) : ("", effects[i].ok)
       var effectStyle = Style(isCurrent ? .ok : ok ? .plain : .dim)
       if isPending && pendingChanged { effectStyle.role = .changed }
       if !effect.isEmpty { spans.append(Run("  " + effect, effectStyle)) }
@@ -48,16 +53,24 @@ enum PlansPanel {
     return lines
   }
 
-  private static func effect(_ p: SubscriptionProduct, current: SubscriptionProduct?, pending: Bool, vm: ViewModel) -> (String, Bool) {
-    guard let current else { return ("", true) }
-    if p.productID == current.productID { return ("current plan", true) }
+  /// What choosing `p` would do; `subscriptionWide` when the refusal is about the subscription
+  /// (not active, revoked, family shared), the same for every tier.
+  private static func effect(_ p: SubscriptionProduct, current: SubscriptionProduct?, pending: Bool, vm: ViewModel)
+    -> (text: String, ok: Bool, subscriptionWide: Bool)
+  {
+    guard let current else { return ("", true, false) }
+    if p.productID == current.productID { return ("current plan", true, false) }
     let action: PlanAction = p.level < current.level ? .upgrade(toProductId: p.productID)
       : p.level > current.level ? .downgrade(toProductId: p.productID) : .crossgrade(toProductId: p.productID)
     if pending, let change = vm.report.pendingChange {
-      return ("pending \(change.kind.rawValue) on \(Format.dateShort(change.effectiveDate))", true)
+      return ("pending \(change.kind.rawValue) on \(Format.dateShort(change.effectiveDate, now: vm.now))", true, false)
     }
     let result = vm.advisor.preview(action)
-    return PlanText.effect(of: action, result, now: vm.now, currency: PlanText.currency(vm), compact: true)
+    let (text, ok) = PlanText.effect(of: action, result, now: vm.now, currency: PlanText.currency(vm), compact: true)
+    switch result {
+    case .failure(.notActive), .failure(.revoked), .failure(.familyShared), .failure(.noSubscription): return (text, ok, true)
+    default: return (text, ok, false)
+    }
   }
 
   static func pad(_ s: String, _ width: Int) -> String {

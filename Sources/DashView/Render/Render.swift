@@ -33,22 +33,29 @@ public func render(_ vm: ViewModel, _ ui: UIState, width: Int, height: Int) -> F
     y += 1
   }
 
-  let body = Rect(x: 0, y: y, width: width, height: height - 2 - y)
-  if width >= Layout.twoColumnWidth {
-    // The left column keeps close to the 80-column design; events take the rest, which at this
-    // width is still room for a date, a full TYPE / SUBTYPE label and a summary.
-    // Past 100 columns the plan's sentences are whole; the rest goes to the events' labels.
-    let leftWidth = max(80, min(100, width * 11 / 20))
-    Layout.stack(Layout.sections(vm, ui, width: leftWidth, glyphs: g, include: [.plan, .plans, .winBack]), in: Rect(x: 0, y: body.y, width: leftWidth, height: body.height), ui: ui, into: &c)
-    for yy in body.y..<body.maxY { c.draw(g.vertical, Style(.border), x: leftWidth + 1, y: yy, width: 1) }
-    let right = Rect(x: leftWidth + 3, y: body.y, width: width - leftWidth - 3, height: body.height)
-    Layout.stack(Layout.sections(vm, ui, width: right.width, glyphs: g, include: [.events]), in: right, ui: ui, into: &c)
-  } else {
-    Layout.stack(Layout.sections(vm, ui, width: width, glyphs: g, include: [.plan, .plans, .winBack, .events]), in: body, ui: ui, into: &c)
-  }
+  // The panels, in one column or two (from 120 wide). The left column keeps close to the
+  // 80-column design; events take the rest, which at this width is still room for a date, a
+  // full TYPE / SUBTYPE label and a summary. Past 100 columns the plan's sentences are whole.
+  let twoColumns = width >= Layout.twoColumnWidth
+  let leftWidth = twoColumns ? max(80, min(100, width * 11 / 20)) : width
+  let columns: [(x: Int, width: Int, sections: [Layout.Section])] = twoColumns
+    ? [(0, leftWidth, Layout.sections(vm, ui, width: leftWidth, glyphs: g, include: [.plan, .plans, .winBack])),
+       (leftWidth + 3, width - leftWidth - 3, Layout.sections(vm, ui, width: width - leftWidth - 3, glyphs: g, include: [.events]))]
+    : [(0, width, Layout.sections(vm, ui, width: width, glyphs: g, include: [.plan, .plans, .winBack, .events]))]
 
-  c.draw(FooterPanel.line(vm, ui, width: width, glyphs: g, ascii: c.ascii), x: 0, y: height - 2, width: width)
-  c.draw(FooterPanel.status(vm, ui, glyphs: g), x: 0, y: height - 1, width: width)
+  // A long status message wraps onto rows the panels leave blank (up to 4 rows), so it is read
+  // whole instead of cut at the edge; it never takes a row a panel needs.
+  let fullBody = height - 2 - y
+  let spareRows = max(0, fullBody - (columns.map { Layout.fullRows($0.sections) }.max() ?? 0))
+  let status = FooterPanel.status(vm, ui, glyphs: g).wrapped(width: width, maxLines: 1 + min(3, spareRows))
+  let body = Rect(x: 0, y: y, width: width, height: fullBody - (status.count - 1))
+  for column in columns {
+    Layout.stack(column.sections, in: Rect(x: column.x, y: body.y, width: column.width, height: body.height), ui: ui, into: &c)
+  }
+  if twoColumns { for yy in body.y..<body.maxY { c.draw(g.vertical, Style(.border), x: leftWidth + 1, y: yy, width: 1) } }
+
+  c.draw(FooterPanel.line(vm, ui, width: width, glyphs: g, ascii: c.ascii), x: 0, y: body.maxY, width: width)
+  for (i, line) in status.enumerated() { c.draw(line, x: 0, y: body.maxY + 1 + i, width: width) }
   Overlays.draw(vm, ui, into: &c)
   return c.frame
 }

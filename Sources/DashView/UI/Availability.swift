@@ -34,7 +34,7 @@ enum Availability: Equatable {
       switch vm.report.status {
       case .active?, .billingGracePeriod?, .billingRetry?: return .available
       case nil: return .unavailable("auto-renew: this subscriber never subscribed")
-      default: return .unavailable("auto-renew: the subscription is \(vm.report.status!.description)")
+      default: return .unavailable("auto-renew: the subscription is \(vm.report.status!.afterIs)")
       }
     case .simulate(let sim):
       guard vm.simulationKeysAllowed else {

@@ -56,7 +56,7 @@ struct SimulateScenario {
     do throws(ScenarioFailure) {
       let report = try runner.run()
       if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
-      LineOut.stderr("\(scenario.fileName): ok (\(report.steps) steps, \(report.expectations) expectations, \(report.notifications) notifications)")
+      LineOut.stderr("\(scenario.fileName): ok (\(counted(report.steps, "step")), \(counted(report.expectations, "expectation")), \(counted(report.notifications, "notification")))")
       return 0
     } catch {
       LineOut.stderr(error.description)

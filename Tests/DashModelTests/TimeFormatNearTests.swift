@@ -1,0 +1,36 @@
+import Testing
+
+@testable import DashModel
+
+/// At fast simulated rates every date is minutes from now, and a date to the minute hides the
+/// seconds that matter. Within an hour of now, dates carry their seconds.
+@Suite struct TimeFormatNearTests {
+  let now = try! Format.parseDate("2026-05-23T18:30:00Z")
+  let date = try! Format.parseDate("2026-05-23T18:34:07.250Z")
+
+  @Test func aDateMinutesFromNowShowsItsSeconds() {
+    #expect(Format.date(date, now: now) == "2026-05-23 18:34:07 UTC")
+    #expect(Format.dateShort(date, now: now) == "May 23 18:34:07")
+  }
+
+  @Test func secondsStopExactlyOneHourAwayOnEitherSide() {
+    let hour = Format.secondsWindow
+    #expect(Format.showsSeconds(date, now: date - hour + Span(ms: 1)))
+    #expect(!Format.showsSeconds(date, now: date - hour))
+    #expect(Format.showsSeconds(date, now: date + hour - Span(ms: 1)))
+    #expect(!Format.showsSeconds(date, now: date + hour))
+    #expect(Format.date(date, now: date + hour) == "2026-05-23 18:34 UTC")
+  }
+
+  @Test func countsAgreeWithTheirNouns() {
+    #expect(counted(1, "notification") == "1 notification")
+    #expect(counted(0, "notification") == "0 notifications")
+    #expect(counted(2, "entry", plural: "entries") == "2 entries")
+  }
+
+  @Test func aStatusReadsAsASentenceAfterIs() {
+    #expect(SubscriptionStatus.billingGracePeriod.afterIs == "in the billing grace period")
+    #expect(SubscriptionStatus.billingRetry.afterIs == "in billing retry")
+    #expect(SubscriptionStatus.expired.afterIs == "expired")
+  }
+}
