@@ -37,43 +37,43 @@ extension AppStoreClient {
                                   page: @Sendable (Int, Int) -> Void = { _, _ in }) async throws(AppStoreAPIError) -> [[UInt8]] {
     let endpoint = "Get Notification History"
     let body = #"{"startDate":\#(Int64(start.timeIntervalSince1970 * 1000)),"endDate":\#(Int64(end.timeIntervalSince1970 * 1000)),"transactionId":\#(BearerToken.jsonString(transactionID))}"#
-    var pages: [[UInt8]] = []
-    var token: String?
-    var items = 0
-    while true {
-      let bytes = try await send(endpoint: endpoint, environment: environment, method: .POST, path: "/inApps/v1/notifications/history",
-                                 query: token.map { [("paginationToken", $0)] } ?? [], body: Array(body.utf8))
-      let object = try Self.object(bytes, endpoint: endpoint)
-      pages.append(bytes)
-      items += (object["notificationHistory"] as? [Any])?.count ?? 0
-      page(pages.count, items)
-      guard object["hasMore"] as? Bool == true else { return pages }
-      guard let next = object["paginationToken"] as? String, !next.isEmpty, next != token else {
-        throw .malformedResponse(endpoint: endpoint, detail: "hasMore is true but paginationToken is missing or repeats (page \(pages.count))")
-      }
-      try Self.checkPageLimit(pages.count, endpoint: endpoint)
-      token = next
+    let path = "/inApps/v1/notifications/history"
+    return try await allPages(endpoint: endpoint, cursorKey: "paginationToken", itemsKey: "notificationHistory", page: page) {
+      (token) async throws(AppStoreAPIError) -> [UInt8] in
+      try await send(endpoint: endpoint, environment: environment, method: .POST, path: path,
+                     query: token.map { [("paginationToken", $0)] } ?? [], body: Array(body.utf8))
     }
   }
 
   private func revisionPages(endpoint: String, environment: AppStoreEnvironment, path: String, baseQuery: [(String, String)],
                              page: @Sendable (Int, Int) -> Void) async throws(AppStoreAPIError) -> [[UInt8]] {
+    try await allPages(endpoint: endpoint, cursorKey: "revision", itemsKey: "signedTransactions", page: page) {
+      (revision) async throws(AppStoreAPIError) -> [UInt8] in
+      try await send(endpoint: endpoint, environment: environment, method: .GET, path: path,
+                     query: baseQuery + (revision.map { [("revision", $0)] } ?? []))
+    }
+  }
+
+  /// Apple's two paging schemes are one loop: ask with the last cursor (`revision` or
+  /// `paginationToken`) while `hasMore`, keep every page's bytes, report pages and items so far.
+  /// A cursor that is missing or repeats while `hasMore` is a malformed answer, not a reason to loop.
+  private func allPages(endpoint: String, cursorKey: String, itemsKey: String, page: @Sendable (Int, Int) -> Void,
+                        request: (String?) async throws(AppStoreAPIError) -> [UInt8]) async throws(AppStoreAPIError) -> [[UInt8]] {
     var pages: [[UInt8]] = []
-    var revision: String?
-    var transactions = 0
+    var cursor: String?
+    var items = 0
     while true {
-      let query = baseQuery + (revision.map { [("revision", $0)] } ?? [])
-      let bytes = try await send(endpoint: endpoint, environment: environment, method: .GET, path: path, query: query)
+      let bytes = try await request(cursor)
       let object = try Self.object(bytes, endpoint: endpoint)
       pages.append(bytes)
-      transactions += (object["signedTransactions"] as? [Any])?.count ?? 0
-      page(pages.count, transactions)
+      items += (object[itemsKey] as? [Any])?.count ?? 0
+      page(pages.count, items)
       guard object["hasMore"] as? Bool == true else { return pages }
-      guard let next = object["revision"] as? String, !next.isEmpty, next != revision else {
-        throw .malformedResponse(endpoint: endpoint, detail: "hasMore is true but revision is missing or repeats (page \(pages.count))")
+      guard let next = object[cursorKey] as? String, !next.isEmpty, next != cursor else {
+        throw .malformedResponse(endpoint: endpoint, detail: "hasMore is true but \(cursorKey) is missing or repeats (page \(pages.count))")
       }
       try Self.checkPageLimit(pages.count, endpoint: endpoint)
-      revision = next
+      cursor = next
     }
   }
 

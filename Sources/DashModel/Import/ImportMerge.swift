@@ -60,9 +60,7 @@ public struct ImportMerge: Sendable {
     }
 
     let others = items.otherStores.sorted { canonical(.object($0)) < canonical(.object($1)) }
-    let sources = Array(Set(items.sources)).sorted { a, b in
-      (a.input, a.shape, a.signature.rawValue, a.environment ?? "") < (b.input, b.shape, b.signature.rawValue, b.environment ?? "")
-    }
+    let sources = Provenance.distinctSorted(items.sources)
     return ImportMerge(transactions: history, notifications: log, latestTransaction: latest(of: history),
                        renewalInfo: renewal, otherStores: others, sources: sources, warnings: items.warnings.sorted())
   }
@@ -79,17 +77,18 @@ public struct ImportMerge: Sendable {
   /// Of two versions of one transaction (a refund re-signs it), the later signedDate wins; then
   /// the better-proven copy; then content, so the choice never depends on input order.
   static func newerVersion(_ a: TransactionPayload, than b: TransactionPayload) -> Bool {
-    let sa = a.signedDate?.ms ?? 0, sb = b.signedDate?.ms ?? 0
-    if sa != sb { return sa > sb }
-    if let p = Provenance.preferred(Provenance(a.source[Provenance.key]), over: Provenance(b.source[Provenance.key])) { return p }
-    return canonical(a.json) < canonical(b.json)
+    newer(a.signedDate, a.source, a.json, than: b.signedDate, b.source, b.json)
   }
 
   static func newerRenewal(_ a: RenewalInfoPayload, than b: RenewalInfoPayload) -> Bool {
-    let sa = a.signedDate?.ms ?? 0, sb = b.signedDate?.ms ?? 0
-    if sa != sb { return sa > sb }
-    if let p = Provenance.preferred(Provenance(a.source[Provenance.key]), over: Provenance(b.source[Provenance.key])) { return p }
-    return canonical(a.json) < canonical(b.json)
+    newer(a.signedDate, a.source, a.json, than: b.signedDate, b.source, b.json)
+  }
+
+  private static func newer(_ da: Instant?, _ sa: JSONObject, _ ja: JSON, than db: Instant?, _ sb: JSONObject, _ jb: JSON) -> Bool {
+    let ma = da?.ms ?? 0, mb = db?.ms ?? 0
+    if ma != mb { return ma > mb }
+    if let p = Provenance.preferred(Provenance(sa[Provenance.key]), over: Provenance(sb[Provenance.key])) { return p }
+    return canonical(ja) < canonical(jb)
   }
 
   /// One notification seen twice (a webhook log and Notification History): the copy with the

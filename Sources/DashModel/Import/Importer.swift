@@ -164,9 +164,7 @@ public enum Importer {
     // The document's list of sources and other-store purchases grows by what is new.
     let old = state.document.source["imported"]?.objectValue
     let oldSources = (old?["sources"]?.arrayValue ?? []).compactMap { Provenance($0) }
-    let sources = Array(Set(oldSources + m.sources)).sorted { a, b in
-      (a.input, a.shape, a.signature.rawValue, a.environment ?? "") < (b.input, b.shape, b.signature.rawValue, b.environment ?? "")
-    }
+    let sources = Provenance.distinctSorted(oldSources + m.sources)
     var others: [String: JSONObject] = [:]
     for o in (old?["otherStores"]?.arrayValue ?? []).compactMap(\.objectValue) + m.otherStores { others[ImportMerge.canonical(.object(o))] = o }
     var block = importedBlock(sources: sources, otherStores: others.keys.sorted().map { others[$0]! }).objectValue!

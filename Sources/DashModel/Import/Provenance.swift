@@ -67,6 +67,13 @@ public struct Provenance: Equatable, Hashable, Sendable {
     }
   }
 
+  /// Each distinct provenance once, in a fixed order (the document must not depend on input order).
+  static func distinctSorted(_ list: [Provenance]) -> [Provenance] {
+    Array(Set(list)).sorted { a, b in
+      (a.input, a.shape, a.signature.rawValue, a.environment ?? "") < (b.input, b.shape, b.signature.rawValue, b.environment ?? "")
+    }
+  }
+
   /// Ordering for picking one copy among duplicates: stronger proof, then input label, then shape.
   static func preferred(_ a: Provenance?, over b: Provenance?) -> Bool? {
     let sa = a?.signature.strength ?? -1, sb = b?.signature.strength ?? -1
