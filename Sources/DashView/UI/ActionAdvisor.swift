@@ -38,7 +38,7 @@ public struct ActionAdvisor: Sendable {
           // The downgrade list offers the current product while a change is pending: picking it cancels that change.
           let title = p.productID == currentId
             ? "\(p.displayName) — keep the current plan"
-            : "\(p.displayName) — \(PlanText.price(p.priceMilli, currency: currency, period: p.period))"
+            : "\(p.displayName) — \(PlanText.price(of: p, currency: currency))"
           return PickerItem(action: t.action, title: title)
         }
       })

@@ -70,7 +70,7 @@ struct Open: ParsableCommand {
       // An App Store or RevenueCat input opens imported in memory, read-only, nothing written.
       guard let imported = try ImportedView.load(path, stateError: error) else { throw badInput(error.description) }
       options.readOnly = true
-      session = DashboardSession(importedState: imported, path: path, displayName: displayName + " (imported, not saved)", options: options,
+      session = DashboardSession(importedState: imported.state, warnings: imported.warnings, path: path, displayName: displayName + " (imported, not saved)", options: options,
                                  nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     }
     let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
