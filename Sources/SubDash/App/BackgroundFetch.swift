@@ -22,7 +22,7 @@ final class BackgroundFetch {
 
   /// The command line for `origin`: the same customer, environment and server as the first fetch.
   static func arguments(for origin: FetchOrigin, statePath: String) -> [String] {
-    var args = [origin.transactionId, "-o", statePath, "--environment", origin.environment.lowercased(), "--quiet"]
+    var args = [origin.transactionId, "-o", statePath, "--environment", origin.environment.lowercased(), "--quiet", "--refresh"]
     if let url = origin.baseURL { args += ["--base-url", url] }
     for root in origin.roots { args += ["--root", root] }
     return args
