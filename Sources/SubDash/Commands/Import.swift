@@ -7,6 +7,7 @@ import FoundationEssentials
 /// one subscriber's state file, written through the locked, atomic, journalled path.
 struct Import: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "import",
     abstract: "Import real App Store (or RevenueCat) data into a state file.",
     discussion: """
       INPUT is a file (or - for stdin) holding a compact JWS, a notification body {"signedPayload"}, \

@@ -7,6 +7,7 @@ import FoundationEssentials
 /// subscriber (or a JSON document). Never writes anything.
 struct List: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "list",
     abstract: "Print the subscribers in a directory of state files (one line each, or JSON).",
     discussion: """
       FILTER words must all match: status:active|grace|retry|expired|revoked|none|error, \

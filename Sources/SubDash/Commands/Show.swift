@@ -7,6 +7,7 @@ import FoundationEssentials
 /// JSON) on stdout. Never writes the file.
 struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "show",
     abstract: "Print a subscriber's state as plain text (or JSON) for a ticket or a script.",
     discussion: "Exit codes: 0 ok; 2 the file could not be read or is invalid (one-line error on stderr naming file:line:column and JSON path).")
 
