@@ -36,6 +36,7 @@ test_import_list_follow_export() {
   e2e_start dblist 120 30 "$SUBDASH_BIN" --db "$url"
   e2e_wait_for "$N of $N shown"
   e2e_assert_screen "[read-only]"
+  e2e_assert_screen "postgres://postgres@127.0.0.1"
   sed -e 's/2000000871234560/2000000999999999/g' "$DIR/active.json" >"$E2E_TMP/active.json"
   mkdir -p "$E2E_TMP/update" && mv "$E2E_TMP/active.json" "$E2E_TMP/update/active.json"
   cp "$DIR"/*.storekit "$E2E_TMP/update/"

@@ -62,7 +62,8 @@ struct Open: ParsableCommand {
     if let listDirectory {
       // A directory of state files: the subscriber list (docs/list.md).
       let app = ListApp(directoryPath: listDirectory, options: options, colorWanted: colorWanted,
-                        nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
+                        nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride(),
+                        title: database.map(List.withoutPassword))
       let code: Int32
       do { code = try app.run() } catch let error as StateFileError { throw badInput(error.description) }
       if code != 0 { throw ExitCode(code) }
