@@ -32,27 +32,16 @@ final class DatabaseMirror {
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw StateFileError(file: "--db", message: "cannot create a pipe") }
     for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-    defer { for p in cArgs { free(p) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, binary, &actions, &attributes, &cArgs, environ)
+    let spawned = ChildProcess.spawn(argv, redirects: [0: toChild[0], 1: fromChild[1]])
     close(toChild[0])
     close(fromChild[1])
-    guard rc == 0 else {
+    let pid: pid_t
+    switch spawned {
+    case .failure(let failure):
       close(toChild[1]); close(fromChild[0])
-      throw StateFileError(file: "--db", message: "cannot run \(binary): \(String(cString: strerror(rc))) (it is built beside subdash)")
+      throw StateFileError(file: "--db", message: "cannot run \(binary): \(failure.text) (it is built beside subdash)")
+    case .success(let child):
+      pid = child
     }
     let mirror = DatabaseMirror(directory: dir, pid: pid, stdinFD: toChild[1])
     // Its stderr is ours: a refused connection or a bad URL is printed by the child, one line.
