@@ -13,6 +13,7 @@ struct SubscriberDatabaseTests {
   @Test func aDirectoryStoredAndExportedComesBackByteForByte() async throws {
     try await TestDatabase.with { url in
       let source = try Workspace.examplesWithAJournal()
+      defer { try? FileManager.default.removeItem(at: source) }
       let read = try DirectoryFiles.read(source.path)
       #expect(read.subscribers.count >= 18)
       #expect(read.subscribers.contains { $0.journal != nil }, "a simulated file brings its journal")
@@ -20,6 +21,8 @@ struct SubscriberDatabaseTests {
       try await SubscriberDatabase.open(url) { db in try await db.migrate(); try await db.store(read.subscribers, catalogs: read.catalogs) }
 
       let target = Workspace.fresh()
+
+      defer { try? FileManager.default.removeItem(at: target) }
       try await SubscriberDatabase.open(url) { db in
         try DirectoryFiles.write(try await db.subscribers(), catalogs: try await db.catalogs(), to: target.path)
       }
@@ -36,6 +39,7 @@ struct SubscriberDatabaseTests {
 
   @Test func aFileSubDashCannotOpenIsNamedAndNothingIsStored() async throws {
     let dir = Workspace.fresh()
+    defer { try? FileManager.default.removeItem(at: dir) }
     try Data(#"{"format": 1, "subscriber": "#.utf8).write(to: dir.appendingPathComponent("broken.json"))
     #expect {
       _ = try DirectoryFiles.read(dir.path)
@@ -103,6 +107,7 @@ struct SubscriberDatabaseTests {
   /// name never becomes a path outside the directory.
   @Test func aRowNamedWithAPathIsNeverWrittenOutsideTheDirectory() throws {
     let dir = Workspace.fresh()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let evil = StoredSubscriber(name: "../escaped.json", document: Array("{}".utf8), journal: nil, catalogName: nil)
     #expect(throws: DatabaseError.self) { try DirectoryFiles.write([evil], catalogs: [:], to: dir.path) }
     #expect(!FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("escaped.json").path))
