@@ -70,3 +70,4 @@ struct SimulatorStartingClockTests {
     #expect(!change.message.contains("Clock started"))
   }
 }
+
