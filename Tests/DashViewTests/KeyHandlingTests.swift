@@ -370,4 +370,28 @@ private struct Session {
     _ = s.send(.fileReloaded(changed: []))
     #expect(s.ui.eventSelection == s.vm.notifications.count - 1)
   }
+
+  /// `b` on a lapsed customer: a plan list (the group's plans), a preview naming the
+  /// resubscription and its price, and `y` performs it; refused (and not in the key bar) while active.
+  @Test func buyResubscribesALapsedCustomerAfterAPreview() {
+    let vm = Scenarios.expiredWithWinBack.viewModel()
+    #expect(render(vm, UIState(), width: 200, height: 50).lines[48].contains("b buy"))
+    var s = Session(vm)
+    s.press(.char("b"))
+    guard case .picking(let picker) = s.ui.mode else { Issue.record("b did not open the plan list: \(s.ui.mode)"); return }
+    #expect(picker.kind == .buy)
+    let premium = picker.items.firstIndex { $0.action == .buy(productId: "pass.premium.monthly") }
+    #expect(premium != nil)
+    for _ in 0..<(premium ?? 0) { s.press(.down) }
+    s.press(.enter)
+    guard case .confirming(let c) = s.ui.mode else { Issue.record("no confirmation: \(s.ui.mode)"); return }
+    #expect(c.action == .buy(productId: "pass.premium.monthly"))
+    #expect(s.press(.char("y")) == [.perform(.buy(productId: "pass.premium.monthly"))])
+
+    let active = Scenarios.active.viewModel()
+    #expect(!render(active, UIState(), width: 200, height: 50).lines[48].contains("b buy"))
+    var a = Session(active)
+    #expect(a.press(.char("b")) == [])
+    #expect(a.ui.status?.message.hasPrefix("buy: Already subscribed to") == true, "\(String(describing: a.ui.status))")
+  }
 }

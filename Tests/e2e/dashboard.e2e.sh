@@ -270,6 +270,21 @@ test_win_back() {
   [[ "$(show_json expired-voluntary.json .access.level)" == yes ]]
 }
 
+# A lapsed customer with no code or win-back they want: b lists the group's plans, previews the
+# resubscription with its price, and y buys it (SUBSCRIBED / RESUBSCRIBE).
+test_buy_resubscribe() {
+  open_dashboard buy expired-voluntary
+  e2e_type b
+  e2e_wait_for "Buy (subscribe or resubscribe)"
+  e2e_keys Enter
+  e2e_wait_for "Resubscribe to "
+  e2e_type y
+  e2e_wait_for "ACCESS: YES — subscribed"
+  e2e_assert_screen "SUBSCRIBED / RESUBSCRIBE"
+  quit
+  [[ "$(show_json expired-voluntary.json .status)" == 1 ]]
+}
+
 # --- the file changing under the dashboard ----------------------------------------------------
 
 test_external_rewrite() {
@@ -588,6 +603,7 @@ e2e_run "a valid offer code is redeemed" test_valid_code
 e2e_run "an invalid offer code is refused without writing" test_invalid_code
 e2e_run "q typed in the code input is text" test_q_is_text_in_code_input
 e2e_run "win-back offer accepted: active again" test_win_back
+e2e_run "b resubscribes a lapsed customer after a preview" test_buy_resubscribe
 e2e_run "external rewrites, a broken file and its fix show live" test_external_rewrite
 e2e_run "an in-place write is seen" test_in_place_write
 e2e_run "resize 150x40, 120x40, 40x12, 30x10 (too small), 80x24" test_resize

@@ -35,6 +35,14 @@ public struct ActionAdvisor: Sendable {
         switch kind {
         case .winBack:
           return winBack.map { PickerItem(action: .acceptWinBack(offerId: $0.offerId), title: PlanText.winBackTitle($0, currency: currency, catalog: state.catalog)) }
+        case .buy:
+          // The subscriber's group (a lapsed customer resubscribes within it), else every plan.
+          let group = currentId.flatMap { state.catalog.group(of: $0) }
+          let products = group?.subscriptions ?? state.catalog.groups.flatMap(\.subscriptions)
+          return products.map { p in
+            PickerItem(action: .buy(productId: p.productID),
+                       title: "\(p.displayName) — \(PlanText.price(p.priceMilli, currency: currency, period: p.period))")
+          }
         case .upgrade: change = .upgrade
         case .downgrade: change = .downgrade
         case .crossgrade: change = .crossgrade
@@ -82,7 +90,7 @@ public struct ActionAdvisor: Sendable {
 
 /// The kinds of choice a picker offers.
 public enum PickerKind: String, Equatable, Sendable, CaseIterable {
-  case upgrade, downgrade, crossgrade, winBack
+  case upgrade, downgrade, crossgrade, winBack, buy
 
   var title: String {
     switch self {
@@ -90,6 +98,7 @@ public enum PickerKind: String, Equatable, Sendable, CaseIterable {
     case .downgrade: return "Downgrade to"
     case .crossgrade: return "Crossgrade to"
     case .winBack: return "Accept win-back offer"
+    case .buy: return "Buy (subscribe or resubscribe)"
     }
   }
 }

@@ -26,6 +26,12 @@ enum Availability: Equatable {
     case .upgrade: return planChange(.upgrade, in: vm)
     case .downgrade: return planChange(.downgrade, in: vm)
     case .crossgrade: return planChange(.crossgrade, in: vm)
+    case .buy:
+      guard vm.simulationKeysAllowed else { return .unavailable("buy: a purchase is simulated, so it is off on Production data") }
+      guard let first = vm.advisor.targets(.buy).first else { return .unavailable("buy: the catalog has no plans") }
+      if vm.advisor.hasViableTarget(.buy) { return .available }
+      if case .failure(let error) = vm.advisor.preview(first.action) { return .unavailable("buy: \(error.message)") }
+      return .available
     case .winBack:
       if !vm.report.winBack.eligible.isEmpty { return .available }
       return .unavailable("no win-back offer: \(vm.report.winBack.whyNone ?? "none is eligible")")
@@ -86,6 +92,7 @@ enum Availability: Equatable {
     case .redeemCode: return "redeeming a code"
     case .winBack: return "win-back"
     case .toggleAutoRenew: return "auto-renew"
+    case .buy: return "buy"
     case .simulate(let s): return s.name
     case .refetch: return "refresh"
     default: return "this key"
