@@ -14,6 +14,32 @@ import Testing
     return render(grace.viewModel(clock: clock), UIState(), width: 80, height: 24).textDump
   }
 
+  /// Seconds rule: above 60× a minute of the clock holds more than an hour of subscription
+  /// time, so the header clock shows seconds; at real time it stays to the minute.
+  @Test func aFastRateShowsTheHeaderClockToTheSecond() {
+    let clock = DashClock(simulated: grace.now + Span(ms: 7_000), wall: grace.wall)
+    func header(_ timing: any RenewalTiming) -> String {
+      let vm = ViewModel.derived(state: grace.state, notifications: [], fileName: "grace-period.json", clock: clock, timing: timing)
+      return render(vm, UIState(), width: 80, height: 24).textDump
+    }
+    #expect(header(TimeRate.monthlyRenewalEveryFiveMinutes).contains("sim 2026-05-14 15:00:07 UTC"))
+    #expect(header(TimeRate.oneRenewalEveryTwoSeconds).contains("sim 2026-05-14 15:00:07 UTC"))
+    #expect(header(TimeRate.realTime).contains("sim 2026-05-14 15:00 UTC"))
+    #expect(header(TimeRate.thirtyMinutesIsOneDay).contains("sim 2026-05-14 15:00 UTC"))  // 48x
+  }
+
+  /// The threshold is 60x: a day lasting 24 minutes is exactly 60x (minutes stay), 1 ms shorter is over.
+  @Test func sixtyTimesIsTheThresholdToTheMillisecond() {
+    func rate(day ms: Double) -> RateSchedule {
+      RateSchedule(renewal: .scaledDay(Span(ms: ms)), graceWeekly: .minute, graceOther: .minute, billingRetry: .hour, renewalCap: nil)
+    }
+    #expect(!rate(day: 1_440_000).clockShowsSeconds)
+    #expect(!rate(day: 1_440_001).clockShowsSeconds)
+    #expect(rate(day: 1_439_999).clockShowsSeconds)
+    #expect(TimeRate.fiveMinutesIsOneDay.schedule.clockShowsSeconds)
+    #expect(!TimeRate.oneHourIsOneDay.schedule.clockShowsSeconds)
+  }
+
   @Test func withoutNowTheSimulatedClockIsShown() {
     let text = screen(viewingAt: nil)
     #expect(text.contains("sim 2026-05-14 15:00 UTC"))

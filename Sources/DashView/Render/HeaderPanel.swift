@@ -72,7 +72,8 @@ enum HeaderPanel {
   /// dashboard every minute for a time the terminal already shows (docs/benchmarks-dashboard.md,
   /// idle cost). `subdash show` still prints the wall time, as the moment of the capture.
   private static func clockLines(_ vm: ViewModel, short: Bool) -> [Line] {
-    func fmt(_ t: Instant) -> String { short ? Format.dateShort(t) : Format.date(t) }
+    // Seconds at a fast simulated rate: there a minute of the clock holds hours of subscription time.
+    func fmt(_ t: Instant) -> String { Format.clock(t, seconds: vm.clockShowsSeconds, short: short) }
     let label = Style(.label)
     if let at = vm.clock.viewingAt {
       return [

@@ -15,6 +15,8 @@ public struct ViewModel: Sendable {
   /// Simulation keys act only on test data: false for Production files.
   public var simulationKeysAllowed: Bool
   public var advisor: ActionAdvisor
+  /// The file's simulated rate is fast enough (over 60×) that clocks show seconds.
+  public var clockShowsSeconds = false
 
   /// - Parameters:
   ///   - notifications: newest first, as `StateFile.recentNotifications` returns them. Records are
@@ -46,9 +48,11 @@ public struct ViewModel: Sendable {
     options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime
   ) -> ViewModel {
     let report = Lifecycle.derive(state, at: clock.now)
-    return ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
-                     options: options,
-                     advisor: .live(state, report: report, at: clock.now, timing: timing))
+    var vm = ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
+                       options: options,
+                       advisor: .live(state, report: report, at: clock.now, timing: timing))
+    vm.clockShowsSeconds = timing.schedule.clockShowsSeconds
+    return vm
   }
 
   /// Sorts by `signedDate` descending; undated records go last, ties keep the given (newest-first) order.

@@ -173,6 +173,6 @@ struct SimulateClock {
 
   private func finish(_ why: String) {
     let clock = (try? StateFile.load(path: path)).flatMap { try? Simulator.clock($0) }
-    LineOut.stderr("subdash simulate: \(why); \(notificationCount) notification\(notificationCount == 1 ? "" : "s"); clock \(clock.map { Format.date($0) } ?? "unset")")
+    LineOut.stderr("subdash simulate: \(why); \(notificationCount) notification\(notificationCount == 1 ? "" : "s"); clock \(clock.map { Self.when($0) } ?? "unset")")
   }
 }
