@@ -40,6 +40,29 @@ import Testing
     #expect(!TimeRate.oneHourIsOneDay.schedule.clockShowsSeconds)
   }
 
+  /// The header shows the rate and failures armed for coming renewals (f, --fail-renewals), and
+  /// `?` lists every setting, so a renewal failing is no surprise; at real time with nothing
+  /// armed the row stays empty.
+  @Test func rateAndArmedFailuresAreVisible() throws {
+    let armed = try Simulator.configure(grace.state) {
+      $0.timeRate = "monthlyRenewalEveryFiveMinutes"
+      $0.failRenewals = true
+      $0.renewalOutcomes = [.fail]
+    }.get().state
+    let vm = ViewModel.derived(state: armed, notifications: [], fileName: "grace-period.json", clock: grace.clock,
+                               timing: TimeRate.monthlyRenewalEveryFiveMinutes)
+    let header = render(vm, UIState(), width: 150, height: 40).lines[1]
+    #expect(header.contains("rate 8640x  armed: next renewal fails, every renewal fails"), "\(header)")
+    let help = Overlays.helpLines(vm, UIState(), ascii: false).map(\.text)
+    #expect(help.contains("Simulation settings"))
+    #expect(help.contains { $0.hasPrefix("rate") && $0.contains("monthlyRenewalEveryFiveMinutes, 8640x") }, "\(help)")
+    #expect(help.contains { $0.hasPrefix("armed") && $0.contains("next renewal fails, every renewal fails") }, "\(help)")
+
+    let quiet = render(grace.viewModel(), UIState(), width: 150, height: 40).lines[1]
+    #expect(!quiet.contains("armed"))
+    #expect(!quiet.contains("rate "))
+  }
+
   @Test func withoutNowTheSimulatedClockIsShown() {
     let text = screen(viewingAt: nil)
     #expect(text.contains("sim 2026-05-14 15:00 UTC"))

@@ -81,10 +81,24 @@ enum HeaderPanel {
       ]
     }
     guard let sim = vm.clock.simulated else {
-      return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), .empty]
+      return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), simulationLine(vm, short: short)]
     }
     return [
-      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]), .empty,
+      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]), simulationLine(vm, short: short),
     ]
+  }
+
+  /// Under the clock: the simulated rate and any failure armed for coming renewals (`f`,
+  /// `--fail-renewals`, a failure rate), so "every renewal fails" is on screen before it
+  /// happens; `?` lists every setting. Empty at real time with nothing armed.
+  static func simulationLine(_ vm: ViewModel, short: Bool) -> Line {
+    guard let s = vm.simulation else { return .empty }
+    var runs: [Run] = []
+    if s.rate != nil { runs += [Run("rate ", Style(.label)), Run("\(s.speedup)x", Style(.value))] }
+    if !s.armed.isEmpty {
+      if !runs.isEmpty { runs.append(Run("  ")) }
+      runs.append(Run(short ? "armed: \(s.armed.count)" : "armed: " + s.armed.joined(separator: ", "), Style(.warn, bold: true)))
+    }
+    return Line(runs)
   }
 }

@@ -17,6 +17,8 @@ public struct ViewModel: Sendable {
   public var advisor: ActionAdvisor
   /// The file's simulated rate is fast enough (over 60×) that clocks show seconds.
   public var clockShowsSeconds = false
+  /// The simulator's rate and armed settings (header, `?`); nil on Production or bad settings.
+  public var simulation: SimulationSummary?
 
   /// - Parameters:
   ///   - notifications: newest first, as `StateFile.recentNotifications` returns them. Records are
@@ -52,6 +54,7 @@ public struct ViewModel: Sendable {
                        options: options,
                        advisor: .live(state, report: report, at: clock.now, timing: timing))
     vm.clockShowsSeconds = timing.schedule.clockShowsSeconds
+    if vm.simulationKeysAllowed { vm.simulation = Simulator.summary(state) }
     return vm
   }
 
