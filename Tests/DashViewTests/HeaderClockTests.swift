@@ -63,6 +63,22 @@ import Testing
     #expect(!quiet.contains("rate "))
   }
 
+  /// A running `subdash simulate` stamps `simulation.runner`; the header believes a stamp younger
+  /// than 3 s (to the millisecond) and the screen wakes when it would go stale.
+  @Test func aFreshHeartbeatShowsSimulateRunning() {
+    func vm(beatAgo: Span) -> ViewModel {
+      var s = grace.state
+      SimulatorHeartbeat.write(SimulatorHeartbeat(pid: 4242, beat: grace.wall - beatAgo), into: &s)
+      return ViewModel.derived(state: s, notifications: [], fileName: "grace-period.json", clock: grace.clock)
+    }
+    let fresh = vm(beatAgo: SimulatorHeartbeat.staleAfter - .millisecond)
+    #expect(render(fresh, UIState(), width: 150, height: 40).lines[1].contains("simulate running"))
+    #expect(ScreenTimer.msUntilChange(fresh, UIState(), wall: grace.wall) == 1)
+    let stale = vm(beatAgo: SimulatorHeartbeat.staleAfter)
+    #expect(!render(stale, UIState(), width: 150, height: 40).lines[1].contains("simulate running"))
+    #expect(!render(grace.viewModel(), UIState(), width: 150, height: 40).lines[1].contains("simulate running"))
+  }
+
   @Test func withoutNowTheSimulatedClockIsShown() {
     let text = screen(viewingAt: nil)
     #expect(text.contains("sim 2026-05-14 15:00 UTC"))

@@ -499,6 +499,8 @@ test_follow_simulation() {
   e2e_tmux new-window -d -t "$E2E_SESSION" -n sim -- bash --noprofile --norc -c "$sim; echo SIMEXIT=\$?; sleep 600"
   e2e_wait_for "⚠ GRACE PERIOD" 5
   e2e_wait_for "ACCESS: YES — in billing grace period"
+  # The header says a simulator is running (its heartbeat), the rate, and the armed failure.
+  e2e_wait_for "simulating  rate 259200x  armed: 1"
   sim_wait_for "DID_FAIL_TO_RENEW / GRACE_PERIOD"
   e2e_wait_for "✖ BILLING RETRY" 15
   e2e_wait_for "ACCESS: NO — in billing retry, not in grace"
@@ -509,6 +511,8 @@ test_follow_simulation() {
   kill -INT "$(e2e__child_named "$sim_pane" subdash)"
   sim_wait_for "SIMEXIT=0"
   sim_wait_for "stopped by signal"
+  e2e_wait_gone "simulating"
+  e2e_assert_screen "rate 259200x  armed: every renewal fails"
   e2e_assert_screen "✖ BILLING RETRY"
   e2e_type R
   e2e_wait_for "Billing recovered"

@@ -92,8 +92,10 @@ enum HeaderPanel {
   /// `--fail-renewals`, a failure rate), so "every renewal fails" is on screen before it
   /// happens; `?` lists every setting. Empty at real time with nothing armed.
   static func simulationLine(_ vm: ViewModel, short: Bool) -> Line {
-    guard let s = vm.simulation else { return .empty }
     var runs: [Run] = []
+    if vm.simulatorRunning != nil { runs.append(Run(short ? "simulating" : "simulate running", Style(.accent, bold: true))) }
+    guard let s = vm.simulation else { return Line(runs) }
+    if !runs.isEmpty && (s.rate != nil || !s.armed.isEmpty) { runs.append(Run("  ")) }
     if s.rate != nil { runs += [Run("rate ", Style(.label)), Run("\(s.speedup)x", Style(.value))] }
     if !s.armed.isEmpty {
       if !runs.isEmpty { runs.append(Run("  ")) }

@@ -19,6 +19,8 @@ public struct ViewModel: Sendable {
   public var clockShowsSeconds = false
   /// The simulator's rate and armed settings (header, `?`); nil on Production or bad settings.
   public var simulation: SimulationSummary?
+  /// A `subdash simulate` stamped the file within `SimulatorHeartbeat.staleAfter` of the wall.
+  public var simulatorRunning: SimulatorHeartbeat?
 
   /// - Parameters:
   ///   - notifications: newest first, as `StateFile.recentNotifications` returns them. Records are
@@ -55,6 +57,7 @@ public struct ViewModel: Sendable {
                        advisor: .live(state, report: report, at: clock.now, timing: timing))
     vm.clockShowsSeconds = timing.schedule.clockShowsSeconds
     if vm.simulationKeysAllowed { vm.simulation = Simulator.summary(state) }
+    vm.simulatorRunning = SimulatorHeartbeat.read(state).flatMap { $0.isAlive(at: clock.wall) ? $0 : nil }
     return vm
   }
 

@@ -111,7 +111,10 @@ struct SimulateClock {
         // Write when something is due, when the clock must move for the dashboards (once a
         // second), or when the file's clock is behind.
         guard due || elapsed - lastTick >= 1 || clock < base else { return nil }
-        return try Simulator.advance(s, to: max(target, clock), opening: opening)
+        var c = try Simulator.advance(s, to: max(target, clock), opening: opening)
+        // The heartbeat dashboards show as "simulate running" (removed when this loop stops).
+        SimulatorHeartbeat.write(SimulatorHeartbeat(pid: SimWallClock.pid, beat: Instant(ms: SimWallClock.now())), into: &c.state)
+        return c
       }
       if let change {
         emit(change)
@@ -132,6 +135,7 @@ struct SimulateClock {
       let untilEvent = nextDue.map { max(0, ($0 - target).ms / 1000) } ?? 1
       _ = signals.sleep(seconds: min(1, max(0.01, untilEvent)))
     }
+    clearHeartbeat()
     finish("stopped by signal")
   }
 
@@ -163,6 +167,16 @@ struct SimulateClock {
       throw SimulateInputError(e.message)
     } catch {
       throw SimulateInputError("\(error)")
+    }
+  }
+
+  /// Dashboards stop showing "simulate running" at once rather than when the stamp goes stale.
+  private func clearHeartbeat() {
+    _ = try? SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+      guard SimulatorHeartbeat.read(s) != nil else { return nil }
+      var cleared = s
+      SimulatorHeartbeat.write(nil, into: &cleared)
+      return Change(state: cleared, message: "simulator stopped")
     }
   }
 
