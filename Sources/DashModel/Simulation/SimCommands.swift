@@ -215,6 +215,13 @@ extension SimContext {
     messages.append("Ask to Buy for \(name(request.productId)) was declined; nothing was charged")
   }
 
+  /// "the Ask to Buy request for Premium lapsed at …" when a request still waiting at `from`
+  /// lapses by `to`: the banner goes, and the step says why instead of "nothing happened".
+  func askToBuyLapse(after from: Instant, upTo to: Instant) -> String? {
+    guard let request = state.subscriber.askToBuy, request.isPending(at: from), request.lapseDate <= to else { return nil }
+    return "the Ask to Buy request for \(name(request.productId)) lapsed at \(date(request.lapseDate)) (no answer within 24 hours; nothing was charged)"
+  }
+
   /// The request a parent can still answer at `date`, or why there is none.
   private func waitingAskToBuy(at date: Instant) throws(ActionError) -> AskToBuyRequest {
     guard let request = state.subscriber.askToBuy, request.status == .pending else {

@@ -68,9 +68,12 @@ public enum Simulator {
     var ctx = try SimContext(state, opening: opening)
     try ctx.catchUpOverdue()
     let end = max(target, ctx.now)
+    let lapse = ctx.askToBuyLapse(after: ctx.now, upTo: end)
     let applied = ctx.run(until: end)
     var clock = end
-    var message = applied == 0 ? "Advanced to \(Format.date(end)); nothing happened" : "Advanced to \(Format.date(end)): \(describe(ctx))"
+    var message = applied == 0
+      ? "Advanced to \(Format.date(end)); " + (lapse ?? "nothing happened")
+      : "Advanced to \(Format.date(end)): \(describe(ctx))" + (lapse.map { "; \($0)" } ?? "")
     if applied == SimContext.eventLimit, let next = ctx.pendingEvents().first, next.date <= end {
       clock = ctx.reached
       message = "Stopped after \(counted(applied, "event")) at \(Format.date(clock)); advance again to continue"
@@ -83,6 +86,11 @@ public enum Simulator {
   public static func advanceToNextEvent(_ state: SubscriptionState, opening: Instant? = nil) throws(ActionError) -> Change {
     var ctx = try SimContext(state, opening: opening)
     guard let next = ctx.pendingEvents().first else {
+      // An Ask to Buy request nobody answers lapses after 24 hours: the one thing still ahead.
+      if let request = ctx.state.subscriber.askToBuy, request.isPending(at: ctx.now),
+         let lapse = ctx.askToBuyLapse(after: ctx.now, upTo: request.lapseDate) {
+        return ctx.change(now: request.lapseDate, message: lapse.prefix(1).uppercased() + lapse.dropFirst())
+      }
       throw ActionError.simulator(.nothingScheduled)
     }
     let at = max(next.date, ctx.now)
