@@ -262,7 +262,7 @@ test_win_back() {
   e2e_wait_for "Resubscribe now to Premium with win-back offer"
   e2e_type y
   e2e_wait_for "ACCESS: YES — subscribed"
-  e2e_wait_for "Resubscribed to Premium with win-back offer premium_winback_3for1"
+  e2e_wait_for "Resubscribed to Premium with win-back offer 3 Months for 1"
   e2e_refute_screen "✖ EXPIRED"
   e2e_assert_screen "SUBSCRIBED / RESUBSCRIBE"
   quit
