@@ -262,12 +262,27 @@ test_win_back() {
   e2e_wait_for "Resubscribe now to Premium with win-back offer"
   e2e_type y
   e2e_wait_for "ACCESS: YES — subscribed"
-  e2e_wait_for "Resubscribed to Premium with win-back offer premium_winback_3for1"
+  e2e_wait_for "Resubscribed to Premium with win-back offer 3 Months for 1"
   e2e_refute_screen "✖ EXPIRED"
   e2e_assert_screen "SUBSCRIBED / RESUBSCRIBE"
   quit
   [[ "$(show_json expired-voluntary.json .status)" == 1 ]]
   [[ "$(show_json expired-voluntary.json .access.level)" == yes ]]
+}
+
+# A lapsed customer with no code or win-back they want: b lists the group's plans, previews the
+# resubscription with its price, and y buys it (SUBSCRIBED / RESUBSCRIBE).
+test_buy_resubscribe() {
+  open_dashboard buy expired-voluntary
+  e2e_type b
+  e2e_wait_for "Buy (subscribe or resubscribe)"
+  e2e_keys Enter
+  e2e_wait_for "Resubscribe to "
+  e2e_type y
+  e2e_wait_for "ACCESS: YES — subscribed"
+  e2e_assert_screen "SUBSCRIBED / RESUBSCRIBE"
+  quit
+  [[ "$(show_json expired-voluntary.json .status)" == 1 ]]
 }
 
 # --- the file changing under the dashboard ----------------------------------------------------
@@ -484,6 +499,8 @@ test_follow_simulation() {
   e2e_tmux new-window -d -t "$E2E_SESSION" -n sim -- bash --noprofile --norc -c "$sim; echo SIMEXIT=\$?; sleep 600"
   e2e_wait_for "⚠ GRACE PERIOD" 5
   e2e_wait_for "ACCESS: YES — in billing grace period"
+  # The header says a simulator is running (its heartbeat), the rate, and the armed failure.
+  e2e_wait_for "simulating  rate 259200x  armed: 1"
   sim_wait_for "DID_FAIL_TO_RENEW / GRACE_PERIOD"
   e2e_wait_for "✖ BILLING RETRY" 15
   e2e_wait_for "ACCESS: NO — in billing retry, not in grace"
@@ -494,6 +511,8 @@ test_follow_simulation() {
   kill -INT "$(e2e__child_named "$sim_pane" subdash)"
   sim_wait_for "SIMEXIT=0"
   sim_wait_for "stopped by signal"
+  e2e_wait_gone "simulating"
+  e2e_assert_screen "rate 259200x  armed: every renewal fails"
   e2e_assert_screen "✖ BILLING RETRY"
   e2e_type R
   e2e_wait_for "Billing recovered"
@@ -588,6 +607,7 @@ e2e_run "a valid offer code is redeemed" test_valid_code
 e2e_run "an invalid offer code is refused without writing" test_invalid_code
 e2e_run "q typed in the code input is text" test_q_is_text_in_code_input
 e2e_run "win-back offer accepted: active again" test_win_back
+e2e_run "b resubscribes a lapsed customer after a preview" test_buy_resubscribe
 e2e_run "external rewrites, a broken file and its fix show live" test_external_rewrite
 e2e_run "an in-place write is seen" test_in_place_write
 e2e_run "resize 150x40, 120x40, 40x12, 30x10 (too small), 80x24" test_resize

@@ -10,6 +10,8 @@ public enum PlanAction: Equatable, Sendable {
   case redeemOfferCode(String)
   case acceptWinBack(offerId: String)
   case setAutoRenew(Bool)
+  /// Buy a plan: a first purchase, or a resubscription after a lapse (see `BuyOrResubscribe`).
+  case buy(productId: String)
 }
 
 /// What an action would do, shown for confirmation before anything is written.

@@ -18,6 +18,8 @@ public enum SimRefusal: Equatable, Sendable {
   case pastLastFileDate(String)
   case nothingScheduled
   case tooManyOverdue(clock: String, firstDue: String)
+  case noRenewalScheduled
+  case expireInGrace(graceEnds: String?)
 
   public var message: String {
     switch self {
@@ -42,6 +44,10 @@ public enum SimRefusal: Equatable, Sendable {
       return "auto-renew is off: the customer cancelled, so the App Store no longer retries billing (turn auto-renew on first)."
     case .pastLastFileDate(let date): return "\(date) is past 3000-01-01 00:00 UTC, the last date a state file can hold"
     case .nothingScheduled: return "Nothing is scheduled: the subscription will not renew, expire or change on its own."
+    case .noRenewalScheduled:
+      return "No renewal is scheduled (auto-renew is off, the subscription has lapsed, or a billing issue is open), so there is no renewal to fail."
+    case .expireInGrace(let ends):
+      return "The subscription is in the billing grace period: the customer keeps access\(ends.map { " until \($0)" } ?? ""); expire now applies to an active subscription (> ends the grace period, or resolve the billing issue)."
     case .tooManyOverdue(let clock, let first):
       return "More than 1,000 events are overdue: simulation.now (\(clock)) is far past the period that ended \(first); set simulation.now back near \(first) (or remove it) and advance from there, or step through them one event at a time (the > key, simulate --steps)"
     }
