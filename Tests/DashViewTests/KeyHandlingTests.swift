@@ -345,3 +345,31 @@ private struct Session {
     #expect(s.ui.eventSelection == s.vm.notifications.count - 1)
   }
 }
+
+/// `e`: Apple's Extend a Subscription Renewal Date, previewed and confirmed like every key.
+@Suite struct ExtendKeyTests {
+  @Test func eOffersDayCountsThenPreviewsThenPerforms() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("e"))
+    #expect(s.picker?.kind == .extend)
+    #expect(s.picker?.items.map(\.action) == [1, 7, 14, 30, 90].map { .extendRenewalDate(days: $0, reason: .customerSatisfaction) })
+    s.press(.down, .enter)
+    #expect(s.confirmation?.action == .extendRenewalDate(days: 7, reason: .customerSatisfaction))
+    #expect(s.confirmation?.preview.summary.hasPrefix("Extend Family extended by 7 days") == true)
+    #expect(s.press(.char("y")) == [.perform(.extendRenewalDate(days: 7, reason: .customerSatisfaction))])
+  }
+
+  @Test func inGraceTheKeySaysApplesError() {
+    var s = Session(Scenarios.grace.viewModel())
+    #expect(s.press(.char("e")) == [])
+    #expect(s.ui.mode == .browsing)
+    #expect(s.ui.status?.message.hasPrefix("SubscriptionExtensionIneligibleError (4030004)") == true)
+  }
+
+  @Test func productionFilesRefuseTheKey() {
+    var s = Session(Scenarios.production.viewModel())
+    s.press(.char("e"))
+    #expect(s.ui.mode == .browsing)
+    #expect(s.ui.status?.message.contains("Production") == true)
+  }
+}

@@ -10,6 +10,9 @@ public enum PlanAction: Equatable, Sendable {
   case redeemOfferCode(String)
   case acceptWinBack(offerId: String)
   case setAutoRenew(Bool)
+  /// The developer extends the renewal date (App Store Server API, Extend a Subscription Renewal
+  /// Date): support's compensation tool, not something the customer does.
+  case extendRenewalDate(days: Int, reason: ExtendReasonCode)
 }
 
 /// What an action would do, shown for confirmation before anything is written.
@@ -71,6 +74,8 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
   case badSetting(path: String, message: String)
   /// The simulator refused the step (see `SimRefusal`).
   case simulator(SimRefusal)
+  /// Apple's extension endpoint would refuse (see `ExtensionRefusal`).
+  case extensionRefused(ExtensionRefusal)
   case other(String)
 
   public var description: String { message }
@@ -111,6 +116,7 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
     case .offerAlreadyQueued(let o): return "Offer \(o) is already queued for the next renewal; only one offer applies at a time."
     case .badSetting(let path, let m): return "\(path): \(m)"
     case .simulator(let r): return r.message
+    case .extensionRefused(let r): return r.message
     case .other(let m): return m
     }
   }

@@ -29,6 +29,8 @@ public struct ActionAdvisor: Sendable {
         switch kind {
         case .winBack:
           return winBack.map { PickerItem(action: .acceptWinBack(offerId: $0.offerId), title: PlanText.winBackTitle($0, currency: currency, catalog: state.catalog)) }
+        case .extend:
+          return ExtendChoices.items(state: state, at: now, timing: timing)
         case .upgrade: change = .upgrade
         case .downgrade: change = .downgrade
         case .crossgrade: change = .crossgrade
@@ -61,7 +63,7 @@ public struct ActionAdvisor: Sendable {
 
 /// The kinds of choice a picker offers.
 public enum PickerKind: String, Equatable, Sendable, CaseIterable {
-  case upgrade, downgrade, crossgrade, winBack
+  case upgrade, downgrade, crossgrade, winBack, extend
 
   var title: String {
     switch self {
@@ -69,6 +71,7 @@ public enum PickerKind: String, Equatable, Sendable, CaseIterable {
     case .downgrade: return "Downgrade to"
     case .crossgrade: return "Crossgrade to"
     case .winBack: return "Accept win-back offer"
+    case .extend: return "Extend the renewal date by"
     }
   }
 }

@@ -36,6 +36,11 @@ enum Availability: Equatable {
       case nil: return .unavailable("auto-renew: this subscriber never subscribed")
       default: return .unavailable("auto-renew: the subscription is \(vm.report.status!.afterIs)")
       }
+    case .extendRenewal:
+      guard vm.simulationKeysAllowed else {
+        return .unavailable("simulation keys are disabled on Production data (extend refused)")
+      }
+      return planChange(.extend, in: vm)
     case .simulate(let sim):
       guard vm.simulationKeysAllowed else {
         return .unavailable("simulation keys are disabled on Production data (\(name(of: command)) refused)")
@@ -101,6 +106,7 @@ enum Availability: Equatable {
     case .crossgrade: return "crossgrade"
     case .redeemCode: return "redeeming a code"
     case .winBack: return "win-back"
+    case .extendRenewal: return "extend"
     case .toggleAutoRenew: return "auto-renew"
     case .simulate(let s): return s.name
     case .refetch: return "refresh"

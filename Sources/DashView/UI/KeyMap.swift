@@ -4,6 +4,8 @@ import DashModel
 /// picker) are handled in the reducer; their footer hints live in `KeyMap.hints(for:)`.
 public enum Command: Equatable, Sendable {
   case upgrade, downgrade, crossgrade, redeemCode, winBack, toggleAutoRenew
+  /// The developer extends the renewal date (App Store Server API); non-Production files only.
+  case extendRenewal
   case help, quit
   case moveUp, moveDown, pageUp, pageDown, first, last
   case showEvent
@@ -14,7 +16,7 @@ public enum Command: Equatable, Sendable {
   /// Commands that change the file: refused in read-only mode.
   var isMutating: Bool {
     switch self {
-    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .simulate, .refetch: return true
+    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .extendRenewal, .simulate, .refetch: return true
     default: return false
     }
   }
@@ -79,6 +81,8 @@ public enum KeyMap {
     sim("R", .resolveBillingIssue, "resolve billing", "resolve the billing issue (payment succeeds)"),
     sim("x", .expireNow, "expire", "expire the subscription now"),
     sim("F", .refund, "refund", "refund the latest transaction (revokes access)"),
+    KeyBinding(keys: [.char("e")], label: "e", asciiLabel: nil, command: .extendRenewal, hint: "extend",
+               help: "extend the renewal date by 1-90 days, as Apple's Server API does"),
     sim("p", .requestPriceIncrease, "price increase", "request a price increase that needs consent"),
     sim("P", .consentPriceIncrease, "consent", "customer consents to the price increase"),
     sim("N", .declinePriceIncrease, "decline", "customer declines the price increase"),

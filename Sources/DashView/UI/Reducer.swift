@@ -81,6 +81,7 @@ enum Browsing {
     case .downgrade: open(.downgrade, &state, vm)
     case .crossgrade: open(.crossgrade, &state, vm)
     case .winBack: open(.winBack, &state, vm)
+    case .extendRenewal: open(.extend, &state, vm)
     case .redeemCode:
       state.mode = .typingCode(LineEditor())
       state.status = nil

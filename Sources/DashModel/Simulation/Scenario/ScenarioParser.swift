@@ -115,6 +115,20 @@ public enum ScenarioParser {
       return [.plan(.acceptWinBack(offerId: w[offset]))]
     case "auto-renew":
       return [.plan(.setAutoRenew(try onOff(1, "auto-renew on|off")))]
+    case "extend":
+      // extend <days> [reason <0..3>]: Apple's Extend a Subscription Renewal Date. Out-of-range
+      // numbers reach the action, which refuses them with Apple's error name.
+      let usage = "expected extend <days> [reason <0..3>]"
+      guard w.count == 2 || (w.count == 4 && k[2] == "reason"), let days = Int(w[1]) else { throw SimTextError(usage) }
+      var reason = ExtendReasonCode.undeclared
+      if w.count == 4 {
+        guard let code = Int(w[3]) else { throw SimTextError(usage) }
+        guard let r = ExtendReasonCode(rawValue: code) else {
+          throw SimTextError(ExtensionRefusal.invalidExtendReasonCode(code).message)
+        }
+        reason = r
+      }
+      return [.plan(.extendRenewalDate(days: days, reason: reason))]
     case "fail":
       guard exactly("fail next renewal") else { throw SimTextError("expected fail next renewal") }
       return [.command(.failNextRenewal)]
