@@ -139,3 +139,31 @@ import Testing
     #expect(again == sim.settings)
   }
 }
+
+/// Issue 10 item 4: Apple's expirationIntent 2 (billing error) is set while billing is retried.
+@Suite struct BillingErrorIntentTests {
+  @Test func intentTwoFromTheFailedRenewalUntilRecovery() {
+    var sim = Sim(start: "2026-05-01T00:00:00Z", settings: [("gracePeriod", .string("16d"))])
+    sim.buy("pass.premium.monthly")
+    sim.run(.failNextRenewal)
+    let due = sim.latest.expiresDate!
+    sim.advance(to: due - .ms(1))
+    #expect(sim.info.expirationIntent == nil)
+    sim.advance(to: due)
+    #expect(sim.info.isInBillingRetryPeriod == true)
+    #expect(sim.info.expirationIntent == .billingError)
+    sim.run(.resolveBillingIssue)
+    #expect(sim.info.expirationIntent == nil)
+    #expect(sim.info.isInBillingRetryPeriod != true)
+  }
+
+  @Test func cancellingDuringRetryExpiresAsCustomerCancelled() {
+    var sim = Sim(start: "2026-05-01T00:00:00Z")
+    sim.buy("pass.premium.monthly")
+    sim.run(.failNextRenewal)
+    sim.next()
+    #expect(sim.info.expirationIntent == .billingError)
+    sim.plan(.setAutoRenew(false))
+    #expect(sim.info.expirationIntent == .customerCancelled)
+  }
+}
