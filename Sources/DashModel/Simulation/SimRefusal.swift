@@ -18,6 +18,9 @@ public enum SimRefusal: Equatable, Sendable {
   case pastLastFileDate(String)
   case nothingScheduled
   case tooManyOverdue(clock: String, firstDue: String)
+  case refundAlreadyRequested(on: String)
+  case noRefundRequested
+  case noRefundToReverse
 
   public var message: String {
     switch self {
@@ -42,6 +45,9 @@ public enum SimRefusal: Equatable, Sendable {
       return "auto-renew is off: the customer cancelled, so the App Store no longer retries billing (turn auto-renew on first)."
     case .pastLastFileDate(let date): return "\(date) is past 3000-01-01 00:00 UTC, the last date a state file can hold"
     case .nothingScheduled: return "Nothing is scheduled: the subscription will not renew, expire or change on its own."
+    case .refundAlreadyRequested(let on): return "A refund was already requested on \(on); approve (F) or decline (D) it first."
+    case .noRefundRequested: return "No refund request is waiting for the App Store's decision."
+    case .noRefundToReverse: return "The latest transaction was not refunded, so there is no refund to reverse."
     case .tooManyOverdue(let clock, let first):
       return "More than 1,000 events are overdue: simulation.now (\(clock)) is far past the period that ended \(first); set simulation.now back near \(first) (or remove it) and advance from there, or step through them one event at a time (the > key, simulate --steps)"
     }

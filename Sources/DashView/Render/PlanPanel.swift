@@ -38,6 +38,9 @@ enum PlanPanel {
       }
       out.append(mark(Line(spans), .offer))
     }
+    if let request = RefundRequestText.line(vm.state, now: vm.now, compact: compact) {
+      out.append(mark(Line(request, Style(.warn)), .revocation))
+    }
     if let ext = ExtensionText.line(vm.state, now: vm.now, compact: compact) {
       out.append(mark(Line(ext, Style(.accent)), .renewal))
     }

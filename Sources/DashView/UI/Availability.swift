@@ -89,8 +89,17 @@ enum Availability: Equatable {
     case .resolveBillingIssue:
       return r.status == .billingRetry || r.status == .billingGracePeriod ? .available
         : .unavailable("resolve billing: there is no billing issue")
-    case .refund:
-      return hasSubscription && r.status != .revoked ? .available : .unavailable("refund: nothing to refund")
+    case .refund, .refundProrated:
+      return hasSubscription && r.status != .revoked ? .available : .unavailable("\(sim.name): nothing to refund")
+    case .requestRefund:
+      if !hasSubscription || r.status == .revoked { return .unavailable("refund request: nothing to refund") }
+      return pendingRefund(vm) == nil ? .available : .unavailable("refund request: one is already waiting (F approves, D declines)")
+    case .declineRefund:
+      return pendingRefund(vm) != nil ? .available : .unavailable("decline refund: no refund request is waiting")
+    case .reverseRefund:
+      let type = vm.state.subscriber.latestTransaction?.revocationType
+      return r.status == .revoked && (type == .refundFull || type == .refundProrated) ? .available
+        : .unavailable("reverse refund: the latest transaction was not refunded")
     case .consentPriceIncrease, .declinePriceIncrease:
       return r.priceIncrease?.status == .customerHasNotResponded ? .available
         : .unavailable("\(sim.name): no price increase is awaiting consent")
@@ -125,6 +134,10 @@ extension SimCommand {
     case .resolveBillingIssue: return "resolve billing issue"
     case .expireNow: return "expire now"
     case .refund: return "refund"
+    case .requestRefund: return "refund request"
+    case .declineRefund: return "decline refund"
+    case .reverseRefund: return "reverse refund"
+    case .refundProrated: return "prorated refund"
     case .requestPriceIncrease: return "price increase"
     case .consentPriceIncrease: return "consent to price increase"
     case .declinePriceIncrease: return "decline price increase"
@@ -133,3 +146,6 @@ extension SimCommand {
     }
   }
 }
+
+/// The refund request waiting for the App Store's decision, if any (`simulation.refundRequest`).
+func pendingRefund(_ vm: ViewModel) -> RefundRequest? { (try? Simulator.settings(vm.state))?.refundRequest }

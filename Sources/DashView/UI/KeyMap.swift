@@ -80,7 +80,7 @@ public enum KeyMap {
     sim("f", .failNextRenewal, "fail renewal", "make the next renewal fail (billing issue)"),
     sim("R", .resolveBillingIssue, "resolve billing", "resolve the billing issue (payment succeeds)"),
     sim("x", .expireNow, "expire", "expire the subscription now"),
-    sim("F", .refund, "refund", "refund the latest transaction (revokes access)"),
+    sim("F", .refund, "refund", "refund the latest transaction (revokes access); approves a request"),
     KeyBinding(keys: [.char("e")], label: "e", asciiLabel: nil, command: .extendRenewal, hint: "extend",
                help: "extend the renewal date by 1-90 days, as Apple's Server API does"),
     sim("p", .requestPriceIncrease, "price increase", "request a price increase that needs consent"),
@@ -88,6 +88,11 @@ public enum KeyMap {
     sim("N", .declinePriceIncrease, "decline", "customer declines the price increase"),
     sim("A", .approveAskToBuy, "approve", "approve the Ask to Buy request"),
     sim("Z", .declineAskToBuy, "decline", "decline the Ask to Buy request"),
+    // The refund workflow, last so the footer drops these before the older keys on narrow screens.
+    sim("C", .requestRefund(.unsatisfiedWithPurchase), "ask refund", "customer requests a refund (CONSUMPTION_REQUEST)"),
+    sim("D", .declineRefund, "decline refund", "the App Store declines the refund request"),
+    sim("%", .refundProrated, "prorated", "refund the unused share of the period (REFUND_PRORATED)"),
+    sim("V", .reverseRefund, "reverse refund", "reverse the refund: access returns (REFUND_REVERSED)"),
   ]
 
   private static func sim(_ key: Character, _ cmd: SimCommand, _ hint: String, _ help: String) -> KeyBinding {
