@@ -38,6 +38,12 @@ enum PlanPanel {
       }
       out.append(mark(Line(spans), .offer))
     }
+    if let request = RefundRequestText.line(vm.state, now: vm.now, compact: compact) {
+      out.append(mark(Line(request, Style(.warn)), .revocation))
+    }
+    if let ext = ExtensionText.line(vm.state, now: vm.now, compact: compact) {
+      out.append(mark(Line(ext, Style(.accent)), .renewal))
+    }
     // Monthly billing with a 12-month commitment, read-only (what the fields mean).
     if let plan = BillingPlan.text(vm.state.subscriber.latestTransaction, renewal: vm.state.subscriber.renewalInfo) {
       out.append(Line(plan, Style(.dim)))
