@@ -395,3 +395,64 @@ private struct Session {
     #expect(a.ui.status?.message.hasPrefix("buy: Already subscribed to") == true, "\(String(describing: a.ui.status))")
   }
 }
+
+/// `e`: Apple's Extend a Subscription Renewal Date, previewed and confirmed like every key.
+@Suite struct ExtendKeyTests {
+  @Test func eOffersDayCountsThenPreviewsThenPerforms() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("e"))
+    #expect(s.picker?.kind == .extend)
+    #expect(s.picker?.items.map(\.action) == [1, 7, 14, 30, 90].map { .extendRenewalDate(days: $0, reason: .customerSatisfaction) })
+    s.press(.down, .enter)
+    #expect(s.confirmation?.action == .extendRenewalDate(days: 7, reason: .customerSatisfaction))
+    #expect(s.confirmation?.preview.summary.hasPrefix("Extend Family extended by 7 days") == true)
+    #expect(s.press(.char("y")) == [.perform(.extendRenewalDate(days: 7, reason: .customerSatisfaction))])
+  }
+
+  @Test func inGraceTheKeySaysApplesError() {
+    var s = Session(Scenarios.grace.viewModel())
+    #expect(s.press(.char("e")) == [])
+    #expect(s.ui.mode == .browsing)
+    #expect(s.ui.status?.message.hasPrefix("SubscriptionExtensionIneligibleError (4030004)") == true)
+  }
+
+  @Test func productionFilesRefuseTheKey() {
+    var s = Session(Scenarios.production.viewModel())
+    s.press(.char("e"))
+    #expect(s.ui.mode == .browsing)
+    #expect(s.ui.status?.message.contains("Production") == true)
+  }
+}
+
+/// The refund workflow's keys and the pending request on the plan panel (issue 10 item 11).
+@Suite struct RefundRequestKeyTests {
+  /// `active` with a refund requested at its clock.
+  func requested(elapsed: Span = .zero) -> Scenario {
+    let base = Scenarios.active
+    let requestedAt = base.now
+    return base.with(elapsed: elapsed) { state in
+      var settings = (try? Simulator.settings(state)) ?? SimulationSettings()
+      settings.refundRequest = RefundRequest(requestedDate: requestedAt, reason: .unsatisfiedWithPurchase, transactionId: nil)
+      state.setSimulation(settings)
+    }
+  }
+
+  @Test func theRequestAndItsDeadlineShowUntilTheTwelveHoursEnd() {
+    let before = RefundRequestText.line(requested().state, now: Scenarios.active.now + (Span.hours(12) - Span(ms: 1)), compact: false)
+    #expect(before?.contains("consumption info due by") == true)
+    let after = RefundRequestText.line(requested().state, now: Scenarios.active.now + .hours(12), compact: false)
+    #expect(after?.contains("the 12 hours for consumption info ended") == true)
+    #expect(RefundRequestText.line(Scenarios.active.state, now: Scenarios.active.now, compact: false) == nil)
+  }
+
+  @Test func requestDeclineAndReverseKeysFollowTheRequest() {
+    var s = Session(Scenarios.active.viewModel())
+    #expect(s.press(.char("D")) == [])
+    #expect(s.ui.status?.message == "decline refund: no refund request is waiting for the App Store's decision.")
+    #expect(s.press(.char("C")) == [.simulate(.requestRefund(.unsatisfiedWithPurchase))])
+    #expect(s.press(.char("V")) == [])
+    var pending = Session(requested().viewModel())
+    #expect(pending.press(.char("C")) == [])
+    #expect(pending.press(.char("D")) == [.simulate(.declineRefund)])
+  }
+}

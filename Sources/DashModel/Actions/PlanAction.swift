@@ -12,6 +12,9 @@ public enum PlanAction: Equatable, Sendable {
   case setAutoRenew(Bool)
   /// Buy a plan: a first purchase, or a resubscription after a lapse (see `BuyOrResubscribe`).
   case buy(productId: String)
+  /// The developer extends the renewal date (App Store Server API, Extend a Subscription Renewal
+  /// Date): support's compensation tool, not something the customer does.
+  case extendRenewalDate(days: Int, reason: ExtendReasonCode)
 }
 
 /// What an action would do, shown for confirmation before anything is written.
@@ -73,6 +76,8 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
   case badSetting(path: String, message: String)
   /// The simulator refused the step (see `SimRefusal`).
   case simulator(SimRefusal)
+  /// Apple's extension endpoint would refuse (see `ExtensionRefusal`).
+  case extensionRefused(ExtensionRefusal)
   case other(String)
 
   public var description: String { message }
@@ -113,6 +118,7 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
     case .offerAlreadyQueued(let o): return "Offer \(o) is already queued for the next renewal; only one offer applies at a time."
     case .badSetting(let path, let m): return "\(path): \(m)"
     case .simulator(let r): return r.message
+    case .extensionRefused(let r): return r.message
     case .other(let m): return m
     }
   }

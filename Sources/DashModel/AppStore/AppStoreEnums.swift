@@ -142,3 +142,19 @@ extension ObjectWriter {
   mutating func set<E: AppStoreEnum>(_ key: String, _ v: E?) where E.RawValue == Int { set(key, v?.rawValue) }
   mutating func set<E: AppStoreEnum>(_ key: String, _ v: E?) where E.RawValue == String { set(key, v?.rawValue) }
 }
+
+/// `consumptionRequestReason` of a CONSUMPTION_REQUEST notification (Apple's
+/// appstoreservernotifications/consumptionrequestreason): why the customer asked for a refund.
+public struct ConsumptionRequestReason: AppStoreEnum {
+  public var rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let unintendedPurchase = Self(rawValue: "UNINTENDED_PURCHASE")
+  public static let fulfillmentIssue = Self(rawValue: "FULFILLMENT_ISSUE")
+  public static let unsatisfiedWithPurchase = Self(rawValue: "UNSATISFIED_WITH_PURCHASE")
+  public static let legal = Self(rawValue: "LEGAL")
+  public static let other = Self(rawValue: "OTHER")
+  public static let knownNames: [String: String] = [
+    "UNINTENDED_PURCHASE": "unintended purchase", "FULFILLMENT_ISSUE": "fulfillment issue",
+    "UNSATISFIED_WITH_PURCHASE": "unsatisfied with purchase", "LEGAL": "legal", "OTHER": "other",
+  ]
+}

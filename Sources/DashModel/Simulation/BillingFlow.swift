@@ -17,6 +17,9 @@ extension SimContext {
     settings.billingIssue = issue
     var info = renewalInfo
     info.isInBillingRetryPeriod = true
+    // Apple's expirationIntent page: 2 (billing error) while the App Store retries billing, not
+    // only once retry gives up. A recovery clears it (the renewal writes no intent).
+    info.expirationIntent = .billingError
     info.gracePeriodExpiresDate = grace
     info.signedDate = date
     renewalInfo = info

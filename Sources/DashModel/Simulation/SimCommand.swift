@@ -7,6 +7,11 @@ public enum SimCommand: Equatable, Sendable {
   case resolveBillingIssue
   case expireNow
   case refund
+  /// The customer asks for a refund: CONSUMPTION_REQUEST; `refund` approves, `declineRefund` declines.
+  case requestRefund(ConsumptionRequestReason)
+  case declineRefund
+  case reverseRefund
+  case refundProrated
   case requestPriceIncrease
   case consentPriceIncrease
   case declinePriceIncrease

@@ -1,25 +1,30 @@
 /// The developer-side controls, with SKTestSession's semantics where it has a matching method
 /// (reference §5). Each one acts at `date` on a context whose due events are already applied.
 extension SimContext {
-  /// SKTestSession `refundTransaction`: always approved, immediate; access ends.
-  mutating func refund(at date: Instant, reason: RevocationReason = .other) throws(ActionError) {
-    guard var t = latest else { throw ActionError.noSubscription }
-    guard t.revocationDate == nil else { throw ActionError.revoked }
-    guard !t.isFamilyShared else {
-      throw ActionError.simulator(.refundOfFamilyAccess)
-    }
-    // Apple refunds charges; a free trial charged nothing, so there is no refund to approve.
-    guard (t.price ?? 0) > 0 || t.offerDiscountType != .freeTrial else {
-      throw ActionError.simulator(.nothingCharged(product: name(t.productId)))
-    }
+  /// SKTestSession `refundTransaction`: always approved, immediate; access ends. It also approves
+  /// a pending refund request (CONSUMPTION_REQUEST). `prorated`: REFUND_PRORATED with
+  /// `revocationPercentage` the share of the period not yet used (see `proratedPercentage`).
+  mutating func refund(at date: Instant, reason given: RevocationReason? = nil, prorated: Bool = false) throws(ActionError) {
+    var t = try refundableTransaction()
+    // Approving a request: a fulfillment issue is "an actual or perceived issue within your app"
+    // (revocationReason 1); every other reason is 0 (other).
+    let reason = given ?? (settings.refundRequest?.reason == .fulfillmentIssue ? .issueInApp : .other)
     turnAutoRenewOffForRevocation(at: date, why: "after a refund request")
+    settings.refundRequest = nil
     t.revocationDate = date
     t.revocationReason = reason
-    t.revocationType = .refundFull
+    t.revocationType = prorated ? .refundProrated : .refundFull
+    var amount = t.price
+    if prorated {
+      let share = Self.proratedPercentage(of: t, at: date)
+      t.revocationPercentage = share
+      amount = t.price.map { $0 * Int64(share) / 100_000 }
+    }
     t.signedDate = date
     record(t)
     endBillingState()
-    let summary = "refunded \(money(t.price)) for \(name(t.productId)) (\(reason.description)); access ends"
+    let how = prorated ? "prorated refund of \(money(amount)) (\(Self.percentText(t.revocationPercentage ?? 0)) of \(money(t.price)), the unused time)" : "refunded \(money(t.price))"
+    let summary = "\(how) for \(name(t.productId)) (\(reason.description)); access ends"
     notify(.refund, at: date, summary: summary)
     // The status line names the refund, not the AUTO_RENEW_DISABLED that comes first.
     headline = summary
@@ -44,14 +49,14 @@ extension SimContext {
 
   /// A refund request turns auto-renew off first (Apple sends DID_CHANGE_RENEWAL_STATUS /
   /// AUTO_RENEW_DISABLED "after the user requested a refund").
-  private mutating func turnAutoRenewOffForRevocation(at date: Instant, why: String?) {
+  mutating func turnAutoRenewOffForRevocation(at date: Instant, why: String?) {
     guard renewalInfo.autoRenewOn else { return }
     renewalInfo.autoRenewStatus = .off
     renewalInfo.signedDate = date
     if let why { notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date, summary: "auto-renew turned off \(why)") }
   }
 
-  private mutating func endBillingState() {
+  mutating func endBillingState() {
     settings.billingIssue = nil
     settings.pendingPriceIncrease = nil
     var info = renewalInfo

@@ -84,12 +84,17 @@ struct SimContext {
   }
 
   /// Emits a notification signed at `date`, with the status the subscriber has at that moment.
-  mutating func notify(_ type: NotificationType, _ subtype: NotificationSubtype? = nil, at date: Instant, summary text: String) {
+  /// `extra`: payload fields of this notification type (CONSUMPTION_REQUEST's reason), kept beside
+  /// `status` in the log's flattened form.
+  mutating func notify(_ type: NotificationType, _ subtype: NotificationSubtype? = nil, at date: Instant, summary text: String,
+                       extra: [(String, JSON)] = []) {
     let status = Lifecycle.status(of: state.subscriber, at: date).status
     let product = latest?.productId ?? state.subscriber.renewalInfo?.productId
-    notifications.append(PayloadFactory.notification(
+    var record = PayloadFactory.notification(
       type, subtype, sequence: summary.notificationCount, seed: settings.seed, subscriber: state.subscriber,
-      at: date, status: status, productId: product, summary: text))
+      at: date, status: status, productId: product, summary: text)
+    for (key, value) in extra { record.source[key] = value }
+    notifications.append(record)
     summary.notificationCount += 1
   }
 

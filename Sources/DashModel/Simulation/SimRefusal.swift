@@ -20,6 +20,9 @@ public enum SimRefusal: Equatable, Sendable {
   case tooManyOverdue(clock: String, firstDue: String)
   case noRenewalScheduled
   case expireInGrace(graceEnds: String?)
+  case refundAlreadyRequested(on: String)
+  case noRefundRequested
+  case noRefundToReverse
 
   public var message: String {
     switch self {
@@ -48,6 +51,9 @@ public enum SimRefusal: Equatable, Sendable {
       return "No renewal is scheduled (auto-renew is off, the subscription has lapsed, or a billing issue is open), so there is no renewal to fail."
     case .expireInGrace(let ends):
       return "The subscription is in the billing grace period: the customer keeps access\(ends.map { " until \($0)" } ?? ""); expire now applies to an active subscription (> ends the grace period, or resolve the billing issue)."
+    case .refundAlreadyRequested(let on): return "A refund was already requested on \(on); approve (F) or decline (D) it first."
+    case .noRefundRequested: return "No refund request is waiting for the App Store's decision."
+    case .noRefundToReverse: return "The latest transaction was not refunded, so there is no refund to reverse."
     case .tooManyOverdue(let clock, let first):
       return "More than 1,000 events are overdue: simulation.now (\(clock)) is far past the period that ended \(first); set simulation.now back near \(first) (or remove it) and advance from there, or step through them one event at a time (the > key, simulate --steps)"
     }

@@ -36,6 +36,10 @@ public struct SimulationSettings: Equatable, Sendable {
   public var priceOverrides: [(productId: String, priceMilli: Int64)]
   /// Where calendar periods are counted from, so Jan 31 renews on Feb 28 and then Mar 31.
   public var periodAnchor: PeriodAnchor?
+  /// Renewal-date extensions granted so far, oldest first (Apple allows two per 365 days).
+  public var renewalExtensions: [RenewalExtensionRecord]
+  /// A refund the customer requested that the App Store has not decided yet.
+  public var refundRequest: RefundRequest?
   /// Fields of a first purchase when the file has no transaction to copy them from.
   public var environment: AppStoreEnvironment?
   public var bundleId: String?
@@ -48,6 +52,7 @@ public struct SimulationSettings: Equatable, Sendable {
     seed = 0
     renewalCount = 0
     priceOverrides = []
+    renewalExtensions = []
   }
 
   public init(_ r: ObjectReader) throws(DecodeError) {
@@ -87,6 +92,11 @@ public struct SimulationSettings: Equatable, Sendable {
       }
     }
     periodAnchor = try r.object("periodAnchor").map { (o) throws(DecodeError) in try PeriodAnchor(o) }
+    refundRequest = try r.object("refundRequest").map { (o) throws(DecodeError) in try RefundRequest(o) }
+    renewalExtensions = []
+    for (json, path) in try r.array("renewalExtensions") ?? [] {
+      renewalExtensions.append(try RenewalExtensionRecord(ObjectReader(json, at: path)))
+    }
     environment = try r.stringEnum("environment")
     bundleId = try r.string("bundleId")
     currency = try r.string("currency")
@@ -122,6 +132,10 @@ public struct SimulationSettings: Equatable, Sendable {
       w.set("priceOverrides", json: priceOverrides.isEmpty ? nil : .object(JSONObject(priceOverrides.map { ($0.productId, JSON.int($0.priceMilli)) })))
     }
     if old.periodAnchor != periodAnchor { w.set("periodAnchor", json: periodAnchor?.json) }
+    if old.refundRequest != refundRequest { w.set("refundRequest", json: refundRequest?.json) }
+    if old.renewalExtensions != renewalExtensions {
+      w.set("renewalExtensions", json: renewalExtensions.isEmpty ? nil : .array(renewalExtensions.map(\.json)))
+    }
     if old.environment != environment { w.set("environment", environment) }
     if old.bundleId != bundleId { w.set("bundleId", bundleId) }
     if old.currency != currency { w.set("currency", currency) }
@@ -136,6 +150,7 @@ public struct SimulationSettings: Equatable, Sendable {
       && a.renewalCount == b.renewalCount && a.sandboxRenewalCap == b.sandboxRenewalCap && a.askToBuy == b.askToBuy
       && a.billingIssue == b.billingIssue && a.pendingPriceIncrease == b.pendingPriceIncrease
       && same(a.priceOverrides, b.priceOverrides) && a.periodAnchor == b.periodAnchor
+      && a.renewalExtensions == b.renewalExtensions && a.refundRequest == b.refundRequest
       && a.environment == b.environment && a.bundleId == b.bundleId && a.currency == b.currency && a.storefront == b.storefront
   }
 

@@ -122,6 +122,10 @@ public enum Simulator {
     case .resolveBillingIssue: return act(state, at: now) { (c, d) throws(ActionError) in try c.recover(at: d) }
     case .expireNow: return act(state, at: now) { (c, d) throws(ActionError) in try c.expireNow(at: d) }
     case .refund: return act(state, at: now) { (c, d) throws(ActionError) in try c.refund(at: d) }
+    case .requestRefund(let reason): return act(state, at: now) { (c, d) throws(ActionError) in try c.requestRefund(at: d, reason: reason) }
+    case .declineRefund: return act(state, at: now) { (c, d) throws(ActionError) in try c.declineRefund(at: d) }
+    case .reverseRefund: return act(state, at: now) { (c, d) throws(ActionError) in try c.reverseRefund(at: d) }
+    case .refundProrated: return act(state, at: now) { (c, d) throws(ActionError) in try c.refund(at: d, prorated: true) }
     case .requestPriceIncrease: return act(state, at: now) { (c, d) throws(ActionError) in try c.requestPriceIncrease(at: d, newPrice: nil) }
     case .consentPriceIncrease: return act(state, at: now) { (c, d) throws(ActionError) in try c.consentPriceIncrease(at: d) }
     case .declinePriceIncrease: return act(state, at: now) { (c, d) throws(ActionError) in try c.declinePriceIncrease(at: d) }

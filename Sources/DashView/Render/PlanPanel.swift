@@ -20,7 +20,7 @@ enum PlanPanel {
     let groupName = r.group.map { " in \($0.name)" } ?? ""
     out.append(mark(Line([
       Run(product.displayName, Style(.value, bold: true)),
-      Run("  \(PlanText.level(product, in: r.group))\(groupName)", Style(.label)),
+      Run("  \(PlanText.level(product, in: r.group, derived: vm.state.catalog.derivedFromTransactions))\(groupName)", Style(.label)),
     ]), .product))
     out.append(renewal(vm, ui, compact: compact))
     let ownership = r.ownership == .familyShared ? "family shared" : "purchased"
@@ -37,6 +37,12 @@ enum PlanPanel {
         spans += [Run("next ", Style(.label)), Run(next.text, Style(.value))]
       }
       out.append(mark(Line(spans), .offer))
+    }
+    if let request = RefundRequestText.line(vm.state, now: vm.now, compact: compact) {
+      out.append(mark(Line(request, Style(.warn)), .revocation))
+    }
+    if let ext = ExtensionText.line(vm.state, now: vm.now, compact: compact) {
+      out.append(mark(Line(ext, Style(.accent)), .renewal))
     }
     // Monthly billing with a 12-month commitment, read-only (what the fields mean).
     if let plan = BillingPlan.text(vm.state.subscriber.latestTransaction, renewal: vm.state.subscriber.renewalInfo) {
@@ -65,9 +71,10 @@ enum PlanPanel {
   static func paidPrice(_ vm: ViewModel, _ product: SubscriptionProduct) -> String {
     let currency = PlanText.currency(vm)
     guard let t = vm.state.subscriber.latestTransaction, t.productId == product.productID, let paid = t.price,
-          paid != product.priceMilli else {
-      return PlanText.price(product.priceMilli, currency: currency, period: product.period)
+          paid != product.priceMilli || !product.priceKnown else {
+      return PlanText.price(of: product, currency: currency)
     }
+    if !product.priceKnown { return PlanText.price(paid, currency: t.currency ?? currency, period: product.period) }
     let catalog = Money.format(product.priceMilli, currency: t.currency ?? currency)
     if paid == 0 { return "free period (catalog \(PlanText.price(product.priceMilli, currency: t.currency ?? currency, period: product.period)))" }
     return "\(PlanText.price(paid, currency: t.currency ?? currency, period: product.period)) paid (catalog \(catalog))"

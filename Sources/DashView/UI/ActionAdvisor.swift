@@ -41,8 +41,10 @@ public struct ActionAdvisor: Sendable {
           let products = group?.subscriptions ?? state.catalog.groups.flatMap(\.subscriptions)
           return products.map { p in
             PickerItem(action: .buy(productId: p.productID),
-                       title: "\(p.displayName) — \(PlanText.price(p.priceMilli, currency: currency, period: p.period))")
+                       title: "\(p.displayName) — \(PlanText.price(of: p, currency: currency))")
           }
+        case .extend:
+          return ExtendChoices.items(state: state, at: now, timing: timing)
         case .upgrade: change = .upgrade
         case .downgrade: change = .downgrade
         case .crossgrade: change = .crossgrade
@@ -52,7 +54,7 @@ public struct ActionAdvisor: Sendable {
           // The downgrade list offers the current product while a change is pending: picking it cancels that change.
           let title = p.productID == currentId
             ? "\(p.displayName) — keep the current plan"
-            : "\(p.displayName) — \(PlanText.price(p.priceMilli, currency: currency, period: p.period))"
+            : "\(p.displayName) — \(PlanText.price(of: p, currency: currency))"
           return PickerItem(action: t.action, title: title)
         }
       },
@@ -90,7 +92,7 @@ public struct ActionAdvisor: Sendable {
 
 /// The kinds of choice a picker offers.
 public enum PickerKind: String, Equatable, Sendable, CaseIterable {
-  case upgrade, downgrade, crossgrade, winBack, buy
+  case upgrade, downgrade, crossgrade, winBack, buy, extend
 
   var title: String {
     switch self {
@@ -99,6 +101,7 @@ public enum PickerKind: String, Equatable, Sendable, CaseIterable {
     case .crossgrade: return "Crossgrade to"
     case .winBack: return "Accept win-back offer"
     case .buy: return "Buy (subscribe or resubscribe)"
+    case .extend: return "Extend the renewal date by"
     }
   }
 }

@@ -42,6 +42,11 @@ enum Availability: Equatable {
       case nil: return .unavailable("auto-renew: this subscriber never subscribed")
       default: return .unavailable("auto-renew: the subscription is \(vm.report.status!.afterIs)")
       }
+    case .extendRenewal:
+      guard vm.simulationKeysAllowed else {
+        return .unavailable("simulation keys are disabled on Production data (extend refused)")
+      }
+      return planChange(.extend, in: vm)
     case .simulate(let sim):
       guard vm.simulationKeysAllowed else {
         return .unavailable("simulation keys are disabled on Production data (\(name(of: command)) refused)")
@@ -91,6 +96,7 @@ enum Availability: Equatable {
     case .crossgrade: return "crossgrade"
     case .redeemCode: return "redeeming a code"
     case .winBack: return "win-back"
+    case .extendRenewal: return "extend"
     case .toggleAutoRenew: return "auto-renew"
     case .buy: return "buy"
     case .simulate(let s): return s.name
@@ -110,6 +116,10 @@ extension SimCommand {
     case .resolveBillingIssue: return "resolve billing issue"
     case .expireNow: return "expire now"
     case .refund: return "refund"
+    case .requestRefund: return "refund request"
+    case .declineRefund: return "decline refund"
+    case .reverseRefund: return "reverse refund"
+    case .refundProrated: return "prorated refund"
     case .requestPriceIncrease: return "price increase"
     case .consentPriceIncrease: return "consent to price increase"
     case .declinePriceIncrease: return "decline price increase"
@@ -118,3 +128,4 @@ extension SimCommand {
     }
   }
 }
+

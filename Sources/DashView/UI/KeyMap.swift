@@ -4,6 +4,8 @@ import DashModel
 /// picker) are handled in the reducer; their footer hints live in `KeyMap.hints(for:)`.
 public enum Command: Equatable, Sendable {
   case upgrade, downgrade, crossgrade, redeemCode, winBack, toggleAutoRenew, buy
+  /// The developer extends the renewal date (App Store Server API); non-Production files only.
+  case extendRenewal
   case help, quit
   case moveUp, moveDown, pageUp, pageDown, first, last
   case showEvent
@@ -14,7 +16,7 @@ public enum Command: Equatable, Sendable {
   /// Commands that change the file: refused in read-only mode.
   var isMutating: Bool {
     switch self {
-    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .buy, .simulate, .refetch: return true
+    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .buy, .extendRenewal, .simulate, .refetch: return true
     default: return false
     }
   }
@@ -80,12 +82,19 @@ public enum KeyMap {
     sim("f", .failNextRenewal, "fail renewal", "make the next renewal fail (billing issue)"),
     sim("R", .resolveBillingIssue, "resolve billing", "resolve the billing issue (payment succeeds)"),
     sim("x", .expireNow, "expire", "expire the subscription now"),
-    sim("F", .refund, "refund", "refund the latest transaction (revokes access)"),
+    sim("F", .refund, "refund", "refund the latest transaction (revokes access); approves a request"),
+    KeyBinding(keys: [.char("e")], label: "e", asciiLabel: nil, command: .extendRenewal, hint: "extend",
+               help: "extend the renewal date by 1-90 days, as Apple's Server API does"),
     sim("p", .requestPriceIncrease, "price increase", "request a price increase that needs consent"),
     sim("P", .consentPriceIncrease, "consent", "customer consents to the price increase"),
     sim("N", .declinePriceIncrease, "decline", "customer declines the price increase"),
     sim("A", .approveAskToBuy, "approve", "approve the Ask to Buy request"),
     sim("Z", .declineAskToBuy, "decline", "decline the Ask to Buy request"),
+    // The refund workflow, last so the footer drops these before the older keys on narrow screens.
+    sim("C", .requestRefund(.unsatisfiedWithPurchase), "ask refund", "customer requests a refund (CONSUMPTION_REQUEST)"),
+    sim("D", .declineRefund, "decline refund", "the App Store declines the refund request"),
+    sim("%", .refundProrated, "prorated", "refund the unused share of the period (REFUND_PRORATED)"),
+    sim("V", .reverseRefund, "reverse refund", "reverse the refund: access returns (REFUND_REVERSED)"),
   ]
 
   private static func sim(_ key: Character, _ cmd: SimCommand, _ hint: String, _ help: String) -> KeyBinding {

@@ -69,6 +69,11 @@ extension ScenarioRunner {
       if info?.priceIncreaseStatus != s { throw fail(s.map { String($0.rawValue) } ?? "none", info?.priceIncreaseStatus.map { String($0.rawValue) } ?? "none") }
     case .revocationReason(let r):
       if t?.revocationReason != r { throw fail(r.map { String($0.rawValue) } ?? "none", t?.revocationReason.map { String($0.rawValue) } ?? "none") }
+    case .revocationType(let type, let percentage):
+      if t?.revocationType != type { throw fail(type?.rawValue ?? "none", t?.revocationType?.rawValue ?? "none") }
+      if let percentage, t?.revocationPercentage != percentage {
+        throw fail("revocationPercentage \(percentage)", t?.revocationPercentage.map { "revocationPercentage \($0)" } ?? "no revocationPercentage")
+      }
     case .error:
       break
     }

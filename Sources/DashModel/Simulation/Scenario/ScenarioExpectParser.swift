@@ -71,6 +71,16 @@ enum ScenarioExpectParser {
       let v = try rest(1)
       if v.lowercased() == "none" { return [.winBack([])] }
       return [.winBack(v.split(separator: ",").map { $0.trimmedSpaces })]
+    case "revocation" where k.count > 1 && k[1] == "type":
+      // expect revocation type REFUND_PRORATED [50000]: the type, then revocationPercentage.
+      guard w.count == 3 || w.count == 4 else { throw SimTextError("expected revocation type REFUND_FULL|REFUND_PRORATED|FAMILY_REVOKE|none [percentage in milliunits]") }
+      let type = k[2] == "none" ? nil : RevocationType(rawValue: w[2].uppercased())
+      var percentage: Int?
+      if w.count == 4 {
+        guard let p = Int(w[3]) else { throw SimTextError("expected a revocationPercentage in milliunits (50000 = 50%)") }
+        percentage = p
+      }
+      return [.revocationType(type, percentage: percentage)]
     case "revocation":
       let v = try rest(k.count > 1 && k[1] == "reason" ? 2 : 1).lowercased()
       if v == "none" { return [.revocationReason(nil)] }

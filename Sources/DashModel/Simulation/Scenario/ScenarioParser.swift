@@ -115,6 +115,20 @@ public enum ScenarioParser {
       return [.plan(.acceptWinBack(offerId: w[offset]))]
     case "auto-renew":
       return [.plan(.setAutoRenew(try onOff(1, "auto-renew on|off")))]
+    case "extend":
+      // extend <days> [reason <0..3>]: Apple's Extend a Subscription Renewal Date. Out-of-range
+      // numbers reach the action, which refuses them with Apple's error name.
+      let usage = "expected extend <days> [reason <0..3>]"
+      guard w.count == 2 || (w.count == 4 && k[2] == "reason"), let days = Int(w[1]) else { throw SimTextError(usage) }
+      var reason = ExtendReasonCode.undeclared
+      if w.count == 4 {
+        guard let code = Int(w[3]) else { throw SimTextError(usage) }
+        guard let r = ExtendReasonCode(rawValue: code) else {
+          throw SimTextError(ExtensionRefusal.invalidExtendReasonCode(code).message)
+        }
+        reason = r
+      }
+      return [.plan(.extendRenewalDate(days: days, reason: reason))]
     case "fail":
       guard exactly("fail next renewal") else { throw SimTextError("expected fail next renewal") }
       return [.command(.failNextRenewal)]
@@ -125,7 +139,8 @@ public enum ScenarioParser {
       guard exactly("expire now") else { throw SimTextError("expected expire now") }
       return [.command(.expireNow)]
     case "refund":
-      guard w.count <= 2 else { throw SimTextError("expected refund [issue|other]") }
+      guard w.count <= 2 else { throw SimTextError("expected refund [issue|other|prorated]") }
+      if w.count == 2, k[1] == "prorated" { return [.command(.refundProrated)] }
       if w.count == 1 || k[1] == "other" { return [.refund(.other)] }
       guard k[1] == "issue" else { throw SimTextError("expected refund [issue|other], found \"\(w[1])\"") }
       return [.refund(.issueInApp)]
@@ -136,8 +151,21 @@ public enum ScenarioParser {
       guard exactly("force renewal") else { throw SimTextError("expected force renewal") }
       return [.forceRenewal]
     case "request":
+      if k.count >= 2, k[1] == "refund" {
+        // request refund [unintended|fulfillment|unsatisfied|legal|other]: CONSUMPTION_REQUEST.
+        guard k.count <= 3 else { throw SimTextError("expected request refund [unintended|fulfillment|unsatisfied|legal|other]") }
+        let reasons: [String: ConsumptionRequestReason] = [
+          "unintended": .unintendedPurchase, "fulfillment": .fulfillmentIssue, "unsatisfied": .unsatisfiedWithPurchase,
+          "legal": .legal, "other": .other,
+        ]
+        let word = k.count == 3 ? k[2] : "unsatisfied"
+        guard let reason = reasons[word] ?? reasons.values.first(where: { $0.rawValue.lowercased() == word }) else {
+          throw SimTextError("unknown refund reason \"\(w[2])\" (expected unintended, fulfillment, unsatisfied, legal or other)")
+        }
+        return [.command(.requestRefund(reason))]
+      }
       guard k.count >= 3, k[1] == "price", k[2] == "increase" else {
-        throw SimTextError("expected request price increase [<new price>] [without consent]")
+        throw SimTextError("expected request price increase [<new price>] [without consent] or request refund [reason]")
       }
       var price: Int64?
       var consent = true
@@ -156,10 +184,15 @@ public enum ScenarioParser {
     case "decline":
       if exactly("decline price increase") { return [.command(.declinePriceIncrease)] }
       if exactly("decline ask to buy") { return [.command(.declineAskToBuy)] }
-      throw SimTextError("expected decline price increase or decline ask to buy")
+      if exactly("decline refund") { return [.command(.declineRefund)] }
+      throw SimTextError("expected decline price increase, decline ask to buy or decline refund")
     case "approve":
-      guard exactly("approve ask to buy") else { throw SimTextError("expected approve ask to buy") }
+      if exactly("approve refund") { return [.command(.refund)] }
+      guard exactly("approve ask to buy") else { throw SimTextError("expected approve ask to buy or approve refund") }
       return [.command(.approveAskToBuy)]
+    case "reverse":
+      guard exactly("reverse refund") else { throw SimTextError("expected reverse refund") }
+      return [.command(.reverseRefund)]
     case "advance":
       return [try advance(w)]
     case "expect":

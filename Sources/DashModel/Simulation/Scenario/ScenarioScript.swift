@@ -94,6 +94,8 @@ public enum Expectation: Equatable, Sendable {
   case winBack([String])
   case priceIncreaseStatus(PriceIncreaseStatus?)
   case revocationReason(RevocationReason?)
+  /// `revocationType`, and `revocationPercentage` when given.
+  case revocationType(RevocationType?, percentage: Int?)
   /// The step before this line was refused, with a message containing this text.
   case error(String)
 }
