@@ -365,11 +365,14 @@ test_event_detail() {
 test_help_overlay() {
   in_test_dir help
   copy_example active
+  # 60 rows: the list (simulation keys and settings included) fits without scrolling.
   e2e_start help 120 60 "$SUBDASH_BIN" active.json
   e2e_wait_for "ACCESS: YES"
   e2e_type '?'
   e2e_wait_for "┌─ Keys ─"
-  # A wide, tall terminal shows every sentence whole, simulation keys included (no scrolling).
+  e2e_assert_screen "Simulation settings"
+  e2e_assert_screen "armed    nothing: renewals succeed"
+  # Wide terminals show every sentence whole, simulation keys included.
   e2e_assert_screen "upgrade to a higher level now, refunding unused time (prorated)"
   e2e_assert_screen "w        not now: choose and accept an eligible win-back offer (best first)"
   e2e_assert_screen "R        not now: resolve the billing issue (payment succeeds)"

@@ -54,6 +54,14 @@ public enum Simulator {
     try SimContext(state, readOnly: true).rules
   }
 
+  /// The currency a purchase would be charged in: the latest transaction's, the renewal info's,
+  /// `simulation.currency`, else USD (the engine's rule), so prices always show one, even for a
+  /// customer who never bought anything.
+  public static func currency(_ state: SubscriptionState) -> String {
+    let s = state.subscriber
+    return s.latestTransaction?.currency ?? s.renewalInfo?.currency ?? (try? SimulationSettings(of: state))?.currency ?? "USD"
+  }
+
   /// The settings of a state, as written in its `simulation` object.
   public static func settings(_ state: SubscriptionState) throws(ActionError) -> SimulationSettings {
     do { return try SimulationSettings(of: state) } catch { throw ActionError.badSetting(path: "\(error.path)", message: error.message) }

@@ -13,7 +13,7 @@ enum PlanPanel {
       return [
         Line("No subscription: this customer never subscribed", Style(.value, bold: true)),
         Line("offer codes for new customers can be redeemed (r)", Style(.dim)),
-      ]
+      ] + askToBuyTrace(vm)
     }
     let dot = " \(g.dot) "
     var out: [Line] = []
@@ -50,7 +50,19 @@ enum PlanPanel {
     }
     let status = r.status.map { "\($0.description) (\($0.rawValue))" } ?? "none"
     out.append(mark(Line([Run("status ", Style(.label)), Run(status, Style(.value)), Run(dot + r.statusRule, Style(.dim))]), .status))
-    return out
+    return out + askToBuyTrace(vm)
+  }
+
+  /// A declined or lapsed Ask to Buy request: the App Store sends no notification for either,
+  /// so without this line the request would vanish with its banner and leave no trace.
+  static func askToBuyTrace(_ vm: ViewModel) -> [Line] {
+    guard let ask = vm.report.askToBuyClosed else { return [] }
+    let name = vm.state.catalog.product(ask.productId)?.displayName ?? ask.productId
+    let asked = Format.date(ask.requestedDate, now: vm.now)
+    let what = ask.status == .declined
+      ? "Ask to Buy for \(name) (asked \(asked)) was declined"
+      : "Ask to Buy for \(name) (asked \(asked)) lapsed unanswered at \(Format.date(ask.lapseDate, now: vm.now))"
+    return [Line(Sanitizer.clean(what) + "; nothing was charged (no App Store notification)", Style(.dim))]
   }
 
   /// What the customer pays for this plan: the latest transaction's price when it is for this

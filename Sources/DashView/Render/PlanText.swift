@@ -103,6 +103,6 @@ enum PlanText {
 
   /// The subscriber's currency (catalog prices carry none).
   static func currency(_ vm: ViewModel) -> String? {
-    vm.state.subscriber.latestTransaction?.currency ?? vm.state.subscriber.renewalInfo?.currency
+    Simulator.currency(vm.state)
   }
 }

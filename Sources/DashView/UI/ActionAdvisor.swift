@@ -24,7 +24,7 @@ public struct ActionAdvisor: Sendable {
   /// eligible win-back offers (already best first). `timing` is the file's renewal rate.
   public static func live(_ state: SubscriptionState, report: LifecycleReport, at now: Instant,
                           timing: any RenewalTiming = TimeRate.realTime) -> ActionAdvisor {
-    let currency = state.subscriber.latestTransaction?.currency ?? state.subscriber.renewalInfo?.currency
+    let currency = Simulator.currency(state)
     let currentId = state.subscriber.latestTransaction?.productId
     let winBack = report.winBack.eligible
     let refusals = simulationRefusals(state, at: now)
