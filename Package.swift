@@ -131,6 +131,23 @@ let package = Package(
       dependencies: ["SubscriberDatabase", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashDB"
     ),
+    // App Store Server Notifications V2 in: verify, check, apply through the importer and the
+    // locked write path (a directory or the team database). No HTTP here, so it is tested directly.
+    .target(name: "NotificationReceiver", dependencies: ["AppStoreSigning", "DashModel", "SubscriberDatabase"]),
+    // `subdash listen`: the HTTP server (Hummingbird) around NotificationReceiver, exec'd by `subdash`.
+    .executableTarget(
+      name: "subdash-listen",
+      dependencies: [
+        "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase",
+        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/SubDashListen"
+    ),
+    .testTarget(
+      name: "NotificationReceiverTests",
+      dependencies: ["NotificationReceiver", "AppStoreSigning", "DashModel", "SubscriberDatabase", "subdash-listen"]
+    ),
     .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel"]),
     .testTarget(name: "SubscriberStoreTests", dependencies: ["SubscriberStore", "DashView", "DashModel"]),
     .testTarget(

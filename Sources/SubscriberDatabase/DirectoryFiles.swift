@@ -71,4 +71,14 @@ public enum DirectoryFiles {
     guard StoredSubscriber.isPlainFileName(name) else { throw .file("a row names the file \"\(name)\", which is not a plain file name; nothing written for it") }
     do { try AtomicWriter.write(bytes, to: dir + "/" + name) } catch { throw .file(error.description) }
   }
+
+  /// An empty private directory at `dir` (created, or emptied of a previous use).
+  public static func reset(_ dir: String) throws(DatabaseError) {
+    remove(dir)
+    do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+      throw .file("\(dir): cannot create a working directory")
+    }
+  }
+
+  public static func remove(_ dir: String) { try? FileManager.default.removeItem(atPath: dir) }
 }

@@ -82,7 +82,7 @@ extension StateFile {
     guard limit > 0 else { return [] }
     var out: [NotificationRecord] = []
     if let j = state.document.journal {
-      let entries = try Journal.tail(path: PathName.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes, limit: limit * 2)
+      let entries = try Journal.tail(path: PathName.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes, limit: min(limit, Int.max / 2) * 2)
       for e in entries.reversed() { if case .notification(let n) = e { out.append(n) } }
     }
     // Only the newest of the inline log: copying all of a 100,000-entry log on every dashboard

@@ -1,0 +1,119 @@
+import AppStoreSigning
+import DashModel
+import Dispatch
+import Foundation
+
+/// What `subdash listen` does with one POST, without HTTP: the body of an App Store Server
+/// Notification V2 (`{"signedPayload": "…"}`) is verified (the notification and its nested signed
+/// transaction and renewal info, to Apple Root CA G3 or a `--root`), checked (bundle id), and
+/// applied to its subscriber's state file through the importer's merge rules and the same locked,
+/// atomic, journalled write as every change. The answer comes only after that write is durable, so
+/// Apple's retries cover a crash; a redelivery changes nothing; an older notification arriving
+/// late never replaces newer state (the importer keeps the latest by `signedDate`).
+public final class NotificationReceiver: Sendable {
+  /// Apple's notifications are a few KiB; a body past this is refused before it is read whole.
+  public static let bodyLimit = 256 * 1024
+
+  let verifier: JWSVerifier
+  let sink: SubscriberSink
+  let bundleId: String?
+
+  public init(verifier: JWSVerifier, sink: SubscriberSink, bundleId: String?) {
+    self.verifier = verifier
+    self.sink = sink
+    self.bundleId = bundleId
+  }
+
+  public struct Outcome: Sendable, Equatable {
+    public var status: Int
+    /// One line: the log line, and the response body.
+    public var message: String
+    public init(status: Int, message: String) {
+      self.status = status
+      self.message = message
+    }
+    static func refused(_ status: Int, _ why: String) -> Outcome { Outcome(status: status, message: "refused: \(why)") }
+  }
+
+  public func receive(body: [UInt8], contentType: String?) async -> Outcome {
+    guard let contentType, contentType.lowercased().hasPrefix("application/json") else {
+      return .refused(415, "Content-Type must be application/json, not \(Self.clip(contentType ?? "none"))")
+    }
+    guard body.count <= Self.bodyLimit else { return .refused(413, "body of \(body.count) bytes is over the \(Self.bodyLimit)-byte limit") }
+    guard case .object(let object)? = try? JSONParser.parse(body) else { return .refused(400, "the body is not a JSON object") }
+    guard object.count == 1, let signed = object["signedPayload"]?.stringValue else {
+      return .refused(400, "the body must be {\"signedPayload\": \"<JWS>\"} and nothing else")
+    }
+    let verified: VerifiedJWS
+    do { verified = try await verifier.verify(signed) } catch {
+      return .refused(403, "signedPayload: \(Self.oneLine(error))")
+    }
+    if case .unverified = verified.signedBy {
+      return .refused(403, "signedPayload is signed by Xcode's local key, not by Apple or a --root CA")
+    }
+    guard case .notification(let type, let subtype) = verified.kind else {
+      return .refused(400, "signedPayload is not a notification (no notificationType)")
+    }
+    guard case .object(let payload)? = try? JSONParser.parse(verified.payloadJSON) else { return .refused(400, "signedPayload: payload is not JSON") }
+    let label = type + (subtype.map { "/\($0)" } ?? "")
+    let uuid = payload["notificationUUID"]?.stringValue ?? "?"
+    let data = payload["data"]?.objectValue
+    if let bundleId {
+      let theirs = data?["bundleId"]?.stringValue ?? payload["summary"]?.objectValue?["bundleId"]?.stringValue
+      guard theirs == bundleId else { return .refused(403, "\(label) \(uuid) is for bundle id \(theirs ?? "(none)"), not \(bundleId)") }
+    }
+    if type == "TEST" { return Outcome(status: 200, message: "TEST \(uuid): received (nothing to apply)") }
+    guard let nested = verified.nested.first(where: { $0.path.hasSuffix("signedTransactionInfo") }),
+          case .object(let transaction)? = try? JSONParser.parse(nested.verified.payloadJSON) else {
+      // SUMMARY (mass extension) and other notifications without a transaction name no subscriber.
+      return Outcome(status: 200, message: "\(label) \(uuid): received, names no subscriber (no signedTransactionInfo); nothing applied")
+    }
+    let otid: String
+    switch transaction["originalTransactionId"] {
+    case .string(let s)?: otid = s
+    case .number(let n)?: otid = n
+    default: return .refused(400, "\(label) \(uuid): signedTransactionInfo has no originalTransactionId")
+    }
+    // The id becomes a file name: digits only, so nothing is ever written outside the directory.
+    guard !otid.isEmpty, otid.count <= 32, otid.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+      return .refused(400, "\(label) \(uuid): originalTransactionId \(Self.clip(otid)) is not a string of digits")
+    }
+    var verdicts: [String: SignatureVerdict] = [signed: Self.verdict(verified)]
+    for n in verified.nested {
+      if let jws = data?[String(n.path.split(separator: ".").last ?? "")]?.stringValue { verdicts[jws] = Self.verdict(n.verified) }
+    }
+    do {
+      let applied = try await sink.apply(ImportInput(label: "notification \(uuid)", bytes: body),
+                                         verdicts: KnownVerdicts(verdicts: verdicts), originalTransactionId: otid, notificationUUID: uuid)
+      return Outcome(status: 200, message: "\(label) \(uuid): \(applied)")
+    } catch {
+      return Outcome(status: 500, message: "\(label) \(uuid): not applied: \(Self.oneLine(error))")
+    }
+  }
+
+  static func verdict(_ v: VerifiedJWS) -> SignatureVerdict {
+    let env = v.environment ?? "no environment"
+    switch v.signedBy {
+    case .apple: return .appleSigned(environment: env)
+    case .extraRoot: return .trustedRoot(environment: env)
+    case .unverified(let e): return .unverified(environment: e)
+    }
+  }
+
+  static func oneLine(_ error: any Error) -> String {
+    String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+
+  /// Untrusted text in a log line or an answer: printable ASCII, at most 60 characters.
+  static func clip(_ s: String) -> String {
+    let printable = String(s.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.map(Character.init))
+    return printable.count > 60 ? String(printable.prefix(60)) + "…" : printable
+  }
+}
+
+/// The verdicts the receiver already reached (asynchronously) for each JWS in the body, handed to
+/// the importer, whose checker is synchronous.
+struct KnownVerdicts: SignedDataChecking {
+  let verdicts: [String: SignatureVerdict]
+  func check(compactJWS: String) -> SignatureVerdict { verdicts[compactJWS] ?? .invalid("not verified by the receiver") }
+}
