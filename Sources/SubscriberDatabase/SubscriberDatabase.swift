@@ -130,11 +130,16 @@ public final class SubscriberDatabase: Sendable {
     return out
   }
 
-  /// Changes one subscriber under its row lock: `change` sees the latest committed row and returns
-  /// the new one (or nil to leave it). Concurrent writers queue on the lock, so none is lost.
+  /// Changes one subscriber under its lock: `change` sees the latest committed row (or nil for a
+  /// new subscriber) and returns the new one (or nil to leave it). Concurrent writers queue on the
+  /// lock, so none is lost, including the first two writers of a subscriber not stored yet.
   @discardableResult
   public func update(_ name: String, _ change: @Sendable (StoredSubscriber?) throws -> StoredSubscriber?) async throws -> StoredSubscriber? {
     try await transaction { c in
+      // A row lock cannot lock a row that does not exist yet: two writers of a new subscriber
+      // would both see nothing and the second insert would replace the first. A transaction-scoped
+      // advisory lock on the name serialises them whether the row exists or not.
+      try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger)
       let rows = try await c.query("""
         SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers WHERE name = \(name) FOR UPDATE
         """, logger: logger)

@@ -72,6 +72,31 @@ struct SubscriberDatabaseTests {
     }
   }
 
+  /// The first writers of a subscriber not stored yet: a row lock has no row to lock, so without
+  /// the name lock each would see nothing and the last insert would win (caught by listen --db).
+  @Test func concurrentFirstWritersOfANewSubscriberNeverLoseAnUpdate() async throws {
+    try await TestDatabase.with { url in
+      try await SubscriberDatabase.open(url) { db in try await db.migrate() }
+      try await SubscriberDatabase.open(url) { first in
+        try await SubscriberDatabase.open(url) { second in
+          try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<50 {
+              let db = i.isMultiple(of: 2) ? first : second
+              group.addTask {
+                try await db.update("new.json") { current in
+                  Counter.incremented(current ?? StoredSubscriber(name: "new.json", document: Array(#"{"count":0}"#.utf8), journal: nil, catalogName: nil))
+                }
+              }
+            }
+            try await group.waitForAll()
+          }
+        }
+      }
+      let final = try await SubscriberDatabase.open(url) { db in try await db.subscribers(named: ["new.json"]) }
+      #expect(final.first.map(Counter.value) == 50)
+    }
+  }
+
   /// A reader following the database hears of a change the moment its writer commits.
   @Test func aFollowerHearsEveryCommittedChange() async throws {
     try await TestDatabase.with { url in
