@@ -146,7 +146,13 @@ public enum ScenarioParser {
       return [.refund(.issueInApp)]
     case "revoke":
       guard exactly("revoke") || exactly("revoke family sharing") else { throw SimTextError("expected revoke family sharing") }
-      return [.revokeFamilySharing]
+      return [.revokeFamilySharing(purchaserRefund: nil)]
+    case "purchaser":
+      // purchaser refunded [issue|other]: the family purchaser's refund revokes this member.
+      guard k.count >= 2, k[1] == "refunded", k.count <= 3 else { throw SimTextError("expected purchaser refunded [issue|other]") }
+      if k.count == 2 || k[2] == "other" { return [.revokeFamilySharing(purchaserRefund: .other)] }
+      guard k[2] == "issue" else { throw SimTextError("expected purchaser refunded [issue|other], found \"\(w[2])\"") }
+      return [.revokeFamilySharing(purchaserRefund: .issueInApp)]
     case "force":
       guard exactly("force renewal") else { throw SimTextError("expected force renewal") }
       return [.forceRenewal]
