@@ -62,6 +62,7 @@ enum PlanText {
     case .redeemOfferCode: verb = "redeem"
     case .setAutoRenew(let on): verb = on ? "turn auto-renew on" : "turn auto-renew off"
     case .extendRenewalDate: verb = "extend"
+    case .applyPromotionalOffer: verb = "apply"
     }
     var text = "\(verb) \(when)"
     if let refund = p.refundMilli, refund > 0 { text += ", refund \(Money.format(refund, currency: currency))" }

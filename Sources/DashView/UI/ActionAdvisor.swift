@@ -31,6 +31,11 @@ public struct ActionAdvisor: Sendable {
           return winBack.map { PickerItem(action: .acceptWinBack(offerId: $0.offerId), title: PlanText.winBackTitle($0, currency: currency, catalog: state.catalog)) }
         case .extend:
           return ExtendChoices.items(state: state, at: now, timing: timing)
+        case .promotional:
+          return PromotionalOffer.targets(in: state).map { t in
+            PickerItem(action: .applyPromotionalOffer(offerId: t.offer.id, productId: t.product.productID),
+                       title: "\(t.product.displayName) — \(t.offer.referenceName)")
+          }
         case .upgrade: change = .upgrade
         case .downgrade: change = .downgrade
         case .crossgrade: change = .crossgrade
@@ -63,7 +68,7 @@ public struct ActionAdvisor: Sendable {
 
 /// The kinds of choice a picker offers.
 public enum PickerKind: String, Equatable, Sendable, CaseIterable {
-  case upgrade, downgrade, crossgrade, winBack, extend
+  case upgrade, downgrade, crossgrade, winBack, extend, promotional
 
   var title: String {
     switch self {
@@ -72,6 +77,7 @@ public enum PickerKind: String, Equatable, Sendable, CaseIterable {
     case .crossgrade: return "Crossgrade to"
     case .winBack: return "Accept win-back offer"
     case .extend: return "Extend the renewal date by"
+    case .promotional: return "Apply promotional offer"
     }
   }
 }

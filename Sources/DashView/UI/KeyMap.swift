@@ -6,6 +6,8 @@ public enum Command: Equatable, Sendable {
   case upgrade, downgrade, crossgrade, redeemCode, winBack, toggleAutoRenew
   /// The developer extends the renewal date (App Store Server API); non-Production files only.
   case extendRenewal
+  /// Apply a promotional offer from the catalog (`adHocOffers`).
+  case promotionalOffer
   case help, quit
   case moveUp, moveDown, pageUp, pageDown, first, last
   case showEvent
@@ -16,7 +18,7 @@ public enum Command: Equatable, Sendable {
   /// Commands that change the file: refused in read-only mode.
   var isMutating: Bool {
     switch self {
-    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .extendRenewal, .simulate, .refetch: return true
+    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .extendRenewal, .promotionalOffer, .simulate, .refetch: return true
     default: return false
     }
   }
@@ -55,6 +57,8 @@ public enum KeyMap {
                help: "choose and accept an eligible win-back offer (best first)"),
     KeyBinding(keys: [.char("a")], label: "a", asciiLabel: nil, command: .toggleAutoRenew, hint: "auto-renew",
                help: "turn auto-renew off or on"),
+    KeyBinding(keys: [.char("o")], label: "o", asciiLabel: nil, command: .promotionalOffer, hint: "promo",
+               help: "apply a promotional offer (existing or lapsed subscribers)"),
     KeyBinding(keys: [.char("j"), .down], label: "j/k ↓/↑", asciiLabel: "j/k", command: .moveDown, hint: "",
                help: "move through recent events (also the arrow keys)"),
     KeyBinding(keys: [.char("k"), .up], label: "k", asciiLabel: nil, command: .moveUp, hint: "",

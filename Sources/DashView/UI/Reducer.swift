@@ -82,6 +82,7 @@ enum Browsing {
     case .crossgrade: open(.crossgrade, &state, vm)
     case .winBack: open(.winBack, &state, vm)
     case .extendRenewal: open(.extend, &state, vm)
+    case .promotionalOffer: open(.promotional, &state, vm)
     case .redeemCode:
       state.mode = .typingCode(LineEditor())
       state.status = nil
