@@ -97,7 +97,7 @@ enum Overlays {
     out.append(.empty)
     out.append(Line("Simulation (test data only)", Style(.title, bold: true)))
     if vm.simulationKeysAllowed {
-      out += KeyMap.simulation.map(row)
+      out += KeyMap.simulation.filter { !$0.help.isEmpty }.map(row)
     } else {
       out.append(Line("disabled: this file holds Production data", Style(.dim)))
     }

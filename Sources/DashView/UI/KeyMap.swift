@@ -93,10 +93,11 @@ public enum KeyMap {
     sim("A", .approveAskToBuy, "approve", "approve the Ask to Buy request"),
     sim("Z", .declineAskToBuy, "decline", "decline the Ask to Buy request"),
     // The refund workflow, last so the footer drops these before the older keys on narrow screens.
-    sim("C", .requestRefund(.unsatisfiedWithPurchase), "ask refund", "customer requests a refund (CONSUMPTION_REQUEST)"),
-    sim("D", .declineRefund, "decline refund", "the App Store declines the refund request"),
-    sim("%", .refundProrated, "prorated", "refund the unused share of the period (REFUND_PRORATED)"),
-    sim("V", .reverseRefund, "reverse refund", "reverse the refund: access returns (REFUND_REVERSED)"),
+    // One help line per pair (C and D, % and V), so the help stays whole at 120x40.
+    sim("C", .requestRefund(.unsatisfiedWithPurchase), "ask refund", "customer asks for a refund (CONSUMPTION_REQUEST); D declines"),
+    sim("D", .declineRefund, "decline refund", ""),
+    sim("%", .refundProrated, "prorated", "prorated refund (REFUND_PRORATED); V reverses a refund"),
+    sim("V", .reverseRefund, "reverse refund", ""),
   ]
 
   private static func sim(_ key: Character, _ cmd: SimCommand, _ hint: String, _ help: String) -> KeyBinding {
