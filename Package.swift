@@ -21,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+    // The team store (subdash-db only): subscribers in PostgreSQL.
+    .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
   ],
   targets: [
     // The only C surface: ncursesw plus shims for the macros Swift cannot import.
@@ -117,6 +119,19 @@ let package = Package(
       dependencies: ["DashView", "DashModel"],
       resources: [.copy("Snapshots")]
     ),
+    // A team's subscribers in PostgreSQL: each state file's bytes (and its journal's) in a row, row
+    // locks for writers, LISTEN/NOTIFY for readers. postgres-nio and Foundation stay in here and in
+    // `subdash-db`, which `subdash db …` and `subdash --db URL` run.
+    .target(
+      name: "SubscriberDatabase",
+      dependencies: ["DashModel", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log")]
+    ),
+    .executableTarget(
+      name: "subdash-db",
+      dependencies: ["SubscriberDatabase", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/SubDashDB"
+    ),
+    .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel"]),
     .testTarget(name: "SubscriberStoreTests", dependencies: ["SubscriberStore", "DashView", "DashModel"]),
     .testTarget(
       name: "AppStoreSigningTests",

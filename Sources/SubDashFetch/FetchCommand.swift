@@ -49,6 +49,13 @@ struct FetchCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "No progress lines on stderr.")
   var quiet = false
 
+  /// Set by the dashboard's refresh key: a credentials error then says where a refresh looks for
+  /// them (the first fetch's flags are not kept anywhere).
+  @Flag(name: .long, help: .hidden)
+  var refresh = false
+
+  var credentialsFromFlags: Bool { [keyFile, keyID, issuerID, bundleID].contains { $0 != nil } }
+
   func run() async throws {
     guard (transactionID == nil) != (orderID == nil) else {
       throw ValidationError("give either TRANSACTION_ID or --order-id ORDERID")
@@ -80,6 +87,10 @@ struct FetchCommand: AsyncParsableCommand {
         throw error
       }
     } catch let error as AppStoreAPIError {
+      if refresh, case .credentials = error {
+        progress.always("subdash fetch: \(error.description); \(Self.refreshCredentialsHint)")
+        throw ExitCode(error.exitCode)
+      }
       progress.always("subdash fetch: \(error.description); \(output) was not written")
       throw ExitCode(error.exitCode)
     }
@@ -107,7 +118,14 @@ struct FetchCommand: AsyncParsableCommand {
     progress.always("\(PathName.fileName(of: output)): \(written.created ? "created" : "updated"): \(written.newTransactions) new transactions, "
       + "\(written.newNotifications) new notifications from the App Store Server API (\(result.environment.displayName), "
       + "transaction \(result.transactionID), \(result.transactionCount) in its history)")
+    if credentialsFromFlags, !quiet { progress.always("note: \(Self.refreshCredentialsHint)") }
   }
+
+  /// Credentials are never written to the state file, so the refresh key finds them only where
+  /// any later fetch would: the environment or a profile.
+  static let refreshCredentialsHint = "the dashboard's refresh key (l) reads credentials from \(CredentialLoader.keyFileVariable), "
+    + "\(CredentialLoader.keyIDVariable), \(CredentialLoader.issuerIDVariable) and \(CredentialLoader.bundleIDVariable) "
+    + "or a profile (~/.config/subdash/appstore.profile), not from the first fetch's flags"
 }
 
 extension AppStoreAPIError {

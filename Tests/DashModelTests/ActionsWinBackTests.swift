@@ -56,7 +56,7 @@ struct ActionsWinBackTests {
     #expect(n.status == .active)
     #expect(n.productId == "pass.family")
     let preview = try Actions.preview(.acceptWinBack(offerId: "wb-family-3m"), in: state, at: now).get()
-    #expect(preview.summary == "Resubscribe now to Family Pass with win-back offer wb-family-3m: 9.99 USD up front for 3 months, then 7.99 USD per 1 month; first period ends 2026-08-01 08:00 UTC.")
+    #expect(preview.summary == "Resubscribe now to Family Pass with win-back offer Come back to Family: 9.99 USD up front for 3 months, then 7.99 USD per 1 month; first period ends 2026-08-01 08:00 UTC.")
     // Once back, the customer is active and no longer eligible.
     #expect(refusal(.acceptWinBack(offerId: "wb-premium-free"), in: change.state, at: now)
       == .winBackNotEligible("wb-premium-free", reason: "subscription is active"))

@@ -64,4 +64,24 @@ struct AskToBuyLapseTests {
     let ask = try #require(json.objectValue?["askToBuy"]?.objectValue)
     #expect(ask["lapseDateISO"] == .string("2026-01-02T00:00:00Z"))
   }
+
+  /// `+` past the lapse names it (the banner goes; "nothing happened" would hide why), and one
+  /// millisecond short of it says nothing happened.
+  @Test func advancingPastTheLapseNamesIt() throws {
+    let sim = childAsked()
+    let lapse = Sim.at("2026-01-02T00:00:00Z")
+    let past = try Simulator.advance(sim.state, to: lapse)
+    #expect(past.message == "Advanced to 2026-01-02 00:00 UTC; the Ask to Buy request for Premium Monthly lapsed at 2026-01-02 00:00 UTC (no answer within 24 hours; nothing was charged)", "\(past.message)")
+    let short = try Simulator.advance(sim.state, to: lapse - .millisecond)
+    #expect(short.message.hasSuffix("nothing happened"), "\(short.message)")
+  }
+
+  /// `>` with nothing else scheduled goes to the lapse and says so, instead of "nothing is scheduled".
+  @Test func nextEventKeyGoesToTheLapse() throws {
+    let sim = childAsked()
+    let change = try Simulator.advanceToNextEvent(sim.state)
+    #expect(try Simulator.clock(change.state) == Sim.at("2026-01-02T00:00:00Z"))
+    #expect(change.message.hasPrefix("The Ask to Buy request for Premium Monthly lapsed at 2026-01-02 00:00"), "\(change.message)")
+    #expect(throws: ActionError.self) { try Simulator.advanceToNextEvent(change.state) }
+  }
 }

@@ -37,17 +37,17 @@ struct LifecycleOfferTextTests {
     var sim = lapsedCustomer()
     sim.plan(.acceptWinBack(offerId: "premium.winback.free"))
     #expect(sim.state.subscriber.offerPeriodsRemaining == 0)
-    #expect(report(sim).offerInEffect?.text == "win-back offer premium.winback.free (free trial, 1 month)")
+    #expect(report(sim).offerInEffect?.text == "win-back offer One month free (free trial, 1 month)")
   }
 
   @Test func aPayAsYouGoWinBackOfferCountsDownToItsLastPeriod() {
     var sim = lapsedCustomer()
     sim.plan(.acceptWinBack(offerId: "premium.winback.half"))
-    #expect(report(sim).offerInEffect?.text == "win-back offer premium.winback.half (pay as you go, 3 × 1 month, 2 periods left)")
+    #expect(report(sim).offerInEffect?.text == "win-back offer Half price for 3 months (pay as you go, 3 × 1 month, 2 periods left)")
     sim.next()  // the second period
-    #expect(report(sim).offerInEffect?.text == "win-back offer premium.winback.half (pay as you go, 3 × 1 month, 1 period left)")
+    #expect(report(sim).offerInEffect?.text == "win-back offer Half price for 3 months (pay as you go, 3 × 1 month, 1 period left)")
     sim.next()  // the third and last
-    #expect(report(sim).offerInEffect?.text == "win-back offer premium.winback.half (pay as you go, 3 × 1 month, last period)")
+    #expect(report(sim).offerInEffect?.text == "win-back offer Half price for 3 months (pay as you go, 3 × 1 month, last period)")
     sim.next()  // regular price again
     #expect(report(sim).offerInEffect == nil)
   }
@@ -57,5 +57,15 @@ struct LifecycleOfferTextTests {
     let t = F.transaction(#""offerType": 3, "offerIdentifier": "Old Code", "offerDiscountType": "PAY_AS_YOU_GO", "offerPeriod": "P3M""#)
     let r = try F.report(F.subscriber(transaction: t) + #", "offerPeriodsRemaining": 0"#, at: "2026-04-15 00:00")
     #expect(r.offerInEffect?.text == "offer code Old Code (pay as you go, 3 months)")
+  }
+
+  /// A purchase's event summary names the offer's length in words; the payload keeps ISO 8601.
+  @Test func aPurchaseWithAnIntroOfferSaysItsLengthInWords() throws {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly", intro: true)
+    let summary = try #require(sim.log.first?.summary)
+    #expect(summary.contains("(free trial, 1 week)"), "\(summary)")
+    #expect(!summary.contains("P1W"), "\(summary)")
+    #expect(sim.state.subscriber.latestTransaction?.offerPeriod == "P1W")
   }
 }

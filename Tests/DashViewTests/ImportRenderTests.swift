@@ -40,4 +40,34 @@ import Testing
     #expect(header(try imported("appstore/signedTransaction.json"), ascii: true).hasPrefix("SubDash [unsigned (decoded payload)] [read-only]"))
     #expect(header(try imported("revenuecat/CustomerInfo.json"), ascii: false).hasPrefix("SubDash [RevenueCat] [read-only]"))
   }
+
+  func screen(_ state: SubscriptionState, width: Int = 100, height: Int = 40) -> String {
+    let vm = ViewModel.derived(state: state, notifications: state.subscriber.notifications.reversed(), fileName: "in.json",
+                               clock: DashClock(simulated: nil, wall: Instant(ms: 1_800_000_000_000)), options: DisplayOptions(readOnly: true))
+    return render(vm, UIState(), width: width, height: height).textDump
+  }
+
+  /// Without a .storekit file the catalog comes from the transactions: it cannot know levels, and
+  /// a product whose transactions carried no price has none. The screen says "unknown" rather than
+  /// "level 1 of 1" and "0.00", which a support person would read as facts.
+  @Test func aCatalogDerivedFromTransactionsSaysWhatItDoesNotKnow() throws {
+    let decoded = screen(try imported("appstore/signedTransaction.json"))
+    #expect(decoded.contains("level unknown (no catalog)"))
+    #expect(!decoded.contains("level 1 of 1"))
+    #expect(decoded.contains("10.99 USD / period unknown"))
+
+    let revenueCat = screen(try imported("revenuecat/CustomerInfo-v2.json"))
+    #expect(revenueCat.contains("price unknown / 1 month"))
+    #expect(!revenueCat.contains("0.00"))
+    #expect(revenueCat.contains("level ?"))
+  }
+
+  /// A RevenueCat customer's Play Store purchase is on the dashboard too, as RevenueCat gave it,
+  /// under a title that says it is not App Store data.
+  @Test func otherStoresPurchasesAppearOnTheDashboard() throws {
+    let text = screen(try imported("revenuecat/CustomerInfo-v2.json"))
+    #expect(text.contains("Other stores (RevenueCat; not App Store data)"))
+    #expect(text.contains("play_store subscription com.revenuecat.annual_39.99.2_week_intro"))
+    #expect(!screen(try imported("appstore/signedTransaction.json")).contains("Other stores"))
+  }
 }

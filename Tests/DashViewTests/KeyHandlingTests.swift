@@ -297,9 +297,35 @@ private struct Session {
   @Test func simulationStepsThatDoNotApplySayWhy() {
     var s = Session(Scenarios.active.viewModel())
     #expect(s.press(.char("R")) == [])
-    #expect(s.ui.status == .error("resolve billing: there is no billing issue"))
+    #expect(s.ui.status == .error("resolve billing issue: there is no billing issue to resolve (the subscription is not in grace or billing retry)."))
     var grace = Session(Scenarios.grace.viewModel())
     #expect(grace.press(.char("R")) == [.simulate(.resolveBillingIssue)])
+  }
+
+  /// Availability is the engine's dry run, not a copy of its rules: in grace with auto-renew off
+  /// the App Store no longer retries, so `R` is not offered, and pressing it says the engine's why
+  /// (before, the key bar offered it and the engine refused it after the press).
+  @Test func resolveIsNotOfferedInGraceWithAutoRenewOff() {
+    let cancelled = Scenarios.grace.with { $0.subscriber.renewalInfo?.autoRenewStatus = .off }
+    let vm = cancelled.viewModel()
+    let footer = render(vm, UIState(), width: 200, height: 50).lines[48]
+    #expect(!footer.contains("R resolve billing"), "\(footer)")
+    #expect(footer.contains("> next event"), "\(footer)")
+    var s = Session(vm)
+    #expect(s.press(.char("R")) == [])
+    #expect(s.ui.status == .error("resolve billing issue: auto-renew is off: the customer cancelled, so the App Store no longer retries billing (turn auto-renew on first)."))
+  }
+
+  /// `x` in grace: the customer still has access (ACCESS: YES), so the refusal does not say
+  /// "not active … already lapsed".
+  @Test func expireInGraceSaysTheCustomerStillHasAccess() {
+    var s = Session(Scenarios.grace.viewModel())
+    #expect(s.press(.char("x")) == [])
+    #expect(s.ui.status?.isError == true)
+    let message = s.ui.status?.message ?? ""
+    #expect(message.contains("in the billing grace period: the customer keeps access until "), "\(message)")
+    #expect(!message.contains("not active"), "\(message)")
+    #expect(!message.contains("lapsed"), "\(message)")
   }
 }
 
@@ -343,6 +369,30 @@ private struct Session {
     s.vm = Scenarios.grace.viewModel()
     _ = s.send(.fileReloaded(changed: []))
     #expect(s.ui.eventSelection == s.vm.notifications.count - 1)
+  }
+
+  /// `b` on a lapsed customer: a plan list (the group's plans), a preview naming the
+  /// resubscription and its price, and `y` performs it; refused (and not in the key bar) while active.
+  @Test func buyResubscribesALapsedCustomerAfterAPreview() {
+    let vm = Scenarios.expiredWithWinBack.viewModel()
+    #expect(render(vm, UIState(), width: 200, height: 50).lines[48].contains("b buy"))
+    var s = Session(vm)
+    s.press(.char("b"))
+    guard case .picking(let picker) = s.ui.mode else { Issue.record("b did not open the plan list: \(s.ui.mode)"); return }
+    #expect(picker.kind == .buy)
+    let premium = picker.items.firstIndex { $0.action == .buy(productId: "pass.premium.monthly") }
+    #expect(premium != nil)
+    for _ in 0..<(premium ?? 0) { s.press(.down) }
+    s.press(.enter)
+    guard case .confirming(let c) = s.ui.mode else { Issue.record("no confirmation: \(s.ui.mode)"); return }
+    #expect(c.action == .buy(productId: "pass.premium.monthly"))
+    #expect(s.press(.char("y")) == [.perform(.buy(productId: "pass.premium.monthly"))])
+
+    let active = Scenarios.active.viewModel()
+    #expect(!render(active, UIState(), width: 200, height: 50).lines[48].contains("b buy"))
+    var a = Session(active)
+    #expect(a.press(.char("b")) == [])
+    #expect(a.ui.status?.message.hasPrefix("buy: Already subscribed to") == true, "\(String(describing: a.ui.status))")
   }
 }
 
@@ -398,7 +448,7 @@ private struct Session {
   @Test func requestDeclineAndReverseKeysFollowTheRequest() {
     var s = Session(Scenarios.active.viewModel())
     #expect(s.press(.char("D")) == [])
-    #expect(s.ui.status?.message == "decline refund: no refund request is waiting")
+    #expect(s.ui.status?.message == "decline refund: no refund request is waiting for the App Store's decision.")
     #expect(s.press(.char("C")) == [.simulate(.requestRefund(.unsatisfiedWithPurchase))])
     #expect(s.press(.char("V")) == [])
     var pending = Session(requested().viewModel())

@@ -11,7 +11,7 @@ import Testing
     let origin = FetchOrigin(transactionId: "2000000500", orderId: "MK5TTTVWJH", environment: "Sandbox",
                              baseURL: "http://127.0.0.1:8080", roots: ["/t/root.pem"], fetchedDate: Instant(ms: 0))
     #expect(BackgroundFetch.arguments(for: origin, statePath: "/t/state.json") == [
-      "2000000500", "-o", "/t/state.json", "--environment", "sandbox", "--quiet", "--base-url", "http://127.0.0.1:8080",
+      "2000000500", "-o", "/t/state.json", "--environment", "sandbox", "--quiet", "--refresh", "--base-url", "http://127.0.0.1:8080",
       "--root", "/t/root.pem",
     ])
   }

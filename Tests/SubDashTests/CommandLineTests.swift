@@ -31,6 +31,31 @@ import Testing
 
   var example: String { DemoStateTests.repoRoot.appendingPathComponent("Examples/active.json").path }
 
+  /// The refresh key runs `subdash-fetch … --refresh` with the dashboard's environment. With no
+  /// credentials there (they were typed as flags for the first fetch and are never kept), the
+  /// status line must say where a refresh looks for them, and nothing is written.
+  @Test func aRefreshWithoutCredentialsSaysWhereTheyAreRead() throws {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-refresh-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let p = Process()
+    p.executableURL = Self.binary
+    p.arguments = ["fetch", "2000000500", "-o", home.appendingPathComponent("state.json").path, "--quiet", "--refresh",
+                   "--base-url", "http://127.0.0.1:9"]
+    p.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
+    let err = Pipe()
+    p.standardError = err
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 2)
+    #expect(text.contains("missing --key-file"))
+    #expect(text.contains("the dashboard's refresh key (l) reads credentials from SUBDASH_APPSTORE_KEY_FILE"))
+    #expect(text.split(separator: "\n").count == 1)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty)
+  }
+
   @Test func versionPrintsTheReleaseAndTheBuild() throws {
     let r = try run(["--version"])
     #expect(r.status == 0)

@@ -276,12 +276,27 @@ test_win_back() {
   e2e_wait_for "Resubscribe now to Premium with win-back offer"
   e2e_type y
   e2e_wait_for "ACCESS: YES — subscribed"
-  e2e_wait_for "Resubscribed to Premium with win-back offer premium_winback_3for1"
+  e2e_wait_for "Resubscribed to Premium with win-back offer 3 Months for 1"
   e2e_refute_screen "✖ EXPIRED"
   e2e_assert_screen "SUBSCRIBED / RESUBSCRIBE"
   quit
   [[ "$(show_json expired-voluntary.json .status)" == 1 ]]
   [[ "$(show_json expired-voluntary.json .access.level)" == yes ]]
+}
+
+# A lapsed customer with no code or win-back they want: b lists the group's plans, previews the
+# resubscription with its price, and y buys it (SUBSCRIBED / RESUBSCRIBE).
+test_buy_resubscribe() {
+  open_dashboard buy expired-voluntary
+  e2e_type b
+  e2e_wait_for "Buy (subscribe or resubscribe)"
+  e2e_keys Enter
+  e2e_wait_for "Resubscribe to "
+  e2e_type y
+  e2e_wait_for "ACCESS: YES — subscribed"
+  e2e_assert_screen "SUBSCRIBED / RESUBSCRIBE"
+  quit
+  [[ "$(show_json expired-voluntary.json .status)" == 1 ]]
 }
 
 # --- the file changing under the dashboard ----------------------------------------------------
@@ -364,10 +379,13 @@ test_event_detail() {
 test_help_overlay() {
   in_test_dir help
   copy_example active
-  e2e_start help 120 40 "$SUBDASH_BIN" active.json
+  # 60 rows: the list (simulation keys and settings included) fits without scrolling.
+  e2e_start help 120 60 "$SUBDASH_BIN" active.json
   e2e_wait_for "ACCESS: YES"
   e2e_type '?'
   e2e_wait_for "┌─ Keys ─"
+  e2e_assert_screen "Simulation settings"
+  e2e_assert_screen "armed    nothing: renewals succeed"
   # Wide terminals show every sentence whole, simulation keys included.
   e2e_assert_screen "upgrade to a higher level now, refunding unused time (prorated)"
   e2e_assert_screen "w        not now: choose and accept an eligible win-back offer (best first)"
@@ -498,6 +516,8 @@ test_follow_simulation() {
   e2e_tmux new-window -d -t "$E2E_SESSION" -n sim -- bash --noprofile --norc -c "$sim; echo SIMEXIT=\$?; sleep 600"
   e2e_wait_for "⚠ GRACE PERIOD" 5
   e2e_wait_for "ACCESS: YES — in billing grace period"
+  # The header says a simulator is running (its heartbeat), the rate, and the armed failure.
+  e2e_wait_for "simulating  rate 259200x  armed: 1"
   sim_wait_for "DID_FAIL_TO_RENEW / GRACE_PERIOD"
   e2e_wait_for "✖ BILLING RETRY" 15
   e2e_wait_for "ACCESS: NO — in billing retry, not in grace"
@@ -508,6 +528,8 @@ test_follow_simulation() {
   kill -INT "$(e2e__child_named "$sim_pane" subdash)"
   sim_wait_for "SIMEXIT=0"
   sim_wait_for "stopped by signal"
+  e2e_wait_gone "simulating"
+  e2e_assert_screen "rate 259200x  armed: every renewal fails"
   e2e_assert_screen "✖ BILLING RETRY"
   e2e_type R
   e2e_wait_for "Billing recovered"
@@ -603,6 +625,7 @@ e2e_run "a valid offer code is redeemed" test_valid_code
 e2e_run "an invalid offer code is refused without writing" test_invalid_code
 e2e_run "q typed in the code input is text" test_q_is_text_in_code_input
 e2e_run "win-back offer accepted: active again" test_win_back
+e2e_run "b resubscribes a lapsed customer after a preview" test_buy_resubscribe
 e2e_run "external rewrites, a broken file and its fix show live" test_external_rewrite
 e2e_run "an in-place write is seen" test_in_place_write
 e2e_run "resize 150x40, 120x40, 40x12, 30x10 (too small), 80x24" test_resize

@@ -40,7 +40,7 @@ struct AppliedOffer {
   static func winBack(_ offer: WinBackOffer, in ctx: ActionContext) throws(ActionError) -> AppliedOffer {
     let p = try ctx.period(offer.period, of: "win-back offer \(offer.offerId)")
     return AppliedOffer(type: .winBack, identifier: offer.offerId, mode: offer.paymentMode, period: p,
-                        count: offer.periodCount, priceMilli: offer.priceMilli, label: "win-back offer \(offer.offerId)")
+                        count: offer.periodCount, priceMilli: offer.priceMilli, label: "win-back offer \(offer.referenceName)")
   }
 
   var discountType: OfferDiscountType { mode.discountType }

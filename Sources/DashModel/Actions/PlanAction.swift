@@ -10,6 +10,8 @@ public enum PlanAction: Equatable, Sendable {
   case redeemOfferCode(String)
   case acceptWinBack(offerId: String)
   case setAutoRenew(Bool)
+  /// Buy a plan: a first purchase, or a resubscription after a lapse (see `BuyOrResubscribe`).
+  case buy(productId: String)
   /// The developer extends the renewal date (App Store Server API, Extend a Subscription Renewal
   /// Date): support's compensation tool, not something the customer does.
   case extendRenewalDate(days: Int, reason: ExtendReasonCode)

@@ -60,6 +60,11 @@ public struct SubscriptionProduct: Equatable, Sendable {
   public var promotionalOffers: [SubscriptionOffer]
   public var codeOffers: [CodeOffer]
   public var winBackOffers: [WinBackOffer]
+  /// False for a product `subdash import` derived from transactions that carried no price or no
+  /// recognisable period length (`_priceKnown` / `_periodKnown`): the screen says "unknown"
+  /// rather than a made-up 0.00 or 1 month.
+  public var priceKnown = true
+  public var periodKnown = true
 }
 
 public enum PaymentMode: String, Equatable, Sendable {

@@ -56,11 +56,14 @@ public enum StoreKitReader {
     let promos = try s.objects("adHocOffers") { (o) throws(DecodeError) in try readOffer(o, fallbackID: "promo") } ?? []
     let codes = try s.objects("codeOffers") { (o) throws(DecodeError) in try readCodeOffer(o) } ?? []
     let winBacks = try s.objects("winbackOffers") { (o) throws(DecodeError) in try WinBackReader.read(o, productId: productID) } ?? []
-    return SubscriptionProduct(
+    var product = SubscriptionProduct(
       productID: productID, referenceName: reference, displayName: displayName, groupID: groupID, level: level,
       period: period, displayPrice: displayPrice, priceMilli: price,
       familyShareable: try s.bool("familyShareable") ?? false,
       introductoryOffers: intro, promotionalOffers: promos, codeOffers: codes, winBackOffers: winBacks)
+    product.priceKnown = try s.bool("_priceKnown") ?? true
+    product.periodKnown = try s.bool("_periodKnown") ?? true
+    return product
   }
 
   static func readOffer(_ o: ObjectReader, fallbackID: String) throws(DecodeError) -> SubscriptionOffer {

@@ -22,6 +22,7 @@ extension Lifecycle {
     report.offerInEffect = facts.offerInEffect
     report.offerQueued = facts.offerQueued
     report.askToBuy = state.subscriber.askToBuy.flatMap { $0.isPending(at: now) ? $0 : nil }
+    report.askToBuyClosed = state.subscriber.askToBuy.flatMap { $0.isPending(at: now) ? nil : $0 }
     report.warnings = LifecycleWarnings.collect(facts, winBack: report.winBack)
     return report
   }

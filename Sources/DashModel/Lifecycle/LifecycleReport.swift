@@ -22,6 +22,9 @@ public struct LifecycleReport: Equatable, Sendable {
   public var offerInEffect: OfferInfo?
   public var offerQueued: OfferInfo?
   public var askToBuy: AskToBuyRequest?
+  /// The last Ask to Buy request when it no longer waits (declined, or lapsed unanswered): no
+  /// App Store notification marks either, so the dashboard keeps this trace of it.
+  public var askToBuyClosed: AskToBuyRequest?
   public var winBack: WinBackReport
   /// Contradictions in the file, each one line ("gracePeriodExpiresDate is set but isInBillingRetryPeriod is false").
   public var warnings: [String]

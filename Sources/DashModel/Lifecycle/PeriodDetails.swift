@@ -106,9 +106,20 @@ extension LifecycleFacts {
     }
     // An offer type this version does not know still reads as an offer ("next offer of unknown type").
     var text = type.isKnown ? type.description : "offer of unknown type \(type.rawValue)"
-    if let identifier, !identifier.isEmpty { text += " " + identifier }
+    // Names, not ids: the catalog's reference name for a win-back or promotional offer id
+    // (`family_winback_free_month` reads "Family Free Month"); the id when the catalog lacks it.
+    if let identifier, !identifier.isEmpty { text += " " + (referenceName(type: type, identifier: identifier, productId: productId) ?? identifier) }
     if !details.isEmpty { text += " (" + details.joined(separator: ", ") + ")" }
     return OfferInfo(type: type, identifier: identifier, discountType: discount, period: period, periodsRemaining: remaining, text: text)
+  }
+
+  /// The catalog's reference name for an offer id (offer codes are already named by theirs).
+  private func referenceName(type: OfferType, identifier: String, productId: String?) -> String? {
+    switch type {
+    case .winBack: return state.allWinBackOffers.first { $0.offerId == identifier }?.referenceName
+    case .promotional: return state.catalog.product(productId)?.promotionalOffers.first { $0.id == identifier }?.referenceName
+    default: return nil
+    }
   }
 
   /// One offer period and how many there are, from the catalog offer this one names: an offer

@@ -54,7 +54,11 @@ extension SimContext {
     startSubscription(t, phase: phase, previous: previous, at: date)
     let subtype: NotificationSubtype = previous == nil ? .initialBuy : .resubscribe
     var text = "\(subtype == .initialBuy ? "subscribed to" : "resubscribed to") \(product.displayName)"
-    if let o = phase.offer { text += " with \(o.type.description) (\(o.mode.label), \(phase.offerPeriodText ?? ""))" }
+    // The payload keeps ISO 8601 (`P2W`); people read "2 weeks".
+    if let o = phase.offer {
+      let length = phase.offerPeriodText.map { (try? ISOPeriod(parsing: $0))?.name ?? $0 } ?? ""
+      text += " with \(o.type.description) (\(o.mode.label), \(length))"
+    }
     text += " for \(money(t.price)) until \(self.date(expires))"
     if request.familyShared { text += " (Family Sharing)" }
     notify(.subscribed, subtype, at: date, summary: text)

@@ -85,7 +85,12 @@ extension SimContext {
   mutating func expireNow(at date: Instant) throws(ActionError) {
     guard var t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
-    guard Lifecycle.status(of: state.subscriber, at: date).status == .active else {
+    let status = Lifecycle.status(of: state.subscriber, at: date).status
+    // In grace the customer still has access: "not active (already lapsed)" would contradict ACCESS: YES.
+    if status == .billingGracePeriod {
+      throw ActionError.simulator(.expireInGrace(graceEnds: settings.billingIssue?.gracePeriodExpiresDate.map { Format.date($0) }))
+    }
+    guard status == .active else {
       throw ActionError.notActive("it has already lapsed")
     }
     var pending = ""
@@ -160,10 +165,20 @@ extension SimContext {
   }
 
   /// SKTestSession `consentToPriceIncreaseForTransaction`: renews at the new price.
+  /// A price increase applies to the next renewal: once the subscription has lapsed for good
+  /// (expired or revoked) there is none, so consent or decline would answer nothing.
+  private func requireRenewalAhead(at date: Instant) throws(ActionError) {
+    switch Lifecycle.status(of: state.subscriber, at: date).status {
+    case .expired?, .revoked?: throw ActionError.notActive("it has lapsed, so no renewal is ahead for a price increase to apply to")
+    default: return
+    }
+  }
+
   mutating func consentPriceIncrease(at date: Instant) throws(ActionError) {
     guard var p = settings.pendingPriceIncrease, p.response == .pending else {
       throw ActionError.simulator(.noPriceIncreasePending)
     }
+    try requireRenewalAhead(at: date)
     p.response = .accepted
     settings.pendingPriceIncrease = p
     renewalInfo.priceIncreaseStatus = .customerConsented
@@ -177,6 +192,7 @@ extension SimContext {
     guard var p = settings.pendingPriceIncrease, p.response == .pending else {
       throw ActionError.simulator(.noPriceIncreasePending)
     }
+    try requireRenewalAhead(at: date)
     p.response = .declined
     settings.pendingPriceIncrease = p
     renewalInfo.priceIncreaseStatus = nil
@@ -189,6 +205,9 @@ extension SimContext {
   /// Queues a failure for the next renewal attempt, ahead of any scripted outcome.
   mutating func failNextRenewal() throws(ActionError) {
     guard latest != nil else { throw ActionError.noSubscription }
+    // Outcomes are used only by renewals; one queued while none is due would surprise a later
+    // resubscription, long after the key was pressed.
+    guard pendingEvents().contains(where: { $0.kind == .renewal }) else { throw ActionError.simulator(.noRenewalScheduled) }
     settings.renewalOutcomes.insert(.fail, at: 0)
     messages.append("the next renewal will fail")
   }
@@ -203,6 +222,13 @@ extension SimContext {
     request.status = .declined
     state.subscriber.askToBuy = request
     messages.append("Ask to Buy for \(name(request.productId)) was declined; nothing was charged")
+  }
+
+  /// "the Ask to Buy request for Premium lapsed at …" when a request still waiting at `from`
+  /// lapses by `to`: the banner goes, and the step says why instead of "nothing happened".
+  func askToBuyLapse(after from: Instant, upTo to: Instant) -> String? {
+    guard let request = state.subscriber.askToBuy, request.isPending(at: from), request.lapseDate <= to else { return nil }
+    return "the Ask to Buy request for \(name(request.productId)) lapsed at \(date(request.lapseDate)) (no answer within 24 hours; nothing was charged)"
   }
 
   /// The request a parent can still answer at `date`, or why there is none.

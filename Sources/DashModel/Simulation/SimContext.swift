@@ -18,9 +18,12 @@ struct SimContext {
 
   /// `readOnly` contexts only answer questions (clock, rules), which are fine on Production data;
   /// anything that could change the state refuses it.
-  init(_ state: SubscriptionState, readOnly: Bool = false) throws(ActionError) {
+  /// `opening`: the moment the caller shows the file at (the dashboard's `now`, the moment
+  /// `subdash simulate` started); it only matters for a file without a simulated clock.
+  init(_ state: SubscriptionState, readOnly: Bool = false, opening: Instant? = nil) throws(ActionError) {
     if !readOnly { try Simulator.requireSimulatable(state) }
     self.state = state
+    self.opening = opening
     do {
       settings = try SimulationSettings(of: state)
       rules = try SimulationRules(settings: settings, catalog: state.catalog)
@@ -34,9 +37,12 @@ struct SimContext {
     adoptPriceIncreaseFromFile()
   }
 
-  /// The virtual clock: the settings' `now`, else the latest transaction's purchase date.
+  private let opening: Instant?
+
+  /// The virtual clock: the settings' `now`, else the stated starting moment
+  /// (`Simulator.startingClock`), so no entry point starts before what the caller showed.
   var now: Instant {
-    settings.now ?? state.subscriber.latestTransaction?.purchaseDate ?? Instant.epoch
+    settings.now ?? Simulator.startingClock(state, opening: opening)
   }
 
   /// The time of the last event applied in this step, if any.

@@ -18,6 +18,8 @@ public enum SimRefusal: Equatable, Sendable {
   case pastLastFileDate(String)
   case nothingScheduled
   case tooManyOverdue(clock: String, firstDue: String)
+  case noRenewalScheduled
+  case expireInGrace(graceEnds: String?)
   case refundAlreadyRequested(on: String)
   case noRefundRequested
   case noRefundToReverse
@@ -45,6 +47,10 @@ public enum SimRefusal: Equatable, Sendable {
       return "auto-renew is off: the customer cancelled, so the App Store no longer retries billing (turn auto-renew on first)."
     case .pastLastFileDate(let date): return "\(date) is past 3000-01-01 00:00 UTC, the last date a state file can hold"
     case .nothingScheduled: return "Nothing is scheduled: the subscription will not renew, expire or change on its own."
+    case .noRenewalScheduled:
+      return "No renewal is scheduled (auto-renew is off, the subscription has lapsed, or a billing issue is open), so there is no renewal to fail."
+    case .expireInGrace(let ends):
+      return "The subscription is in the billing grace period: the customer keeps access\(ends.map { " until \($0)" } ?? ""); expire now applies to an active subscription (> ends the grace period, or resolve the billing issue)."
     case .refundAlreadyRequested(let on): return "A refund was already requested on \(on); approve (F) or decline (D) it first."
     case .noRefundRequested: return "No refund request is waiting for the App Store's decision."
     case .noRefundToReverse: return "The latest transaction was not refunded, so there is no refund to reverse."

@@ -14,22 +14,52 @@ public enum Simulator {
 
   /// The next thing the App Store will do on its own, if anything is scheduled. It may lie before
   /// the clock (a period that ended while nobody simulated): `advance` applies it at its own time.
-  public static func nextEvent(_ state: SubscriptionState) throws(ActionError) -> SimEvent? {
-    try SimContext(state, readOnly: true).pendingEvents().first
+  public static func nextEvent(_ state: SubscriptionState, opening: Instant? = nil) throws(ActionError) -> SimEvent? {
+    try SimContext(state, readOnly: true, opening: opening).pendingEvents().first
   }
 
-  /// The virtual clock of a state (`simulation.now`, else the latest purchase date).
+  /// The virtual clock of a state: `simulation.now`, else `startingClock(state, opening:)`.
   /// It needs only `simulation.now`, so a bad rate or grace setting does not hide the clock.
-  public static func clock(_ state: SubscriptionState) throws(ActionError) -> Instant {
+  public static func clock(_ state: SubscriptionState, opening: Instant? = nil) throws(ActionError) -> Instant {
     let settings: SimulationSettings
     do { settings = try SimulationSettings(of: state) } catch { throw ActionError.badSetting(path: "\(error.path)", message: error.message) }
-    return settings.now ?? state.subscriber.latestTransaction?.purchaseDate ?? Instant.epoch
+    return settings.now ?? startingClock(state, opening: opening)
+  }
+
+  /// Where the simulated clock starts on a file that has none (no `simulation.now`): the later of
+  /// the file's newest date (latest transaction's purchase or signing, renewal info's signing)
+  /// and `opening`, the moment the caller shows the file at (the dashboard's clock, the moment
+  /// `subdash simulate` started). One rule for `>`, `+`, every other key and `simulate`, so the
+  /// first step never sets the clock earlier than the screen already showed (nil: the file alone).
+  public static func startingClock(_ state: SubscriptionState, opening: Instant?) -> Instant {
+    let t = state.subscriber.latestTransaction
+    let newest = [t?.purchaseDate, t?.signedDate, state.subscriber.renewalInfo?.signedDate].compactMap { $0 }.max()
+    switch (newest, opening) {
+    case let (n?, o?): return max(n, o)
+    case let (n?, nil): return n
+    case let (nil, o?): return o
+    case (nil, nil): return Instant.epoch
+    }
+  }
+
+  /// Whether `state` has its own simulated clock (`simulation.now`); without one the first step
+  /// starts it at `startingClock` and says so.
+  public static func hasClock(_ state: SubscriptionState) -> Bool {
+    (try? SimulationSettings(of: state))?.now != nil
   }
 
   /// The settings resolved against the catalog: the rate (pass it to `Actions.apply` as
   /// `timing`), grace, failures, Ask to Buy and the renewal cap in force.
   public static func rules(_ state: SubscriptionState) throws(ActionError) -> SimulationRules {
     try SimContext(state, readOnly: true).rules
+  }
+
+  /// The currency a purchase would be charged in: the latest transaction's, the renewal info's,
+  /// `simulation.currency`, else USD (the engine's rule), so prices always show one, even for a
+  /// customer who never bought anything.
+  public static func currency(_ state: SubscriptionState) -> String {
+    let s = state.subscriber
+    return s.latestTransaction?.currency ?? s.renewalInfo?.currency ?? (try? SimulationSettings(of: state))?.currency ?? "USD"
   }
 
   /// The settings of a state, as written in its `simulation` object.
@@ -39,16 +69,19 @@ public enum Simulator {
 
   /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
   /// never moves back: a target before it only applies overdue events.
-  public static func advance(_ state: SubscriptionState, to target: Instant) throws(ActionError) -> Change {
+  public static func advance(_ state: SubscriptionState, to target: Instant, opening: Instant? = nil) throws(ActionError) -> Change {
     guard target <= Instant.fileRange.upperBound else {
       throw ActionError.simulator(.pastLastFileDate(Format.date(target)))
     }
-    var ctx = try SimContext(state)
+    var ctx = try SimContext(state, opening: opening)
     try ctx.catchUpOverdue()
     let end = max(target, ctx.now)
+    let lapse = ctx.askToBuyLapse(after: ctx.now, upTo: end)
     let applied = ctx.run(until: end)
     var clock = end
-    var message = applied == 0 ? "Advanced to \(Format.date(end)); nothing happened" : "Advanced to \(Format.date(end)): \(describe(ctx))"
+    var message = applied == 0
+      ? "Advanced to \(Format.date(end)); " + (lapse ?? "nothing happened")
+      : "Advanced to \(Format.date(end)): \(describe(ctx))" + (lapse.map { "; \($0)" } ?? "")
     if applied == SimContext.eventLimit, let next = ctx.pendingEvents().first, next.date <= end {
       clock = ctx.reached
       message = "Stopped after \(counted(applied, "event")) at \(Format.date(clock)); advance again to continue"
@@ -58,9 +91,14 @@ public enum Simulator {
   }
 
   /// Applies the next event (and any other at the same instant) and moves the clock there.
-  public static func advanceToNextEvent(_ state: SubscriptionState) throws(ActionError) -> Change {
-    var ctx = try SimContext(state)
+  public static func advanceToNextEvent(_ state: SubscriptionState, opening: Instant? = nil) throws(ActionError) -> Change {
+    var ctx = try SimContext(state, opening: opening)
     guard let next = ctx.pendingEvents().first else {
+      // An Ask to Buy request nobody answers lapses after 24 hours: the one thing still ahead.
+      if let request = ctx.state.subscriber.askToBuy, request.isPending(at: ctx.now),
+         let lapse = ctx.askToBuyLapse(after: ctx.now, upTo: request.lapseDate) {
+        return ctx.change(now: request.lapseDate, message: lapse.prefix(1).uppercased() + lapse.dropFirst())
+      }
       throw ActionError.simulator(.nothingScheduled)
     }
     let at = max(next.date, ctx.now)
@@ -74,12 +112,12 @@ public enum Simulator {
   public static func apply(_ cmd: SimCommand, to state: SubscriptionState, at now: Instant) -> Result<Change, ActionError> {
     switch cmd {
     case .advanceToNextEvent:
-      return Result { () throws(ActionError) in try advanceToNextEvent(state) }
+      return Result { () throws(ActionError) in try advanceToNextEvent(state, opening: now) }.map { startedClock($0, on: state, opening: now) }
     case .advance(let span):
       return Result { () throws(ActionError) in
-        let clock = try Simulator.clock(state)
-        return try advance(state, to: max(clock, now) + span)
-      }
+        let clock = try Simulator.clock(state, opening: now)
+        return try advance(state, to: max(clock, now) + span, opening: now)
+      }.map { startedClock($0, on: state, opening: now) }
     case .failNextRenewal: return act(state, at: now) { (c, _) throws(ActionError) in try c.failNextRenewal() }
     case .resolveBillingIssue: return act(state, at: now) { (c, d) throws(ActionError) in try c.recover(at: d) }
     case .expireNow: return act(state, at: now) { (c, d) throws(ActionError) in try c.expireNow(at: d) }
@@ -137,7 +175,7 @@ public enum Simulator {
     _ state: SubscriptionState, at now: Instant, _ body: (inout SimContext, Instant) throws(ActionError) -> Void
   ) -> Result<Change, ActionError> {
     Result { () throws(ActionError) in
-      var ctx = try SimContext(state)
+      var ctx = try SimContext(state, opening: now)
       try ctx.catchUpOverdue()
       let at = max(now, ctx.now)
       ctx.run(until: at)
@@ -147,8 +185,16 @@ public enum Simulator {
       ctx.refreshWinBack(at: at)
       let mine = Array(ctx.notifications[before...])
       let message = ctx.headline ?? (mine.map { $0.summary ?? $0.label } + ctx.messages).first ?? "Done"
-      return ctx.change(now: at, message: message.prefix(1).uppercased() + message.dropFirst())
+      return startedClock(ctx.change(now: at, message: message.prefix(1).uppercased() + message.dropFirst()), on: state, opening: now)
     }
+  }
+
+  /// A step on a file without a simulated clock says where the clock started.
+  static func startedClock(_ change: Change, on before: SubscriptionState, opening: Instant) -> Change {
+    guard !hasClock(before) else { return change }
+    var c = change
+    c.message = "Clock started at \(Format.date(startingClock(before, opening: opening))) (the file had none). \(c.message)"
+    return c
   }
 
   /// A one-line account of what a step did, for the status line.

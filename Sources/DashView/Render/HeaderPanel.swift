@@ -72,7 +72,8 @@ enum HeaderPanel {
   /// dashboard every minute for a time the terminal already shows (docs/benchmarks-dashboard.md,
   /// idle cost). `subdash show` still prints the wall time, as the moment of the capture.
   private static func clockLines(_ vm: ViewModel, short: Bool) -> [Line] {
-    func fmt(_ t: Instant) -> String { short ? Format.dateShort(t) : Format.date(t) }
+    // Seconds at a fast simulated rate: there a minute of the clock holds hours of subscription time.
+    func fmt(_ t: Instant) -> String { Format.clock(t, seconds: vm.clockShowsSeconds, short: short) }
     let label = Style(.label)
     if let at = vm.clock.viewingAt {
       return [
@@ -80,10 +81,26 @@ enum HeaderPanel {
       ]
     }
     guard let sim = vm.clock.simulated else {
-      return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), .empty]
+      return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), simulationLine(vm, short: short)]
     }
     return [
-      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]), .empty,
+      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]), simulationLine(vm, short: short),
     ]
+  }
+
+  /// Under the clock: the simulated rate and any failure armed for coming renewals (`f`,
+  /// `--fail-renewals`, a failure rate), so "every renewal fails" is on screen before it
+  /// happens; `?` lists every setting. Empty at real time with nothing armed.
+  static func simulationLine(_ vm: ViewModel, short: Bool) -> Line {
+    var runs: [Run] = []
+    if vm.simulatorRunning != nil { runs.append(Run(short ? "simulating" : "simulate running", Style(.accent, bold: true))) }
+    guard let s = vm.simulation else { return Line(runs) }
+    if !runs.isEmpty && (s.rate != nil || !s.armed.isEmpty) { runs.append(Run("  ")) }
+    if s.rate != nil { runs += [Run("rate ", Style(.label)), Run("\(s.speedup)x", Style(.value))] }
+    if !s.armed.isEmpty {
+      if !runs.isEmpty { runs.append(Run("  ")) }
+      runs.append(Run(short ? "armed: \(s.armed.count)" : "armed: " + s.armed.joined(separator: ", "), Style(.warn, bold: true)))
+    }
+    return Line(runs)
   }
 }

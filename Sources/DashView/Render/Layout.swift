@@ -9,12 +9,13 @@ enum Layout {
 
   enum Kind: Int, Comparable {
     // Raw value = importance: the lowest is dropped first.
-    case events = 0, winBack, plans, plan
+    case events = 0, otherStores, winBack, plans, plan
     static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     var name: String {
       switch self {
       case .events: return "events"
       case .winBack: return "win-back"
+      case .otherStores: return "other stores"
       case .plans: return "plans"
       case .plan: return "plan"
       }
@@ -40,8 +41,11 @@ enum Layout {
   }
 
   static func sections(_ vm: ViewModel, _ ui: UIState, width: Int, glyphs g: Glyphs, include: [Kind]) -> [Section] {
-    include.map { kind in
+    // Only a RevenueCat import has other stores' purchases; every other file shows no such panel.
+    let others = OtherStoresPanel.lines(vm)
+    return include.filter { $0 != .otherStores || !others.isEmpty }.map { kind in
       switch kind {
+      case .otherStores: return Section(kind: .otherStores, title: OtherStoresPanel.title, lines: others)
       case .plan: return Section(kind: .plan, title: "Current plan", lines: PlanPanel.lines(vm, ui, glyphs: g, compact: width < 60))
       case .plans: return Section(kind: .plans, title: PlansPanel.title(vm), lines: PlansPanel.lines(vm, ui, width: width, glyphs: g))
       case .winBack: return Section(kind: .winBack, title: "Win-back offers", lines: WinBackPanel.lines(vm, ui, glyphs: g),

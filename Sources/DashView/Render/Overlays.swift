@@ -98,6 +98,15 @@ enum Overlays {
     out.append(Line("Simulation (test data only)", Style(.title, bold: true)))
     if vm.simulationKeysAllowed {
       out += KeyMap.simulation.filter { !$0.help.isEmpty }.map(row)
+      // The settings the keys run under: the rate, armed failures and the other knobs.
+      if let s = vm.simulation {
+        out.append(.empty)
+        out.append(Line("Simulation settings", Style(.title, bold: true)))
+        out.append(Line([Run(PlansPanel.pad("rate", 9), Style(.label)), Run(s.rate ?? "real time")]))
+        out.append(Line([Run(PlansPanel.pad("armed", 9), Style(.label)),
+                         Run(s.armed.isEmpty ? "nothing: renewals succeed" : s.armed.joined(separator: ", "), Style(s.armed.isEmpty ? .plain : .warn))]))
+        if !s.other.isEmpty { out.append(Line([Run(PlansPanel.pad("other", 9), Style(.label)), Run(s.other.joined(separator: ", "))])) }
+      }
     } else {
       out.append(Line("disabled: this file holds Production data", Style(.dim)))
     }

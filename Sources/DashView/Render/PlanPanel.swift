@@ -13,14 +13,14 @@ enum PlanPanel {
       return [
         Line("No subscription: this customer never subscribed", Style(.value, bold: true)),
         Line("offer codes for new customers can be redeemed (r)", Style(.dim)),
-      ]
+      ] + askToBuyTrace(vm)
     }
     let dot = " \(g.dot) "
     var out: [Line] = []
     let groupName = r.group.map { " in \($0.name)" } ?? ""
     out.append(mark(Line([
       Run(product.displayName, Style(.value, bold: true)),
-      Run("  \(PlanText.level(product, in: r.group))\(groupName)", Style(.label)),
+      Run("  \(PlanText.level(product, in: r.group, derived: vm.state.catalog.derivedFromTransactions))\(groupName)", Style(.label)),
     ]), .product))
     out.append(renewal(vm, ui, compact: compact))
     let ownership = r.ownership == .familyShared ? "family shared" : "purchased"
@@ -50,7 +50,19 @@ enum PlanPanel {
     }
     let status = r.status.map { "\($0.description) (\($0.rawValue))" } ?? "none"
     out.append(mark(Line([Run("status ", Style(.label)), Run(status, Style(.value)), Run(dot + r.statusRule, Style(.dim))]), .status))
-    return out
+    return out + askToBuyTrace(vm)
+  }
+
+  /// A declined or lapsed Ask to Buy request: the App Store sends no notification for either,
+  /// so without this line the request would vanish with its banner and leave no trace.
+  static func askToBuyTrace(_ vm: ViewModel) -> [Line] {
+    guard let ask = vm.report.askToBuyClosed else { return [] }
+    let name = vm.state.catalog.product(ask.productId)?.displayName ?? ask.productId
+    let asked = Format.date(ask.requestedDate, now: vm.now)
+    let what = ask.status == .declined
+      ? "Ask to Buy for \(name) (asked \(asked)) was declined"
+      : "Ask to Buy for \(name) (asked \(asked)) lapsed unanswered at \(Format.date(ask.lapseDate, now: vm.now))"
+    return [Line(Sanitizer.clean(what) + "; nothing was charged (no App Store notification)", Style(.dim))]
   }
 
   /// What the customer pays for this plan: the latest transaction's price when it is for this
@@ -59,9 +71,10 @@ enum PlanPanel {
   static func paidPrice(_ vm: ViewModel, _ product: SubscriptionProduct) -> String {
     let currency = PlanText.currency(vm)
     guard let t = vm.state.subscriber.latestTransaction, t.productId == product.productID, let paid = t.price,
-          paid != product.priceMilli else {
-      return PlanText.price(product.priceMilli, currency: currency, period: product.period)
+          paid != product.priceMilli || !product.priceKnown else {
+      return PlanText.price(of: product, currency: currency)
     }
+    if !product.priceKnown { return PlanText.price(paid, currency: t.currency ?? currency, period: product.period) }
     let catalog = Money.format(product.priceMilli, currency: t.currency ?? currency)
     if paid == 0 { return "free period (catalog \(PlanText.price(product.priceMilli, currency: t.currency ?? currency, period: product.period)))" }
     return "\(PlanText.price(paid, currency: t.currency ?? currency, period: product.period)) paid (catalog \(catalog))"

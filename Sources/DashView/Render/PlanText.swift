@@ -36,8 +36,22 @@ enum PlanText {
     }
   }
 
+  /// A catalog product's price as the screen states it. A product `subdash import` derived from
+  /// transactions may lack a price or a recognisable period: "unknown" says so, where 0.00 or
+  /// "1 month" would be read as facts.
+  static func price(of p: SubscriptionProduct, currency: String?) -> String {
+    switch (p.priceKnown, p.periodKnown) {
+    case (true, true): return price(p.priceMilli, currency: currency, period: p.period)
+    case (true, false): return "\(Money.format(p.priceMilli, currency: currency)) / period unknown"
+    case (false, true): return "price unknown / \(period(p.period))"
+    case (false, false): return "price and period unknown"
+    }
+  }
+
   /// "level 2 of 3": the product's rank among the group's distinct levels (levels may skip numbers).
-  static func level(_ p: SubscriptionProduct, in group: SubscriptionGroup?) -> String {
+  /// A catalog derived from transactions has no levels: "level unknown".
+  static func level(_ p: SubscriptionProduct, in group: SubscriptionGroup?, derived: Bool = false) -> String {
+    if derived { return "level unknown (no catalog)" }
     let levels = Array(Set((group?.subscriptions ?? [p]).map(\.level))).sorted()
     let rank = (levels.firstIndex(of: p.level) ?? 0) + 1
     return "level \(rank) of \(levels.count)"
@@ -61,6 +75,7 @@ enum PlanText {
     case .acceptWinBack: verb = "accept"
     case .redeemOfferCode: verb = "redeem"
     case .setAutoRenew(let on): verb = on ? "turn auto-renew on" : "turn auto-renew off"
+    case .buy: verb = "buy"
     case .extendRenewalDate: verb = "extend"
     case .applyPromotionalOffer: verb = "apply"
     }
@@ -89,6 +104,6 @@ enum PlanText {
 
   /// The subscriber's currency (catalog prices carry none).
   static func currency(_ vm: ViewModel) -> String? {
-    vm.state.subscriber.latestTransaction?.currency ?? vm.state.subscriber.renewalInfo?.currency
+    Simulator.currency(vm.state)
   }
 }

@@ -18,7 +18,7 @@ enum PlansPanel {
     let currency = PlanText.currency(vm)
     let nameCap = width >= PlainReport.unlimitedWidth ? Int.max : 24
     let nameWidth = min(nameCap, tiers.map { DisplayWidth.of(Sanitizer.clean($0.displayName)) }.max() ?? 0)
-    let prices = tiers.map { PlanText.price($0.priceMilli, currency: currency, period: $0.period) }
+    let prices = tiers.map { PlanText.price(of: $0, currency: currency) }
     let priceWidth = prices.map { DisplayWidth.of($0) }.max() ?? 0
     let showPrice = width >= 60
     let pendingChanged = ui.highlights.isHighlighted(.pendingChange, at: vm.clock.wall)
@@ -40,7 +40,7 @@ enum PlansPanel {
       var spans = [
         Run(marker + " ", Style(isCurrent ? .ok : .accent, bold: true)),
         Run(pad(Sanitizer.truncate(p.displayName, to: nameWidth, ellipsis: g.ellipsis), nameWidth), Style(.value, bold: isCurrent)),
-        Run("  level \(p.level)", Style(.label)),
+        Run(vm.state.catalog.derivedFromTransactions ? "  level ?" : "  level \(p.level)", Style(.label)),
       ]
       if showPrice { spans.append(Run("  " + pad(prices[i], priceWidth), Style(.value))) }
       let (effect, ok) = sharedRefusal == nil || isCurrent ? (effects[i].text, effects[i].ok) : ("", effects[i].ok)

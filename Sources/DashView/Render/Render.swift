@@ -39,9 +39,9 @@ public func render(_ vm: ViewModel, _ ui: UIState, width: Int, height: Int) -> F
   let twoColumns = width >= Layout.twoColumnWidth
   let leftWidth = twoColumns ? max(80, min(100, width * 11 / 20)) : width
   let columns: [(x: Int, width: Int, sections: [Layout.Section])] = twoColumns
-    ? [(0, leftWidth, Layout.sections(vm, ui, width: leftWidth, glyphs: g, include: [.plan, .plans, .winBack])),
+    ? [(0, leftWidth, Layout.sections(vm, ui, width: leftWidth, glyphs: g, include: [.plan, .plans, .winBack, .otherStores])),
        (leftWidth + 3, width - leftWidth - 3, Layout.sections(vm, ui, width: width - leftWidth - 3, glyphs: g, include: [.events]))]
-    : [(0, width, Layout.sections(vm, ui, width: width, glyphs: g, include: [.plan, .plans, .winBack, .events]))]
+    : [(0, width, Layout.sections(vm, ui, width: width, glyphs: g, include: [.plan, .plans, .winBack, .otherStores, .events]))]
 
   // A long status message wraps onto rows the panels leave blank (up to 4 rows), so it is read
   // whole instead of cut at the edge; it never takes a row a panel needs.

@@ -31,6 +31,8 @@ public enum PlainReport {
     section("Current plan", PlanPanel.lines(vm, ui, glyphs: g, compact: false).map(\.text), into: &out)
     section(PlansPanel.title(vm), PlansPanel.lines(vm, ui, width: width, glyphs: g).map(\.text), into: &out)
     section("Win-back offers", WinBackPanel.lines(vm, ui, glyphs: g).map(\.text), into: &out)
+    let others = OtherStoresPanel.lines(vm)
+    if !others.isEmpty { section(OtherStoresPanel.title, others.map(\.text), into: &out) }
     if vm.report.warnings.count > 1 {
       section("Warnings", vm.report.warnings.map { "\(g.warn) \($0)" }, into: &out)
     }

@@ -6,22 +6,28 @@ import DashModel
 public struct ActionAdvisor: Sendable {
   public var preview: @Sendable (PlanAction) -> Result<ActionPreview, ActionError>
   public var targets: @Sendable (PickerKind) -> [PickerItem]
+  /// Why the simulator would refuse a step right now, nil when it would act: the engine's own
+  /// answer from a dry run, so the key bar and help offer exactly the steps it takes.
+  public var simulationRefusal: @Sendable (SimCommand) -> ActionError?
 
   public init(
     preview: @escaping @Sendable (PlanAction) -> Result<ActionPreview, ActionError>,
-    targets: @escaping @Sendable (PickerKind) -> [PickerItem]
+    targets: @escaping @Sendable (PickerKind) -> [PickerItem],
+    simulationRefusal: @escaping @Sendable (SimCommand) -> ActionError? = { _ in nil }
   ) {
     self.preview = preview
     self.targets = targets
+    self.simulationRefusal = simulationRefusal
   }
 
   /// The real thing: `Actions.preview` and `Actions.targets` on `state` at `now`, and the report's
   /// eligible win-back offers (already best first). `timing` is the file's renewal rate.
   public static func live(_ state: SubscriptionState, report: LifecycleReport, at now: Instant,
                           timing: any RenewalTiming = TimeRate.realTime) -> ActionAdvisor {
-    let currency = state.subscriber.latestTransaction?.currency ?? state.subscriber.renewalInfo?.currency
+    let currency = Simulator.currency(state)
     let currentId = state.subscriber.latestTransaction?.productId
     let winBack = report.winBack.eligible
+    let refusals = simulationRefusals(state, at: now)
     return ActionAdvisor(
       preview: { Actions.preview($0, in: state, at: now, timing: timing) },
       targets: { kind in
@@ -29,6 +35,14 @@ public struct ActionAdvisor: Sendable {
         switch kind {
         case .winBack:
           return winBack.map { PickerItem(action: .acceptWinBack(offerId: $0.offerId), title: PlanText.winBackTitle($0, currency: currency, catalog: state.catalog)) }
+        case .buy:
+          // The subscriber's group (a lapsed customer resubscribes within it), else every plan.
+          let group = currentId.flatMap { state.catalog.group(of: $0) }
+          let products = group?.subscriptions ?? state.catalog.groups.flatMap(\.subscriptions)
+          return products.map { p in
+            PickerItem(action: .buy(productId: p.productID),
+                       title: "\(p.displayName) — \(PlanText.price(of: p, currency: currency))")
+          }
         case .extend:
           return ExtendChoices.items(state: state, at: now, timing: timing)
         case .promotional:
@@ -45,10 +59,25 @@ public struct ActionAdvisor: Sendable {
           // The downgrade list offers the current product while a change is pending: picking it cancels that change.
           let title = p.productID == currentId
             ? "\(p.displayName) — keep the current plan"
-            : "\(p.displayName) — \(PlanText.price(p.priceMilli, currency: currency, period: p.period))"
+            : "\(p.displayName) — \(PlanText.price(of: p, currency: currency))"
           return PickerItem(action: t.action, title: title)
         }
-      })
+      },
+      simulationRefusal: { cmd in refusals.first { $0.command == cmd }?.refusal })
+  }
+
+  /// Dry runs of the simulation keys (`Simulator.apply` on `state` at `now`, nothing written),
+  /// once per derived model rather than once per frame. `+` is not dry-run: time can always move
+  /// on (the engine refuses only dates past the file range), and a day at the fastest rate is
+  /// tens of thousands of renewals.
+  static func simulationRefusals(_ state: SubscriptionState, at now: Instant) -> [(command: SimCommand, refusal: ActionError)] {
+    guard state.subscriber.environment != .production else { return [] }  // keys are off anyway
+    return KeyMap.simulation.compactMap { binding in
+      guard case .simulate(let cmd) = binding.command else { return nil }
+      if case .advance = cmd { return nil }
+      if case .failure(let refusal) = Simulator.apply(cmd, to: state, at: now) { return (cmd, refusal) }
+      return nil
+    }
   }
 
   /// `live`'s targets with previews from `preview` (kept for callers that build their own preview
@@ -68,7 +97,7 @@ public struct ActionAdvisor: Sendable {
 
 /// The kinds of choice a picker offers.
 public enum PickerKind: String, Equatable, Sendable, CaseIterable {
-  case upgrade, downgrade, crossgrade, winBack, extend, promotional
+  case upgrade, downgrade, crossgrade, winBack, buy, extend, promotional
 
   var title: String {
     switch self {
@@ -76,6 +105,7 @@ public enum PickerKind: String, Equatable, Sendable, CaseIterable {
     case .downgrade: return "Downgrade to"
     case .crossgrade: return "Crossgrade to"
     case .winBack: return "Accept win-back offer"
+    case .buy: return "Buy (subscribe or resubscribe)"
     case .extend: return "Extend the renewal date by"
     case .promotional: return "Apply promotional offer"
     }

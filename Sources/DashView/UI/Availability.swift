@@ -26,6 +26,12 @@ enum Availability: Equatable {
     case .upgrade: return planChange(.upgrade, in: vm)
     case .downgrade: return planChange(.downgrade, in: vm)
     case .crossgrade: return planChange(.crossgrade, in: vm)
+    case .buy:
+      guard vm.simulationKeysAllowed else { return .unavailable("buy: a purchase is simulated, so it is off on Production data") }
+      guard let first = vm.advisor.targets(.buy).first else { return .unavailable("buy: the catalog has no plans") }
+      if vm.advisor.hasViableTarget(.buy) { return .available }
+      if case .failure(let error) = vm.advisor.preview(first.action) { return .unavailable("buy: \(error.message)") }
+      return .available
     case .winBack:
       if !vm.report.winBack.eligible.isEmpty { return .available }
       return .unavailable("no win-back offer: \(vm.report.winBack.whyNone ?? "none is eligible")")
@@ -76,39 +82,14 @@ enum Availability: Equatable {
     return .available
   }
 
-  /// Light checks so the footer only offers steps that apply; the engine has the final word.
+  /// The engine's answer (a dry run, as plan keys preview their action), not a copy of its rules:
+  /// the footer offers exactly the steps the simulator would take, and a refused key says why.
   private static func simulation(_ sim: SimCommand, in vm: ViewModel) -> Availability {
-    let r = vm.report
-    let hasSubscription = r.status != nil
-    let isActive = r.status == .active
-    switch sim {
-    case .advanceToNextEvent, .advance: return .available
-    case .failNextRenewal, .expireNow, .requestPriceIncrease:
-      if !isActive { return .unavailable("\(sim.name): the subscription is not active") }
-      if sim == .requestPriceIncrease, r.priceIncrease?.status == .customerHasNotResponded {
-        return .unavailable("price increase: one is already awaiting consent")
-      }
-      return .available
-    case .resolveBillingIssue:
-      return r.status == .billingRetry || r.status == .billingGracePeriod ? .available
-        : .unavailable("resolve billing: there is no billing issue")
-    case .refund, .refundProrated:
-      return hasSubscription && r.status != .revoked ? .available : .unavailable("\(sim.name): nothing to refund")
-    case .requestRefund:
-      if !hasSubscription || r.status == .revoked { return .unavailable("refund request: nothing to refund") }
-      return pendingRefund(vm) == nil ? .available : .unavailable("refund request: one is already waiting (F approves, D declines)")
-    case .declineRefund:
-      return pendingRefund(vm) != nil ? .available : .unavailable("decline refund: no refund request is waiting")
-    case .reverseRefund:
-      let type = vm.state.subscriber.latestTransaction?.revocationType
-      return r.status == .revoked && (type == .refundFull || type == .refundProrated) ? .available
-        : .unavailable("reverse refund: the latest transaction was not refunded")
-    case .consentPriceIncrease, .declinePriceIncrease:
-      return r.priceIncrease?.status == .customerHasNotResponded ? .available
-        : .unavailable("\(sim.name): no price increase is awaiting consent")
-    case .approveAskToBuy, .declineAskToBuy:
-      return r.askToBuy?.status == .pending ? .available : .unavailable("\(sim.name): no Ask to Buy request is pending")
-    }
+    guard let refusal = vm.advisor.simulationRefusal(sim) else { return .available }
+    var why = refusal.message
+    // "The subscription is …" reads on after "expire now: "; keep capitals of names ("Premium …").
+    if let first = why.first, why.dropFirst().first?.isLowercase == true { why = first.lowercased() + why.dropFirst() }
+    return .unavailable("\(sim.name): \(why)")
   }
 
   private static func name(of command: Command) -> String {
@@ -121,6 +102,7 @@ enum Availability: Equatable {
     case .extendRenewal: return "extend"
     case .promotionalOffer: return "promotional offer"
     case .toggleAutoRenew: return "auto-renew"
+    case .buy: return "buy"
     case .simulate(let s): return s.name
     case .refetch: return "refresh"
     default: return "this key"
@@ -151,5 +133,3 @@ extension SimCommand {
   }
 }
 
-/// The refund request waiting for the App Store's decision, if any (`simulation.refundRequest`).
-func pendingRefund(_ vm: ViewModel) -> RefundRequest? { (try? Simulator.settings(vm.state))?.refundRequest }

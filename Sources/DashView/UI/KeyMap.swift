@@ -3,7 +3,7 @@ import DashModel
 /// What a key means while browsing. Modes with their own keys (help, confirmation, code entry,
 /// picker) are handled in the reducer; their footer hints live in `KeyMap.hints(for:)`.
 public enum Command: Equatable, Sendable {
-  case upgrade, downgrade, crossgrade, redeemCode, winBack, toggleAutoRenew
+  case upgrade, downgrade, crossgrade, redeemCode, winBack, toggleAutoRenew, buy
   /// The developer extends the renewal date (App Store Server API); non-Production files only.
   case extendRenewal
   /// Apply a promotional offer from the catalog (`adHocOffers`).
@@ -18,7 +18,7 @@ public enum Command: Equatable, Sendable {
   /// Commands that change the file: refused in read-only mode.
   var isMutating: Bool {
     switch self {
-    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .extendRenewal, .promotionalOffer, .simulate, .refetch: return true
+    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .buy, .extendRenewal, .promotionalOffer, .simulate, .refetch: return true
     default: return false
     }
   }
@@ -57,6 +57,8 @@ public enum KeyMap {
                help: "choose and accept an eligible win-back offer (best first)"),
     KeyBinding(keys: [.char("a")], label: "a", asciiLabel: nil, command: .toggleAutoRenew, hint: "auto-renew",
                help: "turn auto-renew off or on"),
+    KeyBinding(keys: [.char("b")], label: "b", asciiLabel: nil, command: .buy, hint: "buy",
+               help: "buy a plan: subscribe, or resubscribe after a lapse"),
     KeyBinding(keys: [.char("o")], label: "o", asciiLabel: nil, command: .promotionalOffer, hint: "promo",
                help: "apply a promotional offer (existing or lapsed subscribers)"),
     KeyBinding(keys: [.char("j"), .down], label: "j/k ↓/↑", asciiLabel: "j/k", command: .moveDown, hint: "",

@@ -81,6 +81,7 @@ enum Browsing {
     case .downgrade: open(.downgrade, &state, vm)
     case .crossgrade: open(.crossgrade, &state, vm)
     case .winBack: open(.winBack, &state, vm)
+    case .buy: open(.buy, &state, vm)
     case .extendRenewal: open(.extend, &state, vm)
     case .promotionalOffer: open(.promotional, &state, vm)
     case .redeemCode:

@@ -10,6 +10,8 @@ public enum ScreenTimer {
   public static func msUntilChange(_ vm: ViewModel, _ ui: UIState, wall: Instant) -> Int32? {
     var deadlines: [Span] = []
     if let fade = ui.highlights.nextExpiry(after: wall) { deadlines.append(fade - wall) }
+    // "simulate running" goes when the simulator's stamp goes stale (killed without removing it).
+    if let beat = vm.simulatorRunning?.beat { deadlines.append(beat + SimulatorHeartbeat.staleAfter - wall) }
     if vm.clock.simulated == nil && vm.clock.viewingAt == nil {
       let now = wall
       // Countdowns show seconds under an hour; otherwise the header's "now" shows minutes, and

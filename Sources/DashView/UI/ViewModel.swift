@@ -15,6 +15,12 @@ public struct ViewModel: Sendable {
   /// Simulation keys act only on test data: false for Production files.
   public var simulationKeysAllowed: Bool
   public var advisor: ActionAdvisor
+  /// The file's simulated rate is fast enough (over 60×) that clocks show seconds.
+  public var clockShowsSeconds = false
+  /// The simulator's rate and armed settings (header, `?`); nil on Production or bad settings.
+  public var simulation: SimulationSummary?
+  /// A `subdash simulate` stamped the file within `SimulatorHeartbeat.staleAfter` of the wall.
+  public var simulatorRunning: SimulatorHeartbeat?
 
   /// - Parameters:
   ///   - notifications: newest first, as `StateFile.recentNotifications` returns them. Records are
@@ -46,9 +52,13 @@ public struct ViewModel: Sendable {
     options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime
   ) -> ViewModel {
     let report = Lifecycle.derive(state, at: clock.now)
-    return ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
-                     options: options,
-                     advisor: .live(state, report: report, at: clock.now, timing: timing))
+    var vm = ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
+                       options: options,
+                       advisor: .live(state, report: report, at: clock.now, timing: timing))
+    vm.clockShowsSeconds = timing.schedule.clockShowsSeconds
+    if vm.simulationKeysAllowed { vm.simulation = Simulator.summary(state) }
+    vm.simulatorRunning = SimulatorHeartbeat.read(state).flatMap { $0.isAlive(at: clock.wall) ? $0 : nil }
+    return vm
   }
 
   /// Sorts by `signedDate` descending; undated records go last, ties keep the given (newest-first) order.

@@ -22,7 +22,7 @@ final class BackgroundFetch {
 
   /// The command line for `origin`: the same customer, environment and server as the first fetch.
   static func arguments(for origin: FetchOrigin, statePath: String) -> [String] {
-    var args = [origin.transactionId, "-o", statePath, "--environment", origin.environment.lowercased(), "--quiet"]
+    var args = [origin.transactionId, "-o", statePath, "--environment", origin.environment.lowercased(), "--quiet", "--refresh"]
     if let url = origin.baseURL { args += ["--base-url", url] }
     for root in origin.roots { args += ["--root", root] }
     return args
@@ -36,31 +36,16 @@ final class BackgroundFetch {
     // Close-on-exec on both ends: dup2 gives the child clean copies on 1 and 2, and no other
     // process the dashboard starts later inherits the pipe.
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-    // The dashboard blocks SIGINT/SIGTERM/… for its signalfd; a child must not inherit that mask.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     let argv = [binary] + Self.arguments(for: origin, statePath: statePath)
-    var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-    defer { for p in cArgs { free(p) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, binary, &actions, &attributes, &cArgs, environ)
+    let spawned = ChildProcess.spawn(argv, redirects: [0: nil, 1: fds[1], 2: fds[1]])
     close(fds[1])
-    guard rc == 0 else {
+    switch spawned {
+    case .failure(let failure):
       close(fds[0])
-      return .actionFailed("refresh: cannot run \(binary): \(String(cString: strerror(rc)))")
+      return .actionFailed("refresh: cannot run \(binary): \(failure.text)")
+    case .success(let pid):
+      child = pid
     }
-    child = pid
     outputFD = fds[0]
     _ = fcntl(outputFD, F_SETFL, fcntl(outputFD, F_GETFL) | O_NONBLOCK)
     return nil

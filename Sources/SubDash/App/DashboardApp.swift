@@ -31,6 +31,8 @@ struct DashboardApp {
   func loop(on terminal: DashboardScreen, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0,
             clock: () -> Instant) -> Int32 {
     var ui = UIState()
+    // Each goes to the message log (`?`); the last stays on the status line.
+    for message in session.openingMessages { ui.status = StatusLine(message) }
     var exitCode: Int32 = 0
     var wall = clock()
     var vm = session.model(wall: wall)

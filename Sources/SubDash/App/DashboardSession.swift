@@ -35,8 +35,13 @@ final class DashboardSession {
 
   /// An imported input opened with `subdash FILE`: held only in memory, never reloaded or written.
   private var inMemory = false
+  /// Messages for the status line and its log when the dashboard opens (an in-memory import's
+  /// warnings), so nothing the import skipped goes unsaid.
+  private(set) var openingMessages: [String] = []
 
-  init(importedState: SubscriptionState, path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) {
+  init(importedState: SubscriptionState, warnings: [String] = [], path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) {
+    // The header names the file already; the warning keeps its JSON path.
+    openingMessages = warnings.map { "import warning: " + ($0.hasPrefix(path + ": ") ? String($0.dropFirst(path.count + 2)) : $0) }
     self.path = path
     self.displayName = displayName
     self.options = options

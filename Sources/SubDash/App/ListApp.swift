@@ -11,6 +11,8 @@ struct ListApp {
   let colorWanted: Bool
   let nowOverride: Instant?
   let retryAccess: AccessPolicy.RetryAccess?
+  /// What the header names: the directory, or the database a mirror directory follows.
+  var title: String?
 
   /// Runs until q, a signal or the terminal going away. Returns the process exit code.
   func run() throws -> Int32 {
@@ -19,7 +21,7 @@ struct ListApp {
     let signals = try SignalWatcher()
     let directory = ListDirectory(path: directoryPath, nowOverride: nowOverride)
     let wall0 = WallClock.now()
-    var state = ListState(directory: directoryPath, rows: try directory.loadAll(wall: wall0), now: nowOverride ?? wall0)
+    var state = ListState(directory: title ?? directoryPath, rows: try directory.loadAll(wall: wall0), now: nowOverride ?? wall0)
     let watcher = FileWatcher(directory: directoryPath)
 
     while true {

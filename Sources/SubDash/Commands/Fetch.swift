@@ -9,6 +9,7 @@ import Glibc
 /// their own binary and this command only hands over its arguments.
 struct Fetch: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "fetch",
     abstract: "Fetch one customer from the App Store Server API into a file (runs subdash-fetch; see `subdash fetch --help`).",
     shouldDisplay: true)
 

@@ -7,6 +7,7 @@ import FoundationEssentials
 /// one subscriber's state file, written through the locked, atomic, journalled path.
 struct Import: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "import",
     abstract: "Import real App Store (or RevenueCat) data into a state file.",
     discussion: """
       INPUT is a file (or - for stdin) holding a compact JWS, a notification body {"signedPayload"}, \
@@ -62,7 +63,9 @@ struct Import: ParsableCommand {
 enum ImportedView {
   /// The in-memory state, or nil when `path` is not an importable input (then the state file's
   /// own error stands). Errors of a recognised input are reported as import errors.
-  static func load(_ path: String, stateError: StateFileError) throws -> SubscriptionState? {
+  /// The import's warnings (placeholders skipped, items of other subscribers left out) come back
+  /// too: `show` prints them on stderr, the dashboard lists them in its message log.
+  static func load(_ path: String, stateError: StateFileError) throws -> (state: SubscriptionState, warnings: [String])? {
     guard path != "-", let input = try? Importer.readInput(path), !looksLikeStateFile(input.bytes),
           !isBrokenJSONDocument(input.bytes) else { return nil }
     do {
@@ -71,7 +74,7 @@ enum ImportedView {
         throw StateFileError(file: path, message: "no catalog file")
       }
       LineOut.stderr("subdash: \(path) is not a state file; showing it imported in memory (read-only, nothing written). Save it with: subdash import \(path) -o STATE.json")
-      return state
+      return (state, merged.warnings)
     } catch let e as ImportError {
       // A file that is neither a state file nor an input: the state file's message is the useful one.
       if e.message.hasPrefix("not an App Store") || e.message.hasPrefix("not an importable") { throw badInput(stateError.description) }

@@ -7,6 +7,7 @@ import FoundationEssentials
 /// subscriber (or a JSON document). Never writes anything.
 struct List: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "list",
     abstract: "Print the subscribers in a directory of state files (one line each, or JSON).",
     discussion: """
       FILTER words must all match: status:active|grace|retry|expired|revoked|none|error, \
@@ -17,7 +18,10 @@ struct List: ParsableCommand {
       """)
 
   @Argument(help: "The directory of state files (*.json).")
-  var directory: String
+  var directory: String?
+
+  @Option(name: .customLong("db"), help: ArgumentHelp("List a team database instead of a directory (see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
+  var database: String?
 
   @Flag(name: .long, help: "Print {counts, subscribers:[…]} as JSON.")
   var json = false
@@ -34,6 +38,7 @@ struct List: ParsableCommand {
   @OptionGroup var viewing: ViewingOptions
 
   func validate() throws {
+    guard (directory == nil) != (database == nil) else { throw ValidationError("give DIR or --db URL") }
     _ = try viewing.nowOverride()
     _ = try Self.parseSort(sort)
   }
@@ -47,6 +52,16 @@ struct List: ParsableCommand {
 
   func run() throws {
     let wall = WallClock.now()
+    // A database is exported once into a private directory, listed like any other, then removed.
+    var mirror: DatabaseMirror?
+    defer { mirror?.stop() }
+    if let database {
+      do { mirror = try DatabaseMirror.start(url: database, follow: false) } catch let failed as DatabaseMirror.Failed {
+        throw ExitCode(failed.status)  // subdash-db printed the reason
+      }
+    }
+    let directory = mirror?.directory ?? self.directory!
+    let shownName = database.map(Self.withoutPassword) ?? directory
     let dir = ListDirectory(path: directory, nowOverride: try viewing.nowOverride())
     let rows: [ListRow]
     do { rows = try dir.loadAll(wall: wall) } catch { throw badInput(error.description) }
@@ -58,7 +73,7 @@ struct List: ParsableCommand {
       var counts = JSONObject()
       for status in ListStatus.allCases { counts[status.rawValue] = .int(state.counts[status] ?? 0) }
       let doc = JSON.object(JSONObject([
-        ("directory", .string(directory)), ("counts", .object(counts)),
+        (database == nil ? "directory" : "database", .string(shownName)), ("counts", .object(counts)),
         ("subscribers", .array(shown.map(\.json))),
       ]))
       let text = JSONWriter.string(doc)
@@ -67,5 +82,14 @@ struct List: ParsableCommand {
     }
     print(ListRender.countsText(state, ascii: ascii) + "  (\(shown.count) of \(rows.count) shown)")
     for row in shown { print(row.plainLine(now: state.now, ascii: ascii)) }
+  }
+
+  /// A database URL as it may be printed: `postgres://user:***@host/db`.
+  static func withoutPassword(_ url: String) -> String {
+    guard let at = url.lastIndex(of: "@") else { return url }
+    let head = url[..<at]
+    guard let slashes = head.firstIndex(of: "/").map({ head.index($0, offsetBy: 2, limitedBy: head.endIndex) ?? $0 }),
+          let colon = head[slashes...].firstIndex(of: ":") else { return url }
+    return String(url[..<colon]) + ":***" + String(url[at...])
   }
 }

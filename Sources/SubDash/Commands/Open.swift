@@ -32,6 +32,9 @@ struct Open: ParsableCommand {
   @Flag(name: .long, help: "No box drawing or other non-ASCII glyphs (automatic when the locale is not UTF-8).")
   var ascii = false
 
+  @Option(name: .customLong("db"), help: ArgumentHelp("Open the subscriber list of a team database (read-only; see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
+  var database: String?
+
   @OptionGroup var viewing: ViewingOptions
 
   /// Bad --now/--retry-access values are usage errors (64), reported before the terminal is taken.
@@ -43,10 +46,24 @@ struct Open: ParsableCommand {
   func run() throws {
     let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
     var options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
-    if let file, ListDirectory.isDirectory(file) {
+    var listDirectory = file.flatMap { ListDirectory.isDirectory($0) ? $0 : nil }
+    var mirror: DatabaseMirror?
+    defer { mirror?.stop() }
+    if let database {
+      // The team database through a private mirror directory that follows it live; read-only,
+      // since keys write files and the database's writers are `listen --db` and `subdash db`.
+      guard file == nil else { throw ValidationError("give FILE or --db, not both") }
+      do { mirror = try DatabaseMirror.start(url: database, follow: true) } catch let failed as DatabaseMirror.Failed {
+        throw ExitCode(failed.status)  // subdash-db printed the reason
+      }
+      listDirectory = mirror?.directory
+      options.readOnly = true
+    }
+    if let listDirectory {
       // A directory of state files: the subscriber list (docs/list.md).
-      let app = ListApp(directoryPath: file, options: options, colorWanted: colorWanted,
-                        nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
+      let app = ListApp(directoryPath: listDirectory, options: options, colorWanted: colorWanted,
+                        nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride(),
+                        title: database.map(List.withoutPassword))
       let code: Int32
       do { code = try app.run() } catch let error as StateFileError { throw badInput(error.description) }
       if code != 0 { throw ExitCode(code) }
@@ -70,7 +87,7 @@ struct Open: ParsableCommand {
       // An App Store or RevenueCat input opens imported in memory, read-only, nothing written.
       guard let imported = try ImportedView.load(path, stateError: error) else { throw badInput(error.description) }
       options.readOnly = true
-      session = DashboardSession(importedState: imported, path: path, displayName: displayName + " (imported, not saved)", options: options,
+      session = DashboardSession(importedState: imported.state, warnings: imported.warnings, path: path, displayName: displayName + " (imported, not saved)", options: options,
                                  nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     }
     let code = try DashboardApp(session: session, colorWanted: colorWanted).run()

@@ -7,6 +7,7 @@ import FoundationEssentials
 /// JSON) on stdout. Never writes the file.
 struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "show",
     abstract: "Print a subscriber's state as plain text (or JSON) for a ticket or a script.",
     discussion: "Exit codes: 0 ok; 2 the file could not be read or is invalid (one-line error on stderr naming file:line:column and JSON path).")
 
@@ -35,7 +36,8 @@ struct Show: ParsableCommand {
     do { state = try StateFile.load(path: file) } catch {
       // An App Store or RevenueCat input opens imported in memory, nothing written.
       guard let imported = try ImportedView.load(file, stateError: error) else { throw badInput(error.description) }
-      state = imported
+      for w in imported.warnings { LineOut.stderr("subdash: warning: " + w) }
+      state = imported.state
     }
     try viewing.apply(to: &state)
     let wall = WallClock.now()
@@ -66,10 +68,5 @@ struct Show: ParsableCommand {
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: try viewing.nowOverride()),
       options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
     for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
-    let others = state.otherStoreLines
-    if !others.isEmpty {
-      print("\n== Other stores (RevenueCat; not App Store data) ==")
-      for line in others { print(Sanitizer.clean(line)) }
-    }
   }
 }

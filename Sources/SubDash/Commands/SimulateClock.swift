@@ -47,9 +47,11 @@ struct SimulateClock {
   /// Stops when nothing is scheduled, at `until` (the clock is then set to it), after `steps`
   /// events, or on Ctrl-C.
   mutating func jump(until: Instant?, steps: Int?, signals: inout SimStopSignals) throws(SimulateInputError) {
+    let opening = Instant(ms: SimWallClock.now())
+    try announceStart(opening: opening)
     // The clock never moves back, so an --until in the past can only apply overdue events; say
     // so, rather than let "nothing was due" suggest the date was reached.
-    if let until, let clock = try? readClock(fallback: until), until < clock {
+    if let until, let clock = try? readClock(opening: opening), until < clock {
       LineOut.stderr("subdash simulate: --until \(Format.date(until)) is before the file's clock (\(Format.date(clock))); the clock never moves back")
     }
     var done = 0
@@ -61,13 +63,13 @@ struct SimulateClock {
       if let steps, done >= steps { break }
       let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
         try Simulator.requireSimulatable(s)
-        guard let next = try Simulator.nextEvent(s) else { return nil }
+        guard let next = try Simulator.nextEvent(s, opening: opening) else { return nil }
         if let until, next.date > until { return nil }
         if lifecycleOnly && next.kind == .winBackEligibility {
           skippedWinBack = next
           return nil
         }
-        return try Simulator.advanceToNextEvent(s)
+        return try Simulator.advanceToNextEvent(s, opening: opening)
       }
       guard let change else { break }
       emit(change)
@@ -77,7 +79,7 @@ struct SimulateClock {
       LineOut.stderr("subdash simulate: stopped at the last lifecycle event; next is a win-back eligibility change at \(Self.when(skippedWinBack.date)) (use --until to run on)")
     }
     if let until, !signals.stopped, steps.map({ done < $0 }) ?? true {
-      if let c = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in try Simulator.advance(s, to: until) }) { emit(c) }
+      if let c = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in try Simulator.advance(s, to: until, opening: opening) }) { emit(c) }
     }
     finish(signals.stopped ? "stopped by signal" : done == 0 ? "nothing was due" : "\(done) event\(done == 1 ? "" : "s")")
   }
@@ -87,8 +89,9 @@ struct SimulateClock {
   /// clock. The file is written when an event is due and otherwise about once a second, so
   /// dashboards see the clock move. Someone else moving the clock forward is kept, never undone.
   mutating func wallClock(signals: inout SimStopSignals) throws(SimulateInputError) {
-    let wallStartNow = SimWallClock.now()
-    var base = try readClock(fallback: Instant(ms: wallStartNow))
+    let opening = Instant(ms: SimWallClock.now())
+    try announceStart(opening: opening)
+    var base = try readClock(opening: opening)
     var wallStart = SimMonotonic.seconds()
     var lastTick = -1.0
     var announced: SimEvent??
@@ -99,16 +102,19 @@ struct SimulateClock {
       var nextEvent: SimEvent?
       var fileClock = target
       let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
-        let clock = try Simulator.clock(s)
+        let clock = try Simulator.clock(s, opening: opening)
         fileClock = clock
-        let next = try Simulator.nextEvent(s)
+        let next = try Simulator.nextEvent(s, opening: opening)
         nextDue = next?.date
         nextEvent = next
         let due = next.map { $0.date <= target } ?? false
         // Write when something is due, when the clock must move for the dashboards (once a
         // second), or when the file's clock is behind.
         guard due || elapsed - lastTick >= 1 || clock < base else { return nil }
-        return try Simulator.advance(s, to: max(target, clock))
+        var c = try Simulator.advance(s, to: max(target, clock), opening: opening)
+        // The heartbeat dashboards show as "simulate running" (removed when this loop stops).
+        SimulatorHeartbeat.write(SimulatorHeartbeat(pid: SimWallClock.pid, beat: Instant(ms: SimWallClock.now())), into: &c.state)
+        return c
       }
       if let change {
         emit(change)
@@ -129,6 +135,7 @@ struct SimulateClock {
       let untilEvent = nextDue.map { max(0, ($0 - target).ms / 1000) } ?? 1
       _ = signals.sleep(seconds: min(1, max(0.01, untilEvent)))
     }
+    clearHeartbeat()
     finish("stopped by signal")
   }
 
@@ -142,18 +149,34 @@ struct SimulateClock {
   /// A date to the second: at fast rates events are seconds apart.
   static func when(_ date: Instant) -> String { Format.dateShort(date, seconds: true, year: true) + " UTC" }
 
-  private func readClock(fallback: Instant) throws(SimulateInputError) -> Instant {
+  /// A file without a simulated clock starts at the stated moment (`Simulator.startingClock`:
+  /// the later of its newest date and now), as the dashboard's `>` and `+` do; say which.
+  private func announceStart(opening: Instant) throws(SimulateInputError) {
+    guard let s = try? StateFile.load(path: path), !Simulator.hasClock(s) else { return }
+    let start = try readClock(opening: opening)
+    LineOut.stderr("subdash simulate: \(path) has no simulated clock; it starts at \(Self.when(start)) (the later of the file's newest date and now)")
+  }
+
+  private func readClock(opening: Instant) throws(SimulateInputError) -> Instant {
     do {
       let s = try StateFile.load(path: path)
-      let settings = try Simulator.settings(s)
-      if settings.now != nil || s.subscriber.latestTransaction != nil { return try Simulator.clock(s) }
-      return fallback
+      return try Simulator.clock(s, opening: opening)
     } catch let e as StateFileError {
       throw SimulateInputError(e.description)
     } catch let e as ActionError {
       throw SimulateInputError(e.message)
     } catch {
       throw SimulateInputError("\(error)")
+    }
+  }
+
+  /// Dashboards stop showing "simulate running" at once rather than when the stamp goes stale.
+  private func clearHeartbeat() {
+    _ = try? SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+      guard SimulatorHeartbeat.read(s) != nil else { return nil }
+      var cleared = s
+      SimulatorHeartbeat.write(nil, into: &cleared)
+      return Change(state: cleared, message: "simulator stopped")
     }
   }
 
@@ -164,6 +187,6 @@ struct SimulateClock {
 
   private func finish(_ why: String) {
     let clock = (try? StateFile.load(path: path)).flatMap { try? Simulator.clock($0) }
-    LineOut.stderr("subdash simulate: \(why); \(notificationCount) notification\(notificationCount == 1 ? "" : "s"); clock \(clock.map { Format.date($0) } ?? "unset")")
+    LineOut.stderr("subdash simulate: \(why); \(notificationCount) notification\(notificationCount == 1 ? "" : "s"); clock \(clock.map { Self.when($0) } ?? "unset")")
   }
 }

@@ -68,4 +68,7 @@ enum SimWallClock {
     clock_gettime(CLOCK_REALTIME, &ts)
     return (Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec / 1_000_000)).rounded(.down)
   }
+
+  /// This process, for the heartbeat dashboards show (`SimulatorHeartbeat`).
+  static var pid: Int { Int(getpid()) }
 }

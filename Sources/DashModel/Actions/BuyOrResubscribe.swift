@@ -1,0 +1,20 @@
+/// The customer buys a plan in the group: SUBSCRIBED / INITIAL_BUY for someone who never
+/// subscribed, SUBSCRIBED / RESUBSCRIBE after a lapse (Apple's two purchase notifications). The
+/// simulator makes the purchase (`Simulator.buy`: intro offer when eligible, Ask to Buy when on),
+/// so the preview and the write are the same step; refused while the subscription is active or
+/// in grace (change plans instead), in billing retry, and on Production data.
+enum BuyOrResubscribe {
+  static func outcome(productId: String, _ s: SubscriptionState, at now: Instant) throws(ActionError) -> Outcome {
+    let change = try Simulator.buy(PurchaseRequest(productId: productId), state: s, at: now).get()
+    let bought = change.state.subscriber.latestTransaction
+    let isNew = bought.map { $0 != s.subscriber.latestTransaction } ?? false
+    var summary = change.message
+    if isNew, let t = bought, let name = s.catalog.product(productId)?.displayName {
+      let verb = s.subscriber.latestTransaction == nil ? "Subscribe to" : "Resubscribe to"
+      summary = "\(verb) \(name) now: \(Money.format(t.price ?? 0, currency: t.currency))"
+      if let e = t.expiresDate { summary += ", first period ends \(Format.date(e))" }
+      summary += "."
+    }
+    return Outcome(change: change, preview: ActionPreview(summary: summary, effectiveDate: now))
+  }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import DashModel
+import Foundation
+import Glibc
+import SubscriberDatabase
+
+/// `subdash db …` (this binary, run by `subdash`): move subscribers between a directory of state
+/// files and a team's PostgreSQL database, and keep a directory in step with the database for the
+/// list and the dashboard (`subdash --db URL`).
+@main
+struct DBCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "subdash db",
+    abstract: "Subscribers in PostgreSQL: import a directory, export it back, or mirror the database into a directory.",
+    discussion: """
+      URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or SUBDASH_DB). TLS is required for any \
+      host but loopback. Exit codes: 0 ok; 1 the server refused or could not be reached; 2 a file \
+      could not be stored (named, nothing stored); 64 bad command line.
+      """,
+    subcommands: [ImportDirectory.self, ExportDirectory.self, Mirror.self])
+}
+
+struct DatabaseOption: ParsableArguments {
+  @Option(name: .customLong("db"), help: ArgumentHelp("The database (default: $SUBDASH_DB).", valueName: "URL"))
+  var url: String?
+
+  func databaseURL() throws -> DatabaseURL {
+    guard let text = url ?? ProcessInfo.processInfo.environment["SUBDASH_DB"] else {
+      throw failure(.usage("give --db postgres://USER@HOST/DATABASE (or set SUBDASH_DB)"))
+    }
+    do { return try DatabaseURL(text) } catch { throw failure(error) }
+  }
+}
+
+/// One line on stderr, then the error's exit code.
+func failure(_ error: DatabaseError) -> ExitCode {
+  FileHandle.standardError.write(Data("subdash db: \(error.description)\n".utf8))
+  return ExitCode(error.exitCode)
+}
+
+func withDatabase<T: Sendable>(_ url: DatabaseURL, _ body: @Sendable (SubscriberDatabase) async throws -> T) async throws -> T {
+  do { return try await SubscriberDatabase.open(url, body) } catch let e as DatabaseError { throw failure(e) }
+}
+
+struct ImportDirectory: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Store every state file in DIR (with its journal and catalog) in the database, replacing rows of the same name.")
+
+  @Argument(help: "A directory of state files, as `subdash listen` or `subdash import` write them.")
+  var directory: String
+  @OptionGroup var db: DatabaseOption
+
+  func run() async throws {
+    let (subscribers, catalogs): ([StoredSubscriber], [String: [UInt8]])
+    do { (subscribers, catalogs) = try DirectoryFiles.read(directory) } catch { throw failure(error) }
+    let url = try db.databaseURL()
+    try await withDatabase(url) { database in
+      try await database.migrate()
+      try await database.store(subscribers, catalogs: catalogs)
+    }
+    print("\(url.description): stored \(subscribers.count) subscriber\(subscribers.count == 1 ? "" : "s") and \(catalogs.count) catalog\(catalogs.count == 1 ? "" : "s") from \(directory)")
+  }
+}
+
+struct ExportDirectory: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "export",
+    abstract: "Write every subscriber in the database (with journals and catalogs) into DIR, each file atomically.")
+
+  @Argument(help: "The directory to write (created when missing).")
+  var directory: String
+  @OptionGroup var db: DatabaseOption
+
+  func run() async throws {
+    let url = try db.databaseURL()
+    let directory = directory
+    let count = try await withDatabase(url) { database in
+      try await database.migrate()
+      let subscribers = try await database.subscribers()
+      try DirectoryFiles.write(subscribers, catalogs: try await database.catalogs(), to: directory)
+      return subscribers.count
+    }
+    print("\(directory): wrote \(count) subscriber\(count == 1 ? "" : "s") from \(url.description)")
+  }
+}
+
+/// Exports, prints `ready`, then rewrites each subscriber a writer commits, until stdin closes or
+/// a signal ends it. `subdash --db URL` runs this beside the list, so the list and the dashboard
+/// follow the database with the file watching they already do.
+struct Mirror: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "mirror",
+    abstract: "Export the database into DIR, then keep DIR in step with it (LISTEN/NOTIFY).")
+
+  @Argument(help: "The directory to keep in step (created when missing).")
+  var directory: String
+  @OptionGroup var db: DatabaseOption
+
+  func run() async throws {
+    let url = try db.databaseURL()
+    let directory = directory
+    try await withDatabase(url) { database in
+      try await database.migrate()
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        let listening = AsyncStream<Void>.makeStream()
+        group.addTask {
+          // Listen first, then export: a change committed in between is rewritten, never missed.
+          try await database.follow(onListening: { listening.continuation.yield(()) }) { name in
+            let changed = try await database.subscribers(named: [name])
+            let catalogs = try await database.catalogs(named: Set(changed.compactMap(\.catalogName)))
+            try DirectoryFiles.write(changed, catalogs: catalogs, to: directory)
+          }
+        }
+        for await _ in listening.stream { break }
+        let subscribers = try await database.subscribers()
+        try DirectoryFiles.write(subscribers, catalogs: try await database.catalogs(), to: directory)
+        // Unbuffered: the parent waits for this line before it opens the list.
+        FileHandle.standardOutput.write(Data("ready: \(subscribers.count) subscribers in \(directory)\n".utf8))
+        // The parent closes our stdin when it quits: then stop (every write is atomic, so an
+        // exit between two leaves whole files).
+        Thread.detachNewThread {
+          while FileHandle.standardInput.availableData.count > 0 {}
+          Glibc.exit(0)
+        }
+        try await group.next()
+        group.cancelAll()
+      }
+    }
+  }
+}

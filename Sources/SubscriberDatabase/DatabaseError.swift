@@ -1,0 +1,24 @@
+/// One line each, naming the file, the subscriber or the database (never its password).
+public enum DatabaseError: Error, CustomStringConvertible, Equatable {
+  /// What was typed: a bad URL, a missing directory.
+  case usage(String)
+  /// A file that cannot be stored as it is (unreadable, not a state file, a catalog outside the directory).
+  case file(String)
+  /// The server refused or could not be reached.
+  case server(String)
+
+  public var description: String {
+    switch self {
+    case .usage(let m), .file(let m), .server(let m): return m
+    }
+  }
+
+  /// 64 for the command line, 2 for a file, 1 for the server.
+  public var exitCode: Int32 {
+    switch self {
+    case .usage: return 64
+    case .file: return 2
+    case .server: return 1
+    }
+  }
+}

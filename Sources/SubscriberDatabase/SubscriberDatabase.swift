@@ -1,0 +1,183 @@
+import DashModel
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// A team's subscribers in PostgreSQL. Each row holds one state file's bytes and its journal's, so
+/// the files stay the format and the database is where they live: export gives back the same bytes.
+/// Writers change a subscriber inside one transaction holding its row lock (`SELECT … FOR UPDATE`),
+/// so two writers never lose each other's update; every change is announced with NOTIFY on
+/// `subdash_subscribers` (payload: the subscriber's name) when its transaction commits.
+///
+///     try await SubscriberDatabase.open(try DatabaseURL("postgres://postgres@127.0.0.1:55432/subdash")) { db in
+///       try await db.migrate()
+///       try await db.store(rows, catalogs: [:])
+///     }
+public final class SubscriberDatabase: Sendable {
+  public static let channel = "subdash_subscribers"
+  let client: PostgresClient
+  public let url: DatabaseURL
+  let logger = Logger(label: "subdash-db")
+
+  private init(url: DatabaseURL, client: PostgresClient) {
+    self.url = url
+    self.client = client
+  }
+
+  /// Runs `body` with a database whose connection pool runs for exactly that long (a pool runs
+  /// once). One plain connection first: the pool reports a refused or unauthorised connection only
+  /// as a tripped circuit breaker, while a single connection says why ("database … does not exist").
+  /// Errors come out as one-line `DatabaseError`s.
+  public static func open<T: Sendable>(_ url: DatabaseURL, _ body: @Sendable (SubscriberDatabase) async throws -> T) async throws -> T {
+    do {
+      let probe = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(), id: 0, logger: Logger(label: "subdash-db"))
+      try await probe.close()
+    } catch {
+      throw describe(error, url)
+    }
+    var log = Logger(label: "subdash-db.pool")
+    log.logLevel = .critical
+    let db = SubscriberDatabase(url: url, client: PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: log))
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+      group.addTask { await db.client.run(); return nil }
+      defer { group.cancelAll() }
+      do { return try await body(db) } catch { throw describe(error, url) }
+    }
+  }
+
+  /// Creates the tables when missing. Two processes may start at once: an advisory lock makes the
+  /// second wait instead of failing on the first's half-made table.
+  public func migrate() async throws {
+    try await client.withTransaction(logger: logger) { c in
+      try await c.query("SELECT pg_advisory_xact_lock(7361626)", logger: logger)
+      try await c.query("""
+        CREATE TABLE IF NOT EXISTS subdash_subscribers (
+          name text PRIMARY KEY,
+          original_transaction_id text,
+          document bytea NOT NULL,
+          journal_name text,
+          journal bytea,
+          catalog_name text,
+          version bigint NOT NULL,
+          updated_at timestamptz NOT NULL DEFAULT now())
+        """, logger: logger)
+      try await c.query("CREATE INDEX IF NOT EXISTS subdash_subscribers_otid ON subdash_subscribers (original_transaction_id)", logger: logger)
+      try await c.query("CREATE TABLE IF NOT EXISTS subdash_catalogs (name text PRIMARY KEY, bytes bytea NOT NULL)", logger: logger)
+    }
+  }
+
+  /// Stores subscribers (insert or replace, one transaction for all, NOTIFY for each) and the
+  /// catalogs they name. A catalog already stored under the same name with other bytes is refused:
+  /// replacing it would change every other subscriber that names it.
+  public func store(_ subscribers: [StoredSubscriber], catalogs: [String: [UInt8]]) async throws {
+    try await transaction { c in
+      for (name, bytes) in catalogs.sorted(by: { $0.key < $1.key }) {
+        let existing = try await c.query("SELECT bytes FROM subdash_catalogs WHERE name = \(name) FOR UPDATE", logger: logger)
+        var stored: ByteBuffer?
+        for try await (b) in existing.decode(ByteBuffer.self) { stored = b }
+        if let stored {
+          guard Array(stored.readableBytesView) == bytes else {
+            throw DatabaseError.file("catalog \(name): the database holds another file by this name; rename one of them")
+          }
+          continue
+        }
+        try await c.query("INSERT INTO subdash_catalogs (name, bytes) VALUES (\(name), \(ByteBuffer(bytes: bytes)))", logger: logger)
+      }
+      for s in subscribers { try await self.upsert(s, on: c) }
+    }
+  }
+
+  private func upsert(_ s: StoredSubscriber, on c: PostgresConnection) async throws {
+    let journalName = s.journal?.name
+    let journalBytes = s.journal.map { ByteBuffer(bytes: $0.bytes) }
+    try await c.query("""
+      INSERT INTO subdash_subscribers (name, original_transaction_id, document, journal_name, journal, catalog_name, version)
+      VALUES (\(s.name), \(s.originalTransactionId), \(ByteBuffer(bytes: s.document)), \(journalName), \(journalBytes), \(s.catalogName), 1)
+      ON CONFLICT (name) DO UPDATE SET original_transaction_id = EXCLUDED.original_transaction_id,
+        document = EXCLUDED.document, journal_name = EXCLUDED.journal_name, journal = EXCLUDED.journal,
+        catalog_name = EXCLUDED.catalog_name, version = subdash_subscribers.version + 1, updated_at = now()
+      """, logger: logger)
+    try await c.query("SELECT pg_notify(\(Self.channel), \(s.name))", logger: logger)
+  }
+
+  /// Every subscriber (or those named), in name order.
+  public func subscribers(named names: [String]? = nil) async throws -> [StoredSubscriber] {
+    let rows: PostgresRowSequence
+    if let names {
+      rows = try await client.query("""
+        SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers
+        WHERE name = ANY(\(names)) ORDER BY name
+        """, logger: logger)
+    } else {
+      rows = try await client.query("SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers ORDER BY name", logger: logger)
+    }
+    var out: [StoredSubscriber] = []
+    for try await (name, document, journalName, journal, catalog, version) in rows.decode((String, ByteBuffer, String?, ByteBuffer?, String?, Int64).self) {
+      let j: (name: String, bytes: [UInt8])? = journalName.map { ($0, journal.map { Array($0.readableBytesView) } ?? []) }
+      out.append(StoredSubscriber(name: name, document: Array(document.readableBytesView), journal: j, catalogName: catalog, version: version))
+    }
+    return out
+  }
+
+  /// The catalogs the given subscribers name (all when nil).
+  public func catalogs(named names: Set<String>? = nil) async throws -> [String: [UInt8]] {
+    var out: [String: [UInt8]] = [:]
+    let rows = try await client.query("SELECT name, bytes FROM subdash_catalogs", logger: logger)
+    for try await (name, bytes) in rows.decode((String, ByteBuffer).self) where names?.contains(name) ?? true {
+      out[name] = Array(bytes.readableBytesView)
+    }
+    return out
+  }
+
+  /// Changes one subscriber under its row lock: `change` sees the latest committed row and returns
+  /// the new one (or nil to leave it). Concurrent writers queue on the lock, so none is lost.
+  @discardableResult
+  public func update(_ name: String, _ change: @Sendable (StoredSubscriber?) throws -> StoredSubscriber?) async throws -> StoredSubscriber? {
+    try await transaction { c in
+      let rows = try await c.query("""
+        SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers WHERE name = \(name) FOR UPDATE
+        """, logger: logger)
+      var current: StoredSubscriber?
+      for try await (n, document, journalName, journal, catalog, version) in rows.decode((String, ByteBuffer, String?, ByteBuffer?, String?, Int64).self) {
+        let j: (name: String, bytes: [UInt8])? = journalName.map { ($0, journal.map { Array($0.readableBytesView) } ?? []) }
+        current = StoredSubscriber(name: n, document: Array(document.readableBytesView), journal: j, catalogName: catalog, version: version)
+      }
+      guard var next = try change(current) else { return current }
+      next.name = name
+      try await self.upsert(next, on: c)
+      next.version = (current?.version ?? 0) + 1
+      return next
+    }
+  }
+
+  /// A transaction whose refusals and failures come out as one-line `DatabaseError`s.
+  private func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+    do { return try await client.withTransaction(logger: logger, body) } catch { throw Self.describe(error, url) }
+  }
+
+  /// Calls `onChange` with each changed subscriber's name as writers commit, until cancelled.
+  /// `onListening` runs once LISTEN is in effect: what is read after it cannot miss a change.
+  public func follow(onListening: @Sendable () -> Void = {}, _ onChange: @Sendable (String) async throws -> Void) async throws {
+    try await client.withConnection { c in
+      try await c.listen(on: Self.channel) { notifications in
+        onListening()
+        for try await n in notifications { try await onChange(n.payload) }
+      }
+    }
+  }
+
+  static func describe(_ error: any Error, _ url: DatabaseURL) -> DatabaseError {
+    if let e = error as? DatabaseError { return e }
+    // A refusal thrown inside a transaction comes back wrapped with the rollback's outcome.
+    if let t = error as? PostgresTransactionError {
+      if let inner = t.closureError ?? t.beginError ?? t.commitError { return describe(inner, url) }
+    }
+    if let p = error as? PSQLError {
+      if let message = p.serverInfo?[.message] { return .server("\(url.description): \(message)") }
+      if let underlying = p.underlying { return .server("\(url.description): cannot connect: \(underlying)") }
+      return .server("\(url.description): \(p.code.description)")
+    }
+    return .server("\(url.description): \(error)")
+  }
+}

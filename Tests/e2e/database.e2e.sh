@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The team store: `subdash db import` puts a directory in PostgreSQL, `subdash --db URL` lists it
+# and follows it live (LISTEN/NOTIFY through a private mirror), `subdash list --db` for scripts,
+# `subdash db export` gives the files back byte for byte. Needs SUBDASH_TEST_DB (the server that
+# .ci/run starts with scripts/postgres-test-server.sh); without it the script says so and fails.
+# shellcheck source=Tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+DIR="$E2E_TMP/team"
+DB_NAME="subdash_e2e_$$"
+
+database_url() {
+  [[ -n "${SUBDASH_TEST_DB:-}" ]] || { echo "database.e2e: SUBDASH_TEST_DB is not set (scripts/postgres-test-server.sh start)" >&2; return 1; }
+  echo "${SUBDASH_TEST_DB%/*}/$DB_NAME"
+}
+
+fresh_database() {
+  local server=${SUBDASH_TEST_DB%/*}
+  psql "$server/postgres" -qAtc "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1
+  psql "$server/postgres" -qAtc "CREATE DATABASE $DB_NAME" >/dev/null
+  rm -rf "$DIR"
+  mkdir -p "$DIR"
+  cp "$E2E_ROOT"/Examples/*.json "$E2E_ROOT"/Examples/*.storekit "$DIR/"
+  N=$(find "$DIR" -maxdepth 1 -name '*.json' | wc -l)
+}
+
+test_import_list_follow_export() {
+  local url
+  url=$(database_url) || return 1
+  fresh_database
+  "$SUBDASH_BIN" db import "$DIR" --db "$url" | grep -qF "stored $N subscribers and 1 catalog"
+  # Scripts: the same lines as `subdash list DIR`.
+  "$SUBDASH_BIN" list --db "$url" --filter status:grace >"$E2E_TMP/db-list.txt"
+  grep -qF "(2 of $N shown)" "$E2E_TMP/db-list.txt"
+  # The list follows the database: another agent's import shows without a key press.
+  e2e_start dblist 120 30 "$SUBDASH_BIN" --db "$url"
+  e2e_wait_for "$N of $N shown"
+  e2e_assert_screen "[read-only]"
+  e2e_assert_screen "postgres://postgres@127.0.0.1"
+  sed -e 's/2000000871234560/2000000999999999/g' "$DIR/active.json" >"$E2E_TMP/active.json"
+  mkdir -p "$E2E_TMP/update" && mv "$E2E_TMP/active.json" "$E2E_TMP/update/active.json"
+  cp "$DIR"/*.storekit "$E2E_TMP/update/"
+  "$SUBDASH_BIN" db import "$E2E_TMP/update" --db "$url" >/dev/null
+  e2e_wait_for "2000000999999999"
+  e2e_refute_screen "2000000871234560"
+  e2e_type q
+  e2e_wait_exit 0
+  # Export gives the files back: the changed one as changed, every other byte for byte.
+  "$SUBDASH_BIN" db export "$E2E_TMP/exported" --db "$url" >/dev/null
+  cmp "$E2E_TMP/update/active.json" "$E2E_TMP/exported/active.json"
+  cmp "$DIR/grace-period.json" "$E2E_TMP/exported/grace-period.json"
+  # The mirror cleaned up after itself.
+  ! ls -d "${TMPDIR:-/tmp}"/subdash-db-* >/dev/null 2>&1 || [[ -z $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'subdash-db-*' -newer "$DIR") ]]
+}
+
+test_a_bad_database_is_one_line() {
+  local url code=0
+  url=$(database_url) || return 1
+  "$SUBDASH_BIN" list --db "${url%/*}/no_such_db_$$" 2>"$E2E_TMP/err.txt" >/dev/null || code=$?
+  [[ $code == 1 ]] && grep -qF "database \"no_such_db_$$\" does not exist" "$E2E_TMP/err.txt" && [[ $(wc -l <"$E2E_TMP/err.txt") == 1 ]]
+}
+
+e2e_run "db import, list --db, the list following the database live, and db export byte for byte" test_import_list_follow_export
+e2e_run "a database that does not exist is one line and exit 1" test_a_bad_database_is_one_line
+psql "${SUBDASH_TEST_DB%/*}/postgres" -qAtc "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 || true
+e2e_summary
