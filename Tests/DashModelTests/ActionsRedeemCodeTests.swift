@@ -41,7 +41,8 @@ struct ActionsRedeemCodeTests {
     #expect(change.state.document.offerCodes[0].redemptionCount == 1)
 
     let n = try #require(change.notification)
-    #expect(n.notificationType == .offerRedeemed)
+    // Since 23 January 2024 a new customer's redemption is SUBSCRIBED / INITIAL_BUY, offerType 3.
+    #expect(n.notificationType == .subscribed)
     #expect(n.subtype == .initialBuy)
     #expect(n.status == .active)
     #expect(n.productId == "pass.premium")

@@ -167,3 +167,26 @@ import Testing
     #expect(sim.info.expirationIntent == .customerCancelled)
   }
 }
+
+/// Issue 10 item 7: weekly subscriptions get at most 6 days of production grace.
+@Suite struct WeeklyGraceTests {
+  @Test func sixteenOrTwentyEightDaysAreSixForWeeklyAndThreeStaysThree() {
+    #expect(SimulationRules.productionGrace(.days(16), period: ISOPeriod(weeks: 1)) == .days(6))
+    #expect(SimulationRules.productionGrace(.days(28), period: ISOPeriod(weeks: 1)) == .days(6))
+    #expect(SimulationRules.productionGrace(.days(3), period: ISOPeriod(weeks: 1)) == .days(3))
+    #expect(SimulationRules.productionGrace(.days(16), period: .oneMonth) == .days(16))
+  }
+
+  @Test func aWeeklyRenewalFailingWithSixteenDaysOfGraceEndsGraceSixDaysLaterToTheMillisecond() {
+    var sim = Sim(start: "2026-05-01T00:00:00Z", settings: [("gracePeriod", .string("16d"))])
+    sim.buy("pass.basic.weekly")
+    sim.run(.failNextRenewal)
+    let due = sim.latest.expiresDate!
+    sim.next()
+    #expect(sim.info.gracePeriodExpiresDate == due + .days(6))
+    sim.advance(to: due + .days(6) - .ms(1))
+    #expect(sim.status == .billingGracePeriod)
+    sim.advance(to: due + .days(6))
+    #expect(sim.status == .billingRetry)
+  }
+}

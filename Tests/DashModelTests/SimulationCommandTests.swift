@@ -97,6 +97,18 @@ import Testing
     sim.commit(Simulator.revokeFamilySharing(sim.state, at: sim.now))
     #expect(sim.labels.last == "REVOKE")
     #expect(sim.latest.revocationType == .familyRevoke)
+    // Issue 10 item 5: Apple's revocationReason 0 for a family member's revoked access.
+    #expect(sim.latest.revocationReason == .other)
+    #expect(sim.status == .revoked)
+  }
+
+  @Test func aPurchasersRefundRevokesTheFamilyMemberWithTheReasonCopied() {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly", family: true)
+    sim.commit(Simulator.revokeFamilySharing(sim.state, purchaserRefund: .issueInApp, at: sim.now))
+    #expect(sim.labels.last == "REVOKE")
+    #expect(sim.latest.revocationReason == .issueInApp)
+    #expect(sim.log.last?.summary?.hasPrefix("the purchaser was refunded") == true)
     #expect(sim.status == .revoked)
   }
 

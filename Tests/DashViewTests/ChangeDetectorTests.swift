@@ -95,7 +95,14 @@ import Testing
 
   @Test func helpListsEverySimulationKeyOnlyOnTestData() {
     let sandbox = Overlays.helpLines(Scenarios.active.viewModel(), UIState(), ascii: false).map(\.text)
-    for b in KeyMap.simulation { #expect(sandbox.contains { $0.hasPrefix(b.label + " ") && $0.contains(b.help) }, "\(b.label)") }
+    for b in KeyMap.simulation {
+      if b.help.isEmpty {
+        // A key without a row of its own is named in its pair's row ("…; D declines"), as k is in j/k.
+        #expect(sandbox.contains { $0.contains("; \(b.label) ") }, "\(b.label)")
+      } else {
+        #expect(sandbox.contains { $0.hasPrefix(b.label + " ") && $0.contains(b.help) }, "\(b.label)")
+      }
+    }
     let production = Overlays.helpLines(Scenarios.production.viewModel(), UIState(), ascii: false).map(\.text)
     #expect(production.contains("disabled: this file holds Production data"))
     #expect(!production.contains { $0.contains(KeyMap.simulation[0].help) })

@@ -162,6 +162,20 @@ test_downgrade() {
   [[ "$(show_json active.json .renewal.kind)" == switches ]]
 }
 
+test_extend_renewal_date() {
+  open_dashboard extend active
+  e2e_type e
+  e2e_wait_for "Extend the renewal date by"
+  e2e_keys Down
+  e2e_keys Enter
+  e2e_wait_for "Extend Family extended by 7 days (customer satisfaction)"
+  e2e_type y
+  e2e_wait_for "RENEWAL_EXTENDED"
+  quit
+  [[ "$(show_json active.json .renewal.renewalDateISO)" == 2026-05-30T18:32:14Z ]]
+  grep -qF '"notificationType":"RENEWAL_EXTENDED"' active.journal.jsonl
+}
+
 test_cancel_changes_nothing() {
   open_dashboard cancel active
   local before
@@ -604,6 +618,7 @@ e2e_run "refunded banner" test_refunded_banner
 e2e_run "--now views the file at that moment (±1 ms around grace's end)" test_now_option
 e2e_run "upgrade: picker, confirm, file and journal written" test_upgrade
 e2e_run "downgrade: pending at renewal, autoRenewProductId written" test_downgrade
+e2e_run "extend: picker, preview, y; expiry moves and RENEWAL_EXTENDED is written" test_extend_renewal_date
 e2e_run "two changes at one instant: the later is listed first" test_same_instant_order
 e2e_run "Esc and n cancel without writing" test_cancel_changes_nothing
 e2e_run "a valid offer code is redeemed" test_valid_code

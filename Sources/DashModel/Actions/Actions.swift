@@ -28,6 +28,7 @@ public enum Actions {
       case .redeemOfferCode(let code): return .success(try RedeemCode.outcome(typed: code, ctx))
       case .acceptWinBack(let id): return .success(try WinBack.outcome(offerId: id, ctx))
       case .setAutoRenew(let on): return .success(try AutoRenew.outcome(on: on, ctx))
+      case .applyPromotionalOffer(let id, let productId): return .success(try PromotionalOffer.outcome(offerId: id, productId: productId, ctx))
       case .buy(let id): return .success(try BuyOrResubscribe.outcome(productId: id, s, at: now))
       case .extendRenewalDate(let days, let reason): return .success(try ExtendRenewal.outcome(days: days, reason: reason, ctx))
       }

@@ -15,6 +15,9 @@ public enum PlanAction: Equatable, Sendable {
   /// The developer extends the renewal date (App Store Server API, Extend a Subscription Renewal
   /// Date): support's compensation tool, not something the customer does.
   case extendRenewalDate(days: Int, reason: ExtendReasonCode)
+  /// A promotional offer (`adHocOffers`) the developer's app offers; `productId` nil: the product
+  /// that has `offerId` (the current one first).
+  case applyPromotionalOffer(offerId: String, productId: String?)
 }
 
 /// What an action would do, shown for confirmation before anything is written.
@@ -60,6 +63,8 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
   case codeWrongGroup(String)
   case winBackNotEligible(String, reason: String)
   case unknownWinBack(String)
+  case unknownPromotionalOffer(String)
+  case promotionalOfferNotEligible(String, reason: String)
   case readOnly
   case productionData(String)
   /// The file's current product is not in the catalog, so its level and period are unknown.
@@ -109,6 +114,8 @@ public enum ActionError: Error, Equatable, Sendable, CustomStringConvertible {
     case .codeWrongGroup(let c): return "Offer code \(c) is for a subscription in another group."
     case .winBackNotEligible(let o, let reason): return "Win-back offer \(o) is not available: \(reason)."
     case .unknownWinBack(let o): return "No win-back offer \(o) in the catalog."
+    case .unknownPromotionalOffer(let o): return "No promotional offer \(o) in the catalog (adHocOffers)."
+    case .promotionalOfferNotEligible(let o, let reason): return "Promotional offer \(o) is not available: \(reason)."
     case .readOnly: return "Read-only mode: this dashboard does not change the file."
     case .productionData(let what): return "\(what) is refused on Production data."
     case .currentProductUnknown(let p): return "The current product \(p) is not in the catalog; plan changes need its level and period."

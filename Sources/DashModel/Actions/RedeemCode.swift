@@ -6,9 +6,11 @@
 /// customer), revoked subscription, code for another group, customer type not eligible (the
 /// codeOffer's new / existing / expired list).
 ///
-/// What a valid code does, as Apple reports OFFER_REDEEMED:
-/// - never subscribed: a subscription starts now with the offer (INITIAL_BUY);
-/// - expired: it resumes now with the offer (RESUBSCRIBE);
+/// What a valid code does. Since 23 January 2024 (Notifications V2 changelog; appstore-server-api.md
+/// §8) Apple sends OFFER_REDEEMED only for an active subscription; a new or lapsed customer's
+/// redemption is a purchase, SUBSCRIBED with `offerType` 3 on the transaction:
+/// - never subscribed: a subscription starts now with the offer (SUBSCRIBED / INITIAL_BUY);
+/// - expired: it resumes now with the offer (SUBSCRIBED / RESUBSCRIBE);
 /// - active, grace or retry, code for the current product: the offer applies at the next renewal
 ///   (no subtype);
 /// - code for a higher level, or the same level and duration: immediate switch with the offer
@@ -55,13 +57,14 @@ enum RedeemCode {
     return outcome
   }
 
-  private static func apply(_ offer: AppliedOffer, product: SubscriptionProduct, kind: CodeEligibility, _ ctx: ActionContext) throws(ActionError) -> Outcome {
+  /// Also how a promotional offer applies (`PromotionalOffer`): the same cases, offerType 2.
+  static func apply(_ offer: AppliedOffer, product: SubscriptionProduct, kind: CodeEligibility, _ ctx: ActionContext) throws(ActionError) -> Outcome {
     let type = NotificationType.offerRedeemed
     switch kind {
     case .new:
-      return try StartSubscription(product: product, offer: offer, notificationType: type, subtype: .initialBuy).outcome(ctx)
+      return try StartSubscription(product: product, offer: offer, notificationType: .subscribed, subtype: .initialBuy).outcome(ctx)
     case .expired:
-      return try StartSubscription(product: product, offer: offer, notificationType: type, subtype: .resubscribe).outcome(ctx)
+      return try StartSubscription(product: product, offer: offer, notificationType: .subscribed, subtype: .resubscribe).outcome(ctx)
     case .existing:
       let current = try ctx.requireSubscription()
       if product.productID == current.product.productID { return try forNextRenewal(offer, current.product, ctx) }
@@ -75,7 +78,7 @@ enum RedeemCode {
   }
 
   /// A code for the product the customer already has: the offer waits for the next renewal.
-  private static func forNextRenewal(_ offer: AppliedOffer, _ product: SubscriptionProduct, _ ctx: ActionContext) throws(ActionError) -> Outcome {
+  static func forNextRenewal(_ offer: AppliedOffer, _ product: SubscriptionProduct, _ ctx: ActionContext) throws(ActionError) -> Outcome {
     var r = ctx.renewalInfo
     if let queued = r.offerIdentifier ?? r.offerType.map({ "\($0)" }) { throw .offerAlreadyQueued(queued) }
     let turnedOn = !r.autoRenewOn

@@ -30,8 +30,11 @@ extension SimContext {
     headline = summary
   }
 
-  /// Family Sharing access ends (the purchaser stopped sharing or left the family): REVOKE.
-  mutating func revokeFamilySharing(at date: Instant) throws(ActionError) {
+  /// Family Sharing access ends (the purchaser stopped sharing or left the family): REVOKE with
+  /// `revocationReason` 0 (Apple's revocationReason page: 0 for "other reasons", which covers a
+  /// family member losing access). `purchaserRefund`: the purchaser was refunded, so Apple revokes
+  /// the family members too and copies the purchaser's refund reason.
+  mutating func revokeFamilySharing(at date: Instant, purchaserRefund: RevocationReason? = nil) throws(ActionError) {
     guard var t = latest else { throw ActionError.noSubscription }
     guard t.revocationDate == nil else { throw ActionError.revoked }
     guard t.isFamilyShared else {
@@ -39,12 +42,13 @@ extension SimContext {
     }
     turnAutoRenewOffForRevocation(at: date, why: nil)
     t.revocationDate = date
-    t.revocationReason = nil
+    t.revocationReason = purchaserRefund ?? .other
     t.revocationType = .familyRevoke
     t.signedDate = date
     record(t)
     endBillingState()
-    notify(.revoke, at: date, summary: "Family Sharing access to \(name(t.productId)) was revoked; access ends")
+    let why = purchaserRefund.map { "the purchaser was refunded (\($0.description)), so " } ?? ""
+    notify(.revoke, at: date, summary: "\(why)Family Sharing access to \(name(t.productId)) was revoked; access ends")
   }
 
   /// A refund request turns auto-renew off first (Apple sends DID_CHANGE_RENEWAL_STATUS /

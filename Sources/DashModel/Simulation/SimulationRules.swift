@@ -36,9 +36,21 @@ public struct SimulationRules: Equatable, Sendable {
     switch grace {
     case .off: return nil
     case .storeKit: length = rate.gracePeriod(for: period)
-    case .length(let s): length = rate.wallClock(for: s, period: period)
+    case .length(let s): length = rate.wallClock(for: Self.productionGrace(s, period: period), period: period)
     }
     return min(length, retryLength)
+  }
+
+  /// The longest grace a weekly subscription gets when 16 or 28 days are chosen in App Store
+  /// Connect: 6 days (Apple's 2019 announcement, "six days for weekly subscriptions"; later
+  /// summaries say it "caps at 6 days even if you choose 16 or 28 days", not confirmed on an
+  /// Apple page; StoreKit testing uses the same 6 days in real time). storekit-reference.md §3.
+  public static let weeklyGraceCap = Span.days(6)
+
+  /// Production grace for `period`: the chosen length, capped at 6 days for periods shorter
+  /// than a month (3 days stays 3).
+  public static func productionGrace(_ chosen: Span, period: ISOPeriod) -> Span {
+    period.isShorterThanAMonth ? min(chosen, weeklyGraceCap) : chosen
   }
 
   public var retryLength: Span { rate.billingRetry }

@@ -144,8 +144,8 @@ public enum Simulator {
     act(state, at: now) { (c, d) throws(ActionError) in try c.refund(at: d, reason: reason) }
   }
 
-  public static func revokeFamilySharing(_ state: SubscriptionState, at now: Instant) -> Result<Change, ActionError> {
-    act(state, at: now) { (c, d) throws(ActionError) in try c.revokeFamilySharing(at: d) }
+  public static func revokeFamilySharing(_ state: SubscriptionState, purchaserRefund: RevocationReason? = nil, at now: Instant) -> Result<Change, ActionError> {
+    act(state, at: now) { (c, d) throws(ActionError) in try c.revokeFamilySharing(at: d, purchaserRefund: purchaserRefund) }
   }
 
   public static func forceRenewal(_ state: SubscriptionState, at now: Instant) -> Result<Change, ActionError> {

@@ -97,7 +97,7 @@ enum Overlays {
     out.append(.empty)
     out.append(Line("Simulation (test data only)", Style(.title, bold: true)))
     if vm.simulationKeysAllowed {
-      out += KeyMap.simulation.map(row)
+      out += KeyMap.simulation.filter { !$0.help.isEmpty }.map(row)
       // The settings the keys run under: the rate, armed failures and the other knobs.
       if let s = vm.simulation {
         out.append(.empty)

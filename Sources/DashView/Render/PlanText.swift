@@ -77,6 +77,7 @@ enum PlanText {
     case .setAutoRenew(let on): verb = on ? "turn auto-renew on" : "turn auto-renew off"
     case .buy: verb = "buy"
     case .extendRenewalDate: verb = "extend"
+    case .applyPromotionalOffer: verb = "apply"
     }
     var text = "\(verb) \(when)"
     if let refund = p.refundMilli, refund > 0 { text += ", refund \(Money.format(refund, currency: currency))" }

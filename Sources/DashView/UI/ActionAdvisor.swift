@@ -45,6 +45,11 @@ public struct ActionAdvisor: Sendable {
           }
         case .extend:
           return ExtendChoices.items(state: state, at: now, timing: timing)
+        case .promotional:
+          return PromotionalOffer.targets(in: state).map { t in
+            PickerItem(action: .applyPromotionalOffer(offerId: t.offer.id, productId: t.product.productID),
+                       title: "\(t.product.displayName) — \(t.offer.referenceName)")
+          }
         case .upgrade: change = .upgrade
         case .downgrade: change = .downgrade
         case .crossgrade: change = .crossgrade
@@ -92,7 +97,7 @@ public struct ActionAdvisor: Sendable {
 
 /// The kinds of choice a picker offers.
 public enum PickerKind: String, Equatable, Sendable, CaseIterable {
-  case upgrade, downgrade, crossgrade, winBack, buy, extend
+  case upgrade, downgrade, crossgrade, winBack, buy, extend, promotional
 
   var title: String {
     switch self {
@@ -102,6 +107,7 @@ public enum PickerKind: String, Equatable, Sendable, CaseIterable {
     case .winBack: return "Accept win-back offer"
     case .buy: return "Buy (subscribe or resubscribe)"
     case .extend: return "Extend the renewal date by"
+    case .promotional: return "Apply promotional offer"
     }
   }
 }

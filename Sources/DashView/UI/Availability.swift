@@ -42,6 +42,8 @@ enum Availability: Equatable {
       case nil: return .unavailable("auto-renew: this subscriber never subscribed")
       default: return .unavailable("auto-renew: the subscription is \(vm.report.status!.afterIs)")
       }
+    case .promotionalOffer:
+      return planChange(.promotional, in: vm)
     case .extendRenewal:
       guard vm.simulationKeysAllowed else {
         return .unavailable("simulation keys are disabled on Production data (extend refused)")
@@ -71,6 +73,7 @@ enum Availability: Equatable {
       switch kind {
       case .upgrade: return .unavailable(ActionError.alreadyTopLevel.message)
       case .downgrade: return .unavailable(ActionError.alreadyBottomLevel.message)
+      case .promotional: return .unavailable("promo: the catalog has no promotional offers (adHocOffers) for this group")
       default: return .unavailable(ActionError.noCrossgradeTarget.message)
       }
     }
@@ -97,6 +100,7 @@ enum Availability: Equatable {
     case .redeemCode: return "redeeming a code"
     case .winBack: return "win-back"
     case .extendRenewal: return "extend"
+    case .promotionalOffer: return "promotional offer"
     case .toggleAutoRenew: return "auto-renew"
     case .buy: return "buy"
     case .simulate(let s): return s.name

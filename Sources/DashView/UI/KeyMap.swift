@@ -6,6 +6,8 @@ public enum Command: Equatable, Sendable {
   case upgrade, downgrade, crossgrade, redeemCode, winBack, toggleAutoRenew, buy
   /// The developer extends the renewal date (App Store Server API); non-Production files only.
   case extendRenewal
+  /// Apply a promotional offer from the catalog (`adHocOffers`).
+  case promotionalOffer
   case help, quit
   case moveUp, moveDown, pageUp, pageDown, first, last
   case showEvent
@@ -16,7 +18,7 @@ public enum Command: Equatable, Sendable {
   /// Commands that change the file: refused in read-only mode.
   var isMutating: Bool {
     switch self {
-    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .buy, .extendRenewal, .simulate, .refetch: return true
+    case .upgrade, .downgrade, .crossgrade, .redeemCode, .winBack, .toggleAutoRenew, .buy, .extendRenewal, .promotionalOffer, .simulate, .refetch: return true
     default: return false
     }
   }
@@ -57,6 +59,8 @@ public enum KeyMap {
                help: "turn auto-renew off or on"),
     KeyBinding(keys: [.char("b")], label: "b", asciiLabel: nil, command: .buy, hint: "buy",
                help: "buy a plan: subscribe, or resubscribe after a lapse"),
+    KeyBinding(keys: [.char("o")], label: "o", asciiLabel: nil, command: .promotionalOffer, hint: "promo",
+               help: "apply a promotional offer (existing or lapsed subscribers)"),
     KeyBinding(keys: [.char("j"), .down], label: "j/k ↓/↑", asciiLabel: "j/k", command: .moveDown, hint: "",
                help: "move through recent events (also the arrow keys)"),
     KeyBinding(keys: [.char("k"), .up], label: "k", asciiLabel: nil, command: .moveUp, hint: "",
@@ -91,10 +95,11 @@ public enum KeyMap {
     sim("A", .approveAskToBuy, "approve", "approve the Ask to Buy request"),
     sim("Z", .declineAskToBuy, "decline", "decline the Ask to Buy request"),
     // The refund workflow, last so the footer drops these before the older keys on narrow screens.
-    sim("C", .requestRefund(.unsatisfiedWithPurchase), "ask refund", "customer requests a refund (CONSUMPTION_REQUEST)"),
-    sim("D", .declineRefund, "decline refund", "the App Store declines the refund request"),
-    sim("%", .refundProrated, "prorated", "refund the unused share of the period (REFUND_PRORATED)"),
-    sim("V", .reverseRefund, "reverse refund", "reverse the refund: access returns (REFUND_REVERSED)"),
+    // One help line per pair (C and D, % and V), so the help stays whole at 120x40.
+    sim("C", .requestRefund(.unsatisfiedWithPurchase), "ask refund", "customer asks for a refund (CONSUMPTION_REQUEST); D declines"),
+    sim("D", .declineRefund, "decline refund", ""),
+    sim("%", .refundProrated, "prorated", "prorated refund (REFUND_PRORATED); V reverses a refund"),
+    sim("V", .reverseRefund, "reverse refund", ""),
   ]
 
   private static func sim(_ key: Character, _ cmd: SimCommand, _ hint: String, _ help: String) -> KeyBinding {

@@ -83,6 +83,7 @@ enum Browsing {
     case .winBack: open(.winBack, &state, vm)
     case .buy: open(.buy, &state, vm)
     case .extendRenewal: open(.extend, &state, vm)
+    case .promotionalOffer: open(.promotional, &state, vm)
     case .redeemCode:
       state.mode = .typingCode(LineEditor())
       state.status = nil

@@ -115,6 +115,14 @@ public enum ScenarioParser {
       return [.plan(.acceptWinBack(offerId: w[offset]))]
     case "auto-renew":
       return [.plan(.setAutoRenew(try onOff(1, "auto-renew on|off")))]
+    case "promo", "promotional":
+      // promo OFFER_ID [for PRODUCT] (also: promotional offer OFFER_ID [for PRODUCT]).
+      let start = k[0] == "promotional" ? 2 : 1
+      guard k[0] == "promo" || (k.count > 1 && k[1] == "offer") else { throw SimTextError("expected promo <offer id> [for <product id>]") }
+      guard w.count == start + 1 || (w.count == start + 3 && k[start + 1] == "for") else {
+        throw SimTextError("expected promo <offer id> [for <product id>]")
+      }
+      return [.plan(.applyPromotionalOffer(offerId: w[start], productId: w.count == start + 3 ? w[start + 2] : nil))]
     case "extend":
       // extend <days> [reason <0..3>]: Apple's Extend a Subscription Renewal Date. Out-of-range
       // numbers reach the action, which refuses them with Apple's error name.
@@ -146,7 +154,13 @@ public enum ScenarioParser {
       return [.refund(.issueInApp)]
     case "revoke":
       guard exactly("revoke") || exactly("revoke family sharing") else { throw SimTextError("expected revoke family sharing") }
-      return [.revokeFamilySharing]
+      return [.revokeFamilySharing(purchaserRefund: nil)]
+    case "purchaser":
+      // purchaser refunded [issue|other]: the family purchaser's refund revokes this member.
+      guard k.count >= 2, k[1] == "refunded", k.count <= 3 else { throw SimTextError("expected purchaser refunded [issue|other]") }
+      if k.count == 2 || k[2] == "other" { return [.revokeFamilySharing(purchaserRefund: .other)] }
+      guard k[2] == "issue" else { throw SimTextError("expected purchaser refunded [issue|other], found \"\(w[2])\"") }
+      return [.revokeFamilySharing(purchaserRefund: .issueInApp)]
     case "force":
       guard exactly("force renewal") else { throw SimTextError("expected force renewal") }
       return [.forceRenewal]

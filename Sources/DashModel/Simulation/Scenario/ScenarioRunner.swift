@@ -162,8 +162,8 @@ public struct ScenarioRunner {
       return try once { s in clock(s).flatMap { Simulator.apply(cmd, to: s, at: $0) } }
     case .refund(let reason):
       return try once { s in clock(s).flatMap { Simulator.refund(s, reason: reason, at: $0) } }
-    case .revokeFamilySharing:
-      return try once { s in clock(s).flatMap { Simulator.revokeFamilySharing(s, at: $0) } }
+    case .revokeFamilySharing(let reason):
+      return try once { s in clock(s).flatMap { Simulator.revokeFamilySharing(s, purchaserRefund: reason, at: $0) } }
     case .forceRenewal:
       return try once { s in clock(s).flatMap { Simulator.forceRenewal(s, at: $0) } }
     case .requestPriceIncrease(let price, let consent):

@@ -35,7 +35,8 @@ public enum ScenarioStep: Equatable, Sendable {
   case plan(PlanAction)
   case command(SimCommand)
   case refund(RevocationReason)
-  case revokeFamilySharing
+  /// `purchaserRefund`: the purchaser's refund revoked this family member (reason copied).
+  case revokeFamilySharing(purchaserRefund: RevocationReason?)
   case forceRenewal
   case requestPriceIncrease(newPriceMilli: Int64?, consentRequired: Bool)
   case advance(AdvanceAmount)
