@@ -94,3 +94,15 @@ extension LocalCertificateAuthority {
     guard fsync(fd) == 0 else { throw SigningError("\(path): cannot fsync: \(String(cString: strerror(errno)))") }
   }
 }
+
+extension LocalCertificateAuthority {
+  /// The root's SHA-256 fingerprint, `AB:CD:…`, as `openssl x509 -fingerprint -sha256` prints it:
+  /// what a developer compares before trusting the root in a backend.
+  public var rootFingerprintSHA256: String {
+    SHA256.hash(data: rootDER).map { String($0, radix: 16, uppercase: true).leftPadded(to: 2) }.joined(separator: ":")
+  }
+}
+
+private extension String {
+  func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

@@ -66,7 +66,9 @@ struct ListenCommand: AsyncParsableCommand {
 
   func serve(_ receiver: NotificationReceiver, target: String) async throws {
     let router = Router()
-    router.on("**", method: .post) { request, context -> Response in
+    // Any path: Apple posts to the URL configured in App Store Connect, whatever its path.
+    // "**" matches one or more segments, so the bare "/" is registered too.
+    let handle: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
       let started = ContinuousClock.now
       var request = request
       let outcome: NotificationReceiver.Outcome
@@ -82,9 +84,13 @@ struct ListenCommand: AsyncParsableCommand {
       return Response(status: .init(code: outcome.status), headers: [.contentType: "text/plain; charset=utf-8"],
                       body: .init(byteBuffer: ByteBuffer(string: outcome.message + "\n")))
     }
+    router.on("/", method: .post, use: handle)
+    router.on("**", method: .post, use: handle)
     for method in [HTTPRequest.Method.get, .put, .delete, .patch, .head, .options] {
-      router.on("**", method: method) { _, _ -> Response in
-        Response(status: .methodNotAllowed, headers: [.allow: "POST"], body: .init(byteBuffer: ByteBuffer(string: "refused: only POST\n")))
+      for path in ["/", "**"] {
+        router.on(RouterPath(path), method: method) { _, _ -> Response in
+          Response(status: .methodNotAllowed, headers: [.allow: "POST"], body: .init(byteBuffer: ByteBuffer(string: "refused: only POST\n")))
+        }
       }
     }
     var logger = Logger(label: "subdash-listen")

@@ -36,8 +36,8 @@ import Testing
     let text = String(decoding: line, as: UTF8.self)
     let base = try #require(text.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }).description
 
-    func send(_ method: String, _ body: [UInt8], contentType: String? = "application/json") async throws -> (Int, String) {
-      var request = URLRequest(url: URL(string: base + "/appstore/notifications")!)
+    func send(_ method: String, _ body: [UInt8], contentType: String? = "application/json", path: String = "/appstore/notifications") async throws -> (Int, String) {
+      var request = URLRequest(url: URL(string: base + path)!)
       request.httpMethod = method
       if method != "GET" { request.httpBody = Data(body) }
       if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
@@ -52,7 +52,9 @@ import Testing
     #expect(try await send("POST", Array("{}".utf8)).0 == 400)
     #expect(try await send("POST", try LocalAppStore.body(), contentType: "text/plain").0 == 415)
     #expect(try await send("POST", Array(repeating: 0x20, count: 300_000)).0 == 413)
-    #expect(try await send("POST", try LocalAppStore.body("DID_RENEW", period: 2)).0 == 200)
+    // The bare root path too: App Store Connect takes any URL.
+    #expect(try await send("POST", try LocalAppStore.body("DID_RENEW", period: 2), path: "/").0 == 200)
+    #expect(try await send("GET", [], path: "/").0 == 405)
     let state = try StateFile.load(path: subscribers.appendingPathComponent("2000000100.json").path)
     #expect(state.subscriber.latestTransaction?.transactionId == "20000001002")
     #expect(try FileManager.default.contentsOfDirectory(atPath: subscribers.path).filter { $0.hasSuffix(".json") } == ["2000000100.json"])

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The developer's loop with a local App Store: `subdash ca init`, `subdash ca sign` (a backend's
+# test fixtures), `subdash listen` receiving them over HTTP with a dashboard following the file it
+# writes, and a `kill -9` of listen in the middle of a stream: after a restart and the sender's
+# retries, every notification is in the file exactly once.
+# shellcheck source=Tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+CA="$E2E_TMP/ca"
+OUT="$E2E_TMP/subscribers"
+START=1780000000000
+DAY=86400000
+
+# notification N for subscriber 2000000100, signed by the local CA, on stdout as a POST body.
+signed_body() {
+  local n=$1 type=${2:-DID_RENEW} purchase signed tx rn
+  purchase=$((START + (n - 1) * 30 * DAY)); signed=$((purchase + 1000))
+  tx=$(printf '{"transactionId":"2000000100%04d","originalTransactionId":"2000000100","productId":"com.example.monthly","bundleId":"com.example.subdash","purchaseDate":%s,"originalPurchaseDate":%s,"expiresDate":%s,"signedDate":%s,"environment":"Sandbox","type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","price":9990,"currency":"USD"}' \
+    "$n" "$purchase" "$START" $((purchase + 30 * DAY)) "$signed" | "$SUBDASH_BIN" ca sign - --ca "$CA")
+  rn=$(printf '{"originalTransactionId":"2000000100","autoRenewProductId":"com.example.monthly","productId":"com.example.monthly","autoRenewStatus":1,"signedDate":%s,"environment":"Sandbox","renewalDate":%s}' \
+    "$signed" $((purchase + 30 * DAY)) | "$SUBDASH_BIN" ca sign - --ca "$CA")
+  printf '{"notificationType":"%s","notificationUUID":"00000000-0000-0000-0000-%012d","version":"2.0","signedDate":%s,"data":{"bundleId":"com.example.subdash","environment":"Sandbox","signedTransactionInfo":"%s","signedRenewalInfo":"%s"}}' \
+    "$type" "$n" "$signed" "$tx" "$rn" | "$SUBDASH_BIN" ca sign - --ca "$CA" --notification-body
+}
+
+# Starts listen in the background on a free port; sets LISTEN_PID and URL.
+start_listen() {
+  "$SUBDASH_BIN" listen --port 0 --root "$CA/root.pem" --bundle-id com.example.subdash "$OUT" >"$E2E_TMP/listen.out" 2>>"$E2E_TMP/listen.log" &
+  LISTEN_PID=$!
+  local i
+  for ((i = 0; i < 200; i++)); do
+    URL=$(grep -o 'http://127.0.0.1:[0-9]*' "$E2E_TMP/listen.out" 2>/dev/null) && [[ -n $URL ]] && return 0
+    kill -0 "$LISTEN_PID" 2>/dev/null || { cat "$E2E_TMP/listen.log" >&2; return 1; }
+    sleep 0.05  # polling a file for the port line; the screen rule (wait for text) is for tmux
+  done
+  return 1
+}
+
+post() { curl -s -m 10 -o "$E2E_TMP/answer.txt" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary @- "$URL/"; }
+
+test_ca_listen_and_a_dashboard_following() {
+  "$SUBDASH_BIN" ca init "$CA" | grep -qF "SHA-256 fingerprint:"
+  [[ $(stat -c %a "$CA/leaf-key.pem") == 600 ]]
+  # A second init refuses to replace the keys a backend already trusts.
+  ! "$SUBDASH_BIN" ca init "$CA" 2>/dev/null
+  start_listen
+  [[ $(signed_body 1 SUBSCRIBED | post) == 200 ]]
+  grep -qF "created 2000000100.json" "$E2E_TMP/answer.txt"
+  signed_body 2 >"$E2E_TMP/second.json"
+  "$SUBDASH_BIN" verify --root "$CA/root.pem" "$E2E_TMP/second.json" | grep -qF "valid: locally signed notification DID_RENEW (Sandbox)"
+  e2e_start follow 100 30 "$SUBDASH_BIN" --read-only "$OUT/2000000100.json"
+  e2e_wait_for "SUBSCRIBED"
+  [[ $(post <"$E2E_TMP/second.json") == 200 ]]
+  e2e_wait_for "DID_RENEW"
+  # A redelivery answers 200 and changes nothing; a foreign body is refused with its reason.
+  [[ $(post <"$E2E_TMP/second.json") == 200 ]] && grep -qF "already applied" "$E2E_TMP/answer.txt"
+  [[ $(echo '{"signedPayload":"a.b.c"}' | post) == 403 ]]
+  e2e_type q
+  e2e_wait_exit 0
+  kill "$LISTEN_PID"; wait "$LISTEN_PID" 2>/dev/null || true
+}
+
+# kill -9 in the middle of 120 deliveries; the sender retries what was not acknowledged with 200.
+test_kill_9_loses_nothing() {
+  [[ -f "$CA/root.pem" ]] || "$SUBDASH_BIN" ca init "$CA" >/dev/null
+  rm -rf "$OUT"; : >"$E2E_TMP/listen.out"
+  local n bodies="$E2E_TMP/bodies" killed=0
+  mkdir -p "$bodies"
+  for ((n = 1; n <= 120; n++)); do signed_body "$n" >"$bodies/$n.json"; done
+  start_listen
+  for ((n = 1; n <= 120; n++)); do
+    if ((n == 40 && killed == 0)); then
+      # Mid-stream, and again while the next request may be in flight.
+      (post <"$bodies/$n.json" >/dev/null &) ; kill -9 "$LISTEN_PID"; wait "$LISTEN_PID" 2>/dev/null || true; killed=1
+      : >"$E2E_TMP/listen.out"; start_listen
+    fi
+    # The sender retries until acknowledged, as Apple does (bounded here: a dead server fails the test).
+    local tries=0
+    until [[ $(post <"$bodies/$n.json") == 200 ]]; do
+      ((++tries < 100)) || { echo "notification $n never acknowledged: $(cat "$E2E_TMP/answer.txt")" >&2; return 1; }
+      sleep 0.05
+    done
+  done
+  kill "$LISTEN_PID"; wait "$LISTEN_PID" 2>/dev/null || true
+  "$SUBDASH_BIN" show --json --events 1000 "$OUT/2000000100.json" >"$E2E_TMP/final.json"
+  local count distinct
+  count=$(grep -o '"notificationUUID": "[^"]*"' "$E2E_TMP/final.json" | wc -l)
+  distinct=$(grep -o '"notificationUUID": "[^"]*"' "$E2E_TMP/final.json" | sort -u | wc -l)
+  [[ $count == 120 && $distinct == 120 ]] || { echo "notifications: $count, distinct: $distinct (want 120)" >&2; return 1; }
+  grep -qF '"transactionId": "20000001000120"' "$E2E_TMP/final.json"
+}
+
+e2e_run "ca init, ca sign, listen over HTTP, a dashboard following the file it writes" test_ca_listen_and_a_dashboard_following
+e2e_run "kill -9 of listen mid-stream: after restart and retries, every notification exactly once" test_kill_9_loses_nothing
+e2e_summary
