@@ -456,3 +456,23 @@ private struct Session {
     #expect(pending.press(.char("D")) == [.simulate(.declineRefund)])
   }
 }
+
+/// A support person opens a subscriber from the list and goes back with Esc, as they close any
+/// overlay; a dashboard opened on its own ignores Esc (q quits it).
+@Suite struct EscapeBackToListTests {
+  @Test func escGoesBackToTheListOnlyFromTheList() {
+    var fromList = Session(Scenarios.active.viewModel(options: DisplayOptions(openedFromList: true)))
+    #expect(fromList.press(.escape) == [.quit])
+    var alone = Session(Scenarios.active.viewModel())
+    #expect(alone.press(.escape) == [])
+    #expect(alone.press(.char("q")) == [.quit])
+  }
+
+  @Test func escClosesAnOverlayFirstEvenFromTheList() {
+    var s = Session(Scenarios.active.viewModel(options: DisplayOptions(openedFromList: true)))
+    s.press(.char("?"))
+    #expect(s.press(.escape) == [])
+    #expect(s.ui.mode == .browsing)
+    #expect(s.press(.escape) == [.quit])
+  }
+}

@@ -40,6 +40,12 @@ test_filter_open_back_sort_live() {
   e2e_wait_for "[subscribers]"
   e2e_wait_for "› 2000000866120054"
   e2e_assert_screen "filter: status:gr"
+  # Esc comes back too, to the same row.
+  e2e_keys Enter
+  e2e_wait_for "GRACE PERIOD  payment failed"
+  e2e_keys Escape
+  e2e_wait_for "[subscribers]"
+  e2e_wait_for "› 2000000866120054"
   # Esc clears the filter; the selection stays on its row. S reverses the order.
   e2e_keys Escape
   e2e_wait_for "$N of $N shown"

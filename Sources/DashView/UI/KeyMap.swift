@@ -76,7 +76,7 @@ public enum KeyMap {
     KeyBinding(keys: [.char("l")], label: "l", asciiLabel: nil, command: .refetch, hint: "refresh",
                help: "fetch again from the App Store Server API, in the background"),
     KeyBinding(keys: [.char("q")], label: "q", asciiLabel: nil, command: .quit, hint: "quit",
-               help: "quit SubDash"),
+               help: "quit SubDash (opened from the list: back to it; Esc too)"),
   ]
 
   /// Keys that drive the simulator. Shown and accepted only on non-Production files.

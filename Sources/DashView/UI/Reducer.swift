@@ -69,6 +69,8 @@ enum Browsing {
   static func pageSize(_ state: UIState) -> Int { max(1, state.extents.eventRows) }
 
   static func handle(_ key: Key, _ state: inout UIState, _ vm: ViewModel) -> [UIEffect] {
+    // From the list, Esc goes back as it does from every overlay; alone, Esc does nothing here.
+    if key == .escape, vm.options.openedFromList { return [.quit] }
     guard let command = KeyMap.command(for: key) else { return [] }
     if case .unavailable(let why) = Availability.of(command, in: vm, state) {
       state.status = .error(why)

@@ -103,9 +103,12 @@ public struct DisplayOptions: Equatable, Sendable {
   public var ascii: Bool
   /// False with `--no-color` or NO_COLOR; roles still carry meaning through glyphs and words.
   public var color: Bool
-  public init(readOnly: Bool = false, ascii: Bool = false, color: Bool = true) {
+  /// Opened from the subscriber list: Esc (like q) goes back to the list, on the same row.
+  public var openedFromList: Bool
+  public init(readOnly: Bool = false, ascii: Bool = false, color: Bool = true, openedFromList: Bool = false) {
     self.readOnly = readOnly
     self.ascii = ascii
     self.color = color
+    self.openedFromList = openedFromList
   }
 }

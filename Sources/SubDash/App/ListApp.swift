@@ -78,7 +78,9 @@ struct ListApp {
       guard let file = opening else { return exitCode }
       let path = directory.filePath(file)
       do {
-        let session = try DashboardSession(path: path, displayName: path, options: options, nowOverride: nowOverride, retryAccess: retryAccess)
+        var dashboardOptions = options
+        dashboardOptions.openedFromList = true
+        let session = try DashboardSession(path: path, displayName: path, options: dashboardOptions, nowOverride: nowOverride, retryAccess: retryAccess)
         let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
         if code != 0 { return code }  // a signal ended the dashboard: end the list too
       } catch let error as StateFileError {
