@@ -10,6 +10,8 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    // FileDescriptor, Errno and FilePath for DashModel's storage (no Foundation).
+    .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     // App Store JWS verification and signing (AppStoreSigning).
     .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
@@ -32,7 +34,7 @@ let package = Package(
       providers: [.apt(["libncurses-dev"])]
     ),
     // Pure model: state file, catalog, lifecycle, actions, simulation engine, storage.
-    .target(name: "DashModel"),
+    .target(name: "DashModel", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
     // Pure presentation: frames of styled cells, layout, key map, UI reducer. Never calls ncurses.
     .target(name: "DashView", dependencies: ["DashModel"]),
     // The executable: the only place that touches the terminal, signals and inotify.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 
 /// Replaces a file atomically: temp file in the same directory, same permissions, fsync, rename,
 /// fsync of the directory. A reader (or a crash) sees the old bytes or the new ones, never a mix.
@@ -25,16 +26,20 @@ public enum AtomicWriter {
     // The name is predictable: remove whatever has it (a crashed writer's leftover, or a planted
     // symlink) and create it exclusively, so the write can only go to a new file of our own.
     unlink(tmp)
-    let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-    if fd < 0 { throw fail("cannot create a temporary file in \(dir)") }
-    var ok = Posix.writeAll(fd: fd, bytes)
-    var code = errno
-    if ok { ok = fchmod(fd, mode) == 0; code = errno }
-    if ok { ok = fsync(fd) == 0; code = errno }
-    if close(fd) != 0 && ok { ok = false; code = errno }
-    if !ok {
+    let fd: FileDescriptor
+    do {
+      fd = try FileDescriptor.open(FilePath(tmp), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                   permissions: FilePermissions(rawValue: mode))
+    } catch {
+      throw fail("cannot create a temporary file in \(dir)", (error as? Errno ?? .ioError).rawValue)
+    }
+    var failure = Posix.writeAll(fd, bytes)
+    if failure == nil, fchmod(fd.rawValue, mode) != 0 { failure = Errno(rawValue: errno) }
+    if failure == nil, fsync(fd.rawValue) != 0 { failure = Errno(rawValue: errno) }
+    do { try fd.close() } catch { if failure == nil { failure = error as? Errno ?? .ioError } }
+    if let failure {
       unlink(tmp)
-      throw fail("writing the new contents failed", code)
+      throw fail("writing the new contents failed", failure.rawValue)
     }
     if rename(tmp, path) != 0 {
       let c = errno

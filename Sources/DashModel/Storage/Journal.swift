@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 
 /// The append-only history beside a state document: one JSON object per line, either
 /// `{"transaction": {...}}` or `{"notification": {...}}`. Appending costs the size of the new lines,
@@ -40,24 +41,28 @@ public enum Journal {
   /// Returns the new committed length. The caller then saves the document that vouches for it.
   static func append(_ bytes: [UInt8], to path: String, committedBytes: Int64) throws(StateFileError) -> Int64 {
     let name = PathName.fileName(of: path)
-    let fd: Int32
-    switch Posix.openPlainFile(path, O_WRONLY | O_CREAT) {
+    let fd: FileDescriptor
+    switch Posix.openPlainFile(path, .writeOnly, creating: true) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why); nothing was saved")
     case .success(let d): fd = d
     }
-    defer { close(fd) }
+    defer { try? fd.close() }
     var st = stat()
-    fstat(fd, &st)
+    fstat(fd.rawValue, &st)
     if Int64(st.st_size) < committedBytes {
       throw StateFileError(file: name, message: "the history journal is shorter (\(st.st_size) bytes) than the state file says (\(committedBytes)); it was truncated by something else; nothing was saved")
     }
-    if ftruncate(fd, off_t(committedBytes)) != 0 || lseek(fd, off_t(committedBytes), SEEK_SET) < 0 {
-      throw StateFileError(file: name, message: "cannot prepare the history journal: \(Posix.errorText()); nothing was saved")
+    do {
+      try fd.resize(to: committedBytes)
+      _ = try fd.seek(offset: committedBytes, from: .start)
+    } catch {
+      throw StateFileError(file: name, message: "cannot prepare the history journal: \(Posix.errorText(error as? Errno ?? .ioError)); nothing was saved")
     }
-    if !Posix.writeAll(fd: fd, bytes) || fsync(fd) != 0 {
-      let c = errno
-      _ = ftruncate(fd, off_t(committedBytes))
-      throw StateFileError(file: name, message: "cannot append to the history journal: \(Posix.errorText(c)); nothing was saved")
+    var failure = Posix.writeAll(fd, bytes)
+    if failure == nil, fsync(fd.rawValue) != 0 { failure = Errno(rawValue: errno) }
+    if let failure {
+      try? fd.resize(to: committedBytes)
+      throw StateFileError(file: name, message: "cannot append to the history journal: \(Posix.errorText(failure)); nothing was saved")
     }
     return committedBytes + Int64(bytes.count)
   }
@@ -67,12 +72,12 @@ public enum Journal {
   public static func tail(path: String, committedBytes: Int64, limit: Int) throws(StateFileError) -> [Entry] {
     guard limit > 0, committedBytes > 0 else { return [] }
     let name = PathName.fileName(of: path)
-    let fd: Int32
-    switch Posix.openPlainFile(path, O_RDONLY) {
+    let fd: FileDescriptor
+    switch Posix.openPlainFile(path, .readOnly) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why)")
     case .success(let d): fd = d
     }
-    defer { close(fd) }
+    defer { try? fd.close() }
     var end = committedBytes
     var buffer: [UInt8] = []
     var lines: [[UInt8]] = []
@@ -80,7 +85,7 @@ public enum Journal {
     while end > 0 && lines.count <= limit {
       let start = max(0, end - chunk)
       var piece = [UInt8](repeating: 0, count: Int(end - start))
-      let n = piece.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(start)) }
+      let n = (try? piece.withUnsafeMutableBytes { try fd.read(fromAbsoluteOffset: start, into: $0) }) ?? -1
       if n != piece.count { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
       buffer = piece + buffer
       end = start

@@ -5,8 +5,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 
-/// Thin POSIX helpers used by storage. Foundation's `Data.write(.atomic)` resets the file mode and
+/// Thin POSIX helpers used by storage, on swift-system's `FileDescriptor`, `FilePath` and `Errno`
+/// (retrying EINTR, closing on every path); fstat, fsync and flock, which it does not wrap, stay
+/// on the C library through `rawValue`. Foundation's `Data.write(.atomic)` resets the file mode and
 /// does not fsync the directory, so writes are done by hand.
 struct PosixFailure: Error, CustomStringConvertible {
   let description: String
@@ -15,6 +18,7 @@ struct PosixFailure: Error, CustomStringConvertible {
 
 enum Posix {
   static func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+  static func errorText(_ error: Errno) -> String { errorText(error.rawValue) }
 
   /// Reads a whole regular file of at most `limit` bytes.
   ///
@@ -22,53 +26,62 @@ enum Posix {
   /// would otherwise block forever waiting for a writer, and a device (`/dev/zero`) would be read
   /// until the limit.
   static func readAll(path: String, limit: Int, followSymlinks: Bool = true) -> Result<[UInt8], PosixFailure> {
-    let fd: Int32
-    switch openPlainFile(path, O_RDONLY, followSymlinks: followSymlinks) {
+    let fd: FileDescriptor
+    switch openPlainFile(path, .readOnly, followSymlinks: followSymlinks) {
     case .failure(let f): return .failure(f)
     case .success(let d): fd = d
     }
-    defer { close(fd) }
+    defer { try? fd.close() }
     var st = stat()
-    if fstat(fd, &st) != 0 { return .failure(PosixFailure(errorText())) }
+    if fstat(fd.rawValue, &st) != 0 { return .failure(PosixFailure(errorText())) }
     if Int(st.st_size) > limit { return .failure(PosixFailure("file is \(st.st_size) bytes; the limit is \(limit) bytes")) }
     // Room for the whole file plus a spare page, so the read that finds the end never has to grow
     // (and copy) a buffer of a hundred megabytes; uninitialized, since read() fills it.
     var capacity = max(0, Int(st.st_size)) + 4096
-    var out: [UInt8] = []
-    var failure: PosixFailure?
-    while failure == nil {
+    while true {
       var got = 0
-      out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+      var failure: Errno?
+      let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
         while got < buffer.count {
-          let n = read(fd, buffer.baseAddress! + got, buffer.count - got)
-          if n < 0 { if errno == EINTR { continue }; failure = PosixFailure(errorText()); break }
-          if n == 0 { break }
-          got += n
+          do {
+            let n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[got...]))
+            if n == 0 { break }
+            got += n
+          } catch {
+            failure = error as? Errno ?? .ioError
+            break
+          }
         }
         count = got
       }
-      if failure != nil { break }
+      if let failure { return .failure(PosixFailure(errorText(failure))) }
       if got > limit { return .failure(PosixFailure("file grew past the limit of \(limit) bytes while reading")) }
       if got < capacity { return .success(out) }
       // The file grew while being read: start again with a bigger buffer.
-      if lseek(fd, 0, SEEK_SET) < 0 { return .failure(PosixFailure(errorText())) }
+      do { _ = try fd.seek(offset: 0, from: .start) } catch { return .failure(PosixFailure(errorText(error as? Errno ?? .ioError))) }
       capacity = min(capacity * 2, limit + 1)
     }
-    return .failure(failure!)
   }
 
   /// Opens a file that must be a regular file and, unless `followSymlinks`, not a symbolic link
   /// (the journal: SubDash truncates and appends to it, so a planted symlink must not redirect
   /// that to another file). Non-blocking, so a FIFO is refused instead of waited on.
-  static func openPlainFile(_ path: String, _ flags: Int32, mode: mode_t = 0o644, followSymlinks: Bool = false) -> Result<Int32, PosixFailure> {
-    let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW), mode)
-    if fd < 0 {
-      if errno == ELOOP { return .failure(PosixFailure("is a symbolic link; SubDash reads and writes the journal only as a plain file")) }
-      return .failure(PosixFailure(errorText()))
+  static func openPlainFile(_ path: String, _ mode: FileDescriptor.AccessMode, creating: Bool = false, followSymlinks: Bool = false) -> Result<FileDescriptor, PosixFailure> {
+    var options: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking]
+    if creating { options.insert(.create) }
+    if !followSymlinks { options.insert(.noFollow) }
+    let fd: FileDescriptor
+    do {
+      fd = try FileDescriptor.open(FilePath(path), mode, options: options, permissions: creating ? [.ownerReadWrite, .groupRead, .otherRead] : nil)
+    } catch let error as Errno {
+      if error == .tooManySymbolicLinkLevels { return .failure(PosixFailure("is a symbolic link; SubDash reads and writes the journal only as a plain file")) }
+      return .failure(PosixFailure(errorText(error)))
+    } catch {
+      return .failure(PosixFailure("\(error)"))
     }
     var st = stat()
-    if fstat(fd, &st) != 0 { let e = errorText(); close(fd); return .failure(PosixFailure(e)) }
-    if let kind = notARegularFile(st.st_mode) { close(fd); return .failure(PosixFailure(kind)) }
+    if fstat(fd.rawValue, &st) != 0 { let e = errorText(); try? fd.close(); return .failure(PosixFailure(e)) }
+    if let kind = notARegularFile(st.st_mode) { try? fd.close(); return .failure(PosixFailure(kind)) }
     return .success(fd)
   }
 
@@ -84,14 +97,9 @@ enum Posix {
     }
   }
 
-  static func writeAll(fd: Int32, _ bytes: [UInt8]) -> Bool {
-    var done = 0
-    while done < bytes.count {
-      let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-      if n < 0 { if errno == EINTR { continue }; return false }
-      done += n
-    }
-    return true
+  /// Writes every byte (swift-system retries short writes and EINTR); the error when it could not.
+  static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Errno? {
+    do { _ = try fd.writeAll(bytes); return nil } catch { return error as? Errno ?? .ioError }
   }
 
   static func realPath(_ path: String) -> String? {
