@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 
 /// `subdash db …` runs `subdash-db`, installed beside `subdash`: postgres-nio, SwiftNIO and
 /// Foundation stay out of `subdash`'s start-up, as for `fetch`.
@@ -11,11 +10,5 @@ struct Database: ParsableCommand {
   @Argument(parsing: .captureForPassthrough, help: "import DIR | export DIR | mirror DIR, with --db postgres://USER@HOST/DATABASE.")
   var arguments: [String] = []
 
-  func run() throws {
-    let binary = Fetch.siblingBinary("subdash-db")
-    var cArgs = ([binary] + arguments).map { strdup($0) } + [nil]
-    execv(binary, &cArgs)
-    let code = errno
-    throw badInput("db: cannot run \(binary): \(String(cString: strerror(code))) (it is built beside subdash by `swift build`)")
-  }
+  func run() throws { try Fetch.replaceProcess(with: "subdash-db", arguments, command: "db") }
 }

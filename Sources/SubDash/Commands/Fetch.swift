@@ -16,13 +16,16 @@ struct Fetch: ParsableCommand {
   @Argument(parsing: .captureForPassthrough, help: "TRANSACTION_ID or --order-id ORDERID, -o FILE, credentials, --environment, --base-url, --root.")
   var arguments: [String] = []
 
-  func run() throws {
-    let binary = Self.siblingBinary("subdash-fetch")
-    let argv = [binary] + arguments
-    var cArgs = argv.map { strdup($0) } + [nil]
+  func run() throws { try Self.replaceProcess(with: "subdash-fetch", arguments, command: "fetch") }
+
+  /// Becomes the sibling binary (execv: same pid, same terminal, its exit code is ours); returns
+  /// only by throwing when it cannot be run. `fetch`, `listen` and `db` hand over this way.
+  static func replaceProcess(with name: String, _ arguments: [String], command: String) throws -> Never {
+    let binary = siblingBinary(name)
+    var cArgs = ([binary] + arguments).map { strdup($0) } + [nil]
     execv(binary, &cArgs)
     let code = errno
-    throw badInput("fetch: cannot run \(binary): \(String(cString: strerror(code))) (it is built beside subdash by `swift build`)")
+    throw badInput("\(command): cannot run \(binary): \(String(cString: strerror(code))) (it is built beside subdash by `swift build`)")
   }
 
   /// `subdash` and `subdash-fetch` are built and installed side by side (Platform/ExecutablePath).

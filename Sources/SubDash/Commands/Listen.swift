@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 
 /// `subdash listen …` runs `subdash-listen`, installed beside `subdash`: the HTTP server
 /// (Hummingbird, SwiftNIO) stays out of the dashboard's start-up, as for `fetch` and `db`.
@@ -11,11 +10,5 @@ struct Listen: ParsableCommand {
   @Argument(parsing: .captureForPassthrough, help: "--port PORT [--host H] [--root CERT]… [--bundle-id ID] DIR | --db URL.")
   var arguments: [String] = []
 
-  func run() throws {
-    let binary = Fetch.siblingBinary("subdash-listen")
-    var cArgs = ([binary] + arguments).map { strdup($0) } + [nil]
-    execv(binary, &cArgs)
-    let code = errno
-    throw badInput("listen: cannot run \(binary): \(String(cString: strerror(code))) (it is built beside subdash by `swift build`)")
-  }
+  func run() throws { try Fetch.replaceProcess(with: "subdash-listen", arguments, command: "listen") }
 }
