@@ -28,8 +28,14 @@ if ((needs_build)); then
   rm -rf "$out/src" && mkdir -p "$out/src"
   cp "${sources[@]}" Fuzz/StateFileFuzz.swift "$out/src/"
   # ld.gold warns about every ASan helper symbol it cannot export; only real errors matter.
+  # DashModel's storage uses swift-system (SystemPackage): link the module `swift build` made
+  # (it is not fuzzed, so it needs no coverage instrumentation).
+  debug=$(swift build --show-bin-path)
+  [[ -f "$debug/Modules/SystemPackage.swiftmodule" ]] || swift build --product SubDashFaultProbe >/dev/null
+  system_objects=("$debug"/SystemPackage.build/*.swift.o "$debug"/CSystem.build/*.c.o)
   if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name DashModel \
-      "$out"/src/*.swift -o "$bin.new" >"$out/build.log" 2>&1; then
+      -I "$debug/Modules" -Xcc -fmodule-map-file=.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap \
+      "$out"/src/*.swift "${system_objects[@]}" -o "$bin.new" >"$out/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$out/build.log" | tail -30
     echo "fuzz: BUILD FAILED"
     exit 1
