@@ -35,7 +35,15 @@ public final class NotificationReceiver: Sendable {
     static func refused(_ status: Int, _ why: String) -> Outcome { Outcome(status: status, message: "refused: \(why)") }
   }
 
+  /// The outcome's line is printable text only: it goes to a terminal (the log) and to the sender,
+  /// and even a trusted signer's strings (a type, an id) must not carry escape sequences there.
   public func receive(body: [UInt8], contentType: String?) async -> Outcome {
+    var outcome = await decide(body: body, contentType: contentType)
+    outcome.message = String(outcome.message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+    return outcome
+  }
+
+  private func decide(body: [UInt8], contentType: String?) async -> Outcome {
     guard let contentType, contentType.lowercased().hasPrefix("application/json") else {
       return .refused(415, "Content-Type must be application/json, not \(Self.clip(contentType ?? "none"))")
     }

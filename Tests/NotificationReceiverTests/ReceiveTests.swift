@@ -60,6 +60,15 @@ import Testing
     #expect(store.files.isEmpty)
   }
 
+  /// Even a trusted signer's strings reach the log and the answer without escape sequences.
+  @Test func aSignedTypeWithEscapeSequencesIsLoggedAsPlainText() async throws {
+    let store = try LocalAppStore()
+    defer { store.remove() }
+    let outcome = await store.post(try LocalAppStore.body("DID_RENEW\\u001b[2J\\u001b]0;owned\\u0007"))
+    #expect(!outcome.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(outcome.message)")
+    #expect(outcome.message.hasPrefix("DID_RENEW?[2J?]0;owned? "))
+  }
+
   /// Thirty-odd ways a request can be wrong or hostile. Each is refused with its reason, nothing is
   /// written anywhere, and the receiver still takes a good notification afterwards.
   @Test func hostileRequestsAreRefusedAndNothingIsWritten() async throws {
