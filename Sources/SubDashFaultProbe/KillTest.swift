@@ -91,7 +91,7 @@ struct KillTest {
     defer { closedir(d) }
     var names: [String] = []
     while let e = readdir(d) {
-      let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+      let name = DirectoryEntry.name(e)
       if name != "." && name != ".." { names.append(name) }
     }
     return names

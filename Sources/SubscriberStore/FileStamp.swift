@@ -1,3 +1,4 @@
+import DashModel
 import Glibc
 
 /// What "this file changed" means to the index: size, mtime (ns) and inode. An atomic writer's
@@ -30,7 +31,7 @@ enum StateDirectory {
     defer { closedir(d) }
     var names: [String] = []
     while let entry = readdir(d) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      let name = DirectoryEntry.name(entry)
       if !name.hasPrefix("."), name.hasSuffix(".json"), name.utf8.count > 5 { names.append(name) }
     }
     return names.sorted()

@@ -77,6 +77,17 @@ test_list_command_for_scripts() {
   [[ $code == 2 ]] && grep -qF "$DIR/missing" "$E2E_TMP/err.txt" && [[ $(wc -l <"$E2E_TMP/err.txt") == 1 ]]
 }
 
+test_demo_population() {
+  e2e_start demopop 120 30 "$SUBDASH_BIN" --demo-population
+  e2e_wait_for "200 of 200 shown"
+  e2e_type "/status:exp"
+  e2e_wait_for "filter: status:exp"
+  e2e_keys Escape
+  e2e_type q
+  e2e_wait_exit 0
+}
+
 e2e_run "the list filters as you type, opens a subscriber, comes back to the row, sorts and follows the directory" test_filter_open_back_sort_live
 e2e_run "subdash list prints matching rows and JSON for scripts; a missing directory is a one-line error" test_list_command_for_scripts
+e2e_run "--demo-population opens the list on a simulated population of 200" test_demo_population
 e2e_summary

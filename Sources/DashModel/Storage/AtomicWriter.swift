@@ -56,14 +56,33 @@ public enum AtomicWriter {
   /// A writer killed mid-save leaves its hidden temporary file behind; the next save removes
   /// those whose writer is no longer running (whether or not that save then completes), so
   /// crashes do not accumulate clutter.
+  ///
+  /// Once per file per process: a directory of 30,000 files scanned on every save made each save
+  /// cost grow with the directory (a population of 10,000 subscribers took 23× the CPU of 1,000).
+  /// Another process's leftover appears only if that process is killed mid-save, and the next
+  /// process to save the file removes it on its first save.
   static func removeStaleTemporaryFiles(of name: String, in dir: String) {
+    guard ScannedFiles.shared.firstTime(dir + "/" + name) else { return }
     let prefix = ".\(name).subdash-tmp-"
     guard let d = opendir(dir) else { return }
     defer { closedir(d) }
     while let e = readdir(d) {
-      let entry = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+      let entry = DirectoryEntry.name(e)
       guard entry.hasPrefix(prefix), let pid = pid_t(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
       if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + entry) }
+    }
+  }
+
+  /// The files this process has cleaned up after already (thread-safe: writers run on every core).
+  final class ScannedFiles: @unchecked Sendable {
+    static let shared = ScannedFiles()
+    private var seen = Set<String>()
+    private var lock = pthread_mutex_t()
+    init() { pthread_mutex_init(&lock, nil) }
+    func firstTime(_ path: String) -> Bool {
+      pthread_mutex_lock(&lock)
+      defer { pthread_mutex_unlock(&lock) }
+      return seen.insert(path).inserted
     }
   }
 }

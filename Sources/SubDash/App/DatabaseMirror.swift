@@ -89,7 +89,7 @@ final class DatabaseMirror {
   private func removeTree(_ dir: String) {
     guard let d = opendir(dir) else { return }
     while let entry = readdir(d) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      let name = DirectoryEntry.name(entry)
       if name != "." && name != ".." { unlink(dir + "/" + name) }
     }
     closedir(d)

@@ -30,9 +30,7 @@ final class ListDirectory {
     defer { closedir(d) }
     var names: [String] = []
     while let entry = readdir(d) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      let name = DirectoryEntry.name(entry)
       if FileWatcher.isStateFileName(Array(name.utf8)) { names.append(name) }
     }
     return names.sorted()

@@ -35,6 +35,9 @@ struct Open: ParsableCommand {
   @Option(name: .customLong("db"), help: ArgumentHelp("Open the subscriber list of a team database (read-only; see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
   var database: String?
 
+  @Flag(name: .customLong("demo-population"), help: "Open the list on a generated population of 200 subscribers (a year simulated, in a temporary directory removed on exit).")
+  var demoPopulation = false
+
   @OptionGroup var viewing: ViewingOptions
 
   /// Bad --now/--retry-access values are usage errors (64), reported before the terminal is taken.
@@ -47,6 +50,18 @@ struct Open: ParsableCommand {
     let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
     var options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
     var listDirectory = file.flatMap { ListDirectory.isDirectory($0) ? $0 : nil }
+    var demoDirectory: String?
+    defer { if let demoDirectory { DemoFile.remove(demoDirectory + "/x") } }
+    if demoPopulation {
+      guard file == nil, database == nil else { throw ValidationError("--demo-population opens its own population; drop FILE and --db") }
+      let dir = PathName.directory(of: try DemoFile.makeTemporaryCopy())
+      try? FileManager.default.removeItem(atPath: dir + "/demo.json")
+      do {
+        _ = try SimulatePopulation(directory: dir, count: 200, seed: 1, mix: .init(), months: 12).run()
+      } catch let e as SimulateInputError { throw badInput(e.message) }
+      demoDirectory = dir
+      listDirectory = dir
+    }
     var mirror: DatabaseMirror?
     defer { mirror?.stop() }
     if let database {

@@ -47,7 +47,26 @@ struct Simulate: ParsableCommand {
   @Flag(help: "Print each notification as a JSON object per line.")
   var jsonl = false
 
+  @Option(help: "Simulate a population: FILE is a directory; with no state files in it, N subscribers are made first (see --mix). Every subscriber is advanced --months on every core.")
+  var population: Int?
+
+  @Option(help: ArgumentHelp("With --population: a JSON object {\"failureRate\": 0.05, \"autoRenewOff\": 0.1} (the defaults).", valueName: "FILE"))
+  var mix: String?
+
+  @Option(help: "With --population: how many 30-day months to advance every subscriber.")
+  var months = 12
+
   func validate() throws {
+    if let population {
+      guard population >= 1 else { throw ValidationError("--population must be 1 or more") }
+      guard months >= 1 else { throw ValidationError("--months must be 1 or more") }
+      if scenario != nil || check != nil || fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil {
+        throw ValidationError("--population takes --seed, --mix and --months only")
+      }
+      if file == nil { throw ValidationError("missing the population DIRECTORY") }
+      return
+    }
+    if mix != nil { throw ValidationError("--mix goes with --population") }
     if scenario != nil && check != nil { throw ValidationError("use either --scenario or --check, not both") }
     let scripted = scenario != nil || check != nil
     if scripted && (fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil || seed != nil) {
@@ -75,6 +94,21 @@ struct Simulate: ParsableCommand {
       throw ExitCode(SimulateScenario(script: script, file: file, checkOnly: check != nil, output: out).run(&signals))
     }
     let path = file!
+    if let population {
+      do {
+        let run = SimulatePopulation(directory: path, count: population, seed: seed ?? 1,
+                                     mix: try mix.map(SimulatePopulation.Mix.read) ?? .init(), months: months)
+        let started = WallClock.now()
+        let summary = try run.run()
+        let seconds = Double((WallClock.now() - started).ms) / 1000
+        out.population(summary, directory: path, seconds: seconds)
+        if !summary.failures.isEmpty { throw ExitCode(2) }
+      } catch let e as SimulateInputError {
+        LineOut.stderr("subdash: \(e.message)")
+        throw ExitCode(2)
+      }
+      return
+    }
     do {
       try applyFlags(to: path)
       var runner = SimulateClock(path: path, output: out)

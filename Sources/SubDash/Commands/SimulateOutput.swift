@@ -31,4 +31,20 @@ struct SimulateOutput {
   func print(_ changes: [Change]) {
     for c in changes { for n in c.notifications { print(n) } }
   }
+
+  /// One summary for a population run: how many, what happened, and the rate of simulated time.
+  func population(_ s: SimulatePopulation.Summary, directory: String, seconds: Double) {
+    if s.created > 0 { LineOut.stdout("created \(counted(s.created, "subscriber")) in \(directory)") }
+    for (label, n) in s.notifications.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+      LineOut.stdout("  \(label): \(n)")
+    }
+    for f in s.failures.prefix(10) { LineOut.stderr("subdash simulate: \(f)") }
+    let rate = seconds > 0 ? Int((s.subscriberMonths / seconds).rounded()) : 0
+    LineOut.stdout("\(counted(s.subscribers, "subscriber")) advanced; \(Int(s.subscriberMonths)) subscriber-months in \(String(format3(seconds))) s (\(rate) subscriber-months/s)")
+  }
+
+  private func format3(_ x: Double) -> String {
+    let ms = Int((x * 1000).rounded())
+    return "\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)"
+  }
 }

@@ -1,0 +1,182 @@
+import ArgumentParser
+import DashModel
+import Dispatch
+import FoundationEssentials
+import Glibc
+
+/// `subdash simulate --population N DIR`: a population of subscribers advanced by one virtual
+/// clock. A directory without state files is first filled with N subscribers made from the demo
+/// subscriber (a fresh originalTransactionId and appAccountToken each) with the mix's billing
+/// failure rate and share of auto-renew off, each with its own seed derived from `--seed`. Then
+/// every subscriber is advanced to the same virtual moment by the simulation engine, each file
+/// through the locked, atomic, journalled write, on every core. Files are independent and each
+/// draws only from its own seed, so the same seed gives byte-identical files whatever the thread
+/// scheduling.
+struct SimulatePopulation {
+  /// What the population is made of (`--mix FILE`: a JSON object with these keys, all optional).
+  struct Mix: Equatable {
+    /// Chance that a renewal fails with a billing issue (the engine's `failureRate`).
+    var failureRate = 0.05
+    /// Share of subscribers who turned auto-renew off (voluntary churn at their next renewal).
+    var autoRenewOff = 0.10
+
+    static func read(_ path: String) throws -> Mix {
+      guard let bytes = readInput(path) else { throw SimulateInputError("\(path): cannot read the mix") }
+      guard case .object(let o)? = try? JSONParser.parse(bytes) else { throw SimulateInputError("\(path): the mix must be a JSON object") }
+      var mix = Mix()
+      for (key, value) in o.entries {
+        guard case .number(let text) = value, let x = Double(text), (0...1).contains(x) else {
+          throw SimulateInputError("\(path): $.\(key) must be a number from 0 to 1")
+        }
+        switch key {
+        case "failureRate": mix.failureRate = x
+        case "autoRenewOff": mix.autoRenewOff = x
+        default: throw SimulateInputError("\(path): $.\(key) is not a mix setting (failureRate, autoRenewOff)")
+        }
+      }
+      return mix
+    }
+  }
+
+  let directory: String
+  let count: Int
+  let seed: UInt64
+  let mix: Mix
+  let months: Int
+
+  struct Summary {
+    var subscribers = 0
+    var created = 0
+    var notifications: [String: Int] = [:]
+    var subscriberMonths = 0.0
+    var failures: [String] = []
+  }
+
+  func run() throws -> Summary {
+    var summary = Summary()
+    if try stateFiles().isEmpty {
+      try create()
+      summary.created = count
+    }
+    let names = try stateFiles()
+    summary.subscribers = names.count
+    // Each worker takes every n-th file and keeps its own tally; the tallies are added at the end.
+    let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), names.count))
+    let tallies = Tallies(count: workers)
+    DispatchQueue.concurrentPerform(iterations: workers) { w in
+      var i = w
+      while i < names.count {
+        tallies.record(w, advance(directory + "/" + names[i]))
+        i += workers
+      }
+    }
+    for t in tallies.all {
+      summary.subscriberMonths += t.subscriberMonths
+      summary.failures += t.failures
+      for (k, v) in t.notifications { summary.notifications[k, default: 0] += v }
+    }
+    return summary
+  }
+
+  private func stateFiles() throws -> [String] {
+    do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+      throw SimulateInputError("\(directory): cannot create the directory")
+    }
+    return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+      .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+  }
+
+  /// N subscribers from the demo subscriber, ids `4` + 15 digits, settings from the mix.
+  private func create() throws {
+    let template = DemoState.json
+    let templateId = "2000000871234560"
+    // The demo's appAccountToken, replaced per subscriber like its id.
+    let templateToken: String? = {
+      guard case .object(let o)? = try? JSONParser.parse(Array(template.utf8)) else { return nil }
+      return o["subscriber"]?.objectValue?["latestTransaction"]?.objectValue?["appAccountToken"]?.stringValue
+    }()
+    func padded(_ n: Int, _ width: Int) -> String {
+      let digits = String(n)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    var rng = SplitMix(seed: seed)
+    for i in 0..<count {
+      let id = "4" + padded(i, 15)
+      var text = template.replacing(templateId, with: id)
+      if let templateToken { text = text.replacing(templateToken, with: "00000000-0000-4000-8000-" + padded(i, 12)) }
+      let path = directory + "/" + id + ".json"
+      do { try AtomicWriter.write(Array(text.utf8), to: path) } catch { throw SimulateInputError(error.description) }
+      let subscriberSeed = rng.next()
+      let churns = Double(rng.next() % 1_000_000) / 1_000_000 < mix.autoRenewOff
+      _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+        var change = try Simulator.setSettings(s, [("seed", .int(Int64(bitPattern: subscriberSeed))),
+                                                   ("failureRate", .number(String(mix.failureRate)))]).get()
+        if churns {
+          let now = (try Simulator.settings(change.state)).now ?? Instant(ms: 0)
+          let off = try Actions.apply(.setAutoRenew(false), to: change.state, at: now, timing: TimeRate.realTime).get()
+          change = Change(state: off.state, transactions: change.transactions + off.transactions,
+                          notifications: change.notifications + off.notifications, message: off.message)
+        }
+        return change
+      }
+    }
+  }
+
+  /// Advances one subscriber `months` × 30 days past its own clock, in as many engine steps as
+  /// the event limit needs. Returns what happened.
+  private func advance(_ path: String) -> Tally {
+    var tally = Tally()
+    do {
+      guard let start = try Simulator.settings(StateFile.load(path: path)).now else {
+        tally.failures.append("\(path): has no simulated clock")
+        return tally
+      }
+      let target = start + Span.days(Double(30 * months))
+      var reached = start
+      while reached < target {
+        guard let change = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in
+          try Simulator.advance(s, to: target)
+        }) else { break }
+        for n in change.notifications { tally.notifications[n.label, default: 0] += 1 }
+        let now = (try? Simulator.settings(change.state).now) ?? target
+        if now == reached { break }
+        reached = now ?? target
+      }
+      tally.subscriberMonths = Double(months)
+    } catch {
+      tally.failures.append("\(path): \(error)")
+    }
+    return tally
+  }
+
+  struct Tally {
+    var notifications: [String: Int] = [:]
+    var subscriberMonths = 0.0
+    var failures: [String] = []
+  }
+
+  /// One slot per worker: each worker writes only its own.
+  final class Tallies: @unchecked Sendable {
+    private var slots: [Tally]
+    init(count: Int) { slots = Array(repeating: Tally(), count: count) }
+    func record(_ worker: Int, _ t: Tally) {
+      slots[worker].subscriberMonths += t.subscriberMonths
+      slots[worker].failures += t.failures
+      for (k, v) in t.notifications { slots[worker].notifications[k, default: 0] += v }
+    }
+    var all: [Tally] { slots }
+  }
+}
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same population.
+struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
