@@ -122,6 +122,26 @@ struct StorageConcurrencyTests {
     #expect(dir.text(".state.json.subdash-tmp-1") == "pid 1 is alive: a save in progress")
   }
 
+  /// Found by CI's kill test (seed 9606): a process that had saved the file once no longer looked
+  /// for leftovers, so a dashboard left open kept a killed simulator's temporary file. Every save
+  /// sweeps; only a population run, the directory's only writer, sweeps once per file.
+  @Test func everySaveClearsALeftoverThatAppearedAfterThisProcessSavedTheFile() throws {
+    let dir = TempDir()
+    let path = dir.write("state.json", "{}")
+    try AtomicWriter.write(Array("{\"n\":1}".utf8), to: path)
+    _ = dir.write(".state.json.subdash-tmp-\(try Self.deadPid())", "{ half a save")
+    try AtomicWriter.write(Array("{\"n\":2}".utf8), to: path)
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("subdash-tmp") }
+    #expect(left.isEmpty)
+
+    let population = dir.write("4000.json", "{}")
+    try AtomicWriter.write(Array("{\"n\":1}".utf8), to: population, sweep: .firstSaveInProcess)
+    let later = ".4000.json.subdash-tmp-\(try Self.deadPid())"
+    _ = dir.write(later, "{ half a save")
+    try AtomicWriter.write(Array("{\"n\":2}".utf8), to: population, sweep: .firstSaveInProcess)
+    #expect(dir.text(later) == "{ half a save", "the once-per-process sweep is a choice the caller makes")
+  }
+
   @Test func aJournalCutShortBySomethingElseStopsTheWriter() throws {
     let dir = TempDir()
     let path = dir.write("state.json", Self.base)

@@ -10,7 +10,18 @@ import SystemPackage
 /// Replaces a file atomically: temp file in the same directory, same permissions, fsync, rename,
 /// fsync of the directory. A reader (or a crash) sees the old bytes or the new ones, never a mix.
 public enum AtomicWriter {
-  public static func write(_ bytes: [UInt8], to path: String) throws(StateFileError) {
+  /// When a save looks for the temporary files killed writers left beside the file.
+  public enum LeftoverSweep: Sendable {
+    /// On every save (the default): a killed writer's leftover is gone after the next save,
+    /// whichever process makes it.
+    case everySave
+    /// On the first save of each file in this process: for one process that is the only writer
+    /// of thousands of files in one directory, where every sweep reads the whole directory (a
+    /// population of 10,000 subscribers took 23× the CPU of 1,000 when each save swept).
+    case firstSaveInProcess
+  }
+
+  public static func write(_ bytes: [UInt8], to path: String, sweep: LeftoverSweep = .everySave) throws(StateFileError) {
     let name = PathName.fileName(of: path)
     func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
       StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
@@ -22,7 +33,9 @@ public enum AtomicWriter {
     let tmp = "\(dir)/.\(name).subdash-tmp-\(getpid())"
     // Before creating ours, not after the rename: a writer killed during its own first save must
     // not leave its file beside its predecessor's, so at most one leftover ever exists.
-    removeStaleTemporaryFiles(of: name, in: dir)
+    if sweep == .everySave || ScannedFiles.shared.firstTime(dir + "/" + name) {
+      removeStaleTemporaryFiles(of: name, in: dir)
+    }
     // The name is predictable: remove whatever has it (a crashed writer's leftover, or a planted
     // symlink) and create it exclusively, so the write can only go to a new file of our own.
     unlink(tmp)
@@ -56,13 +69,7 @@ public enum AtomicWriter {
   /// A writer killed mid-save leaves its hidden temporary file behind; the next save removes
   /// those whose writer is no longer running (whether or not that save then completes), so
   /// crashes do not accumulate clutter.
-  ///
-  /// Once per file per process: a directory of 30,000 files scanned on every save made each save
-  /// cost grow with the directory (a population of 10,000 subscribers took 23× the CPU of 1,000).
-  /// Another process's leftover appears only if that process is killed mid-save, and the next
-  /// process to save the file removes it on its first save.
   static func removeStaleTemporaryFiles(of name: String, in dir: String) {
-    guard ScannedFiles.shared.firstTime(dir + "/" + name) else { return }
     let prefix = ".\(name).subdash-tmp-"
     guard let d = opendir(dir) else { return }
     defer { closedir(d) }
@@ -73,7 +80,8 @@ public enum AtomicWriter {
     }
   }
 
-  /// The files this process has cleaned up after already (thread-safe: writers run on every core).
+  /// The files this process has swept already, for `.firstSaveInProcess` (thread-safe: the
+  /// population's writers run on every core).
   final class ScannedFiles: @unchecked Sendable {
     static let shared = ScannedFiles()
     private var seen = Set<String>()
