@@ -146,6 +146,24 @@ let package = Package(
       ],
       path: "Sources/SubDashListen"
     ),
+    // App Store Server Notifications V2 out: follow a state file, sign each new notification with the
+    // local test CA, POST it (AsyncHTTPClient) and record every attempt in the file; Apple's retries.
+    .target(
+      name: "NotificationDelivery",
+      dependencies: ["AppStoreSigning", "DashModel", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                     .product(name: "NIOSSL", package: "swift-nio-ssl")]
+    ),
+    // `subdash deliver` and `subdash simulate --deliver` run this binary beside `subdash`.
+    .executableTarget(
+      name: "subdash-deliver",
+      dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/SubDashDeliver"
+    ),
+    .testTarget(
+      name: "NotificationDeliveryTests",
+      dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "NotificationReceiver",
+                     .product(name: "Hummingbird", package: "hummingbird")]
+    ),
     .testTarget(
       name: "NotificationReceiverTests",
       dependencies: ["NotificationReceiver", "AppStoreSigning", "DashModel", "SubscriberDatabase", "subdash-listen"]

@@ -19,6 +19,37 @@ extension LocalCertificateAuthority {
   static let intermediateKeyFile = "intermediate-key.pem"
   static let leafKeyFile = "leaf-key.pem"
 
+  /// `$XDG_CONFIG_HOME/subdash/ca`, else `~/.config/subdash/ca`.
+  public static func defaultDirectory() -> String {
+    if let xdg = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), !xdg.isEmpty { return xdg + "/subdash/ca" }
+    return (getenv("HOME").map { String(cString: $0) } ?? ".") + "/.config/subdash/ca"
+  }
+
+  /// Where the root is and how to trust it, for the developer's terminal.
+  public func trustLines(directory dir: String) -> [String] {
+    [
+      "root certificate: \(dir)/\(Self.rootCertificateFile) (PEM), \(dir)/\(Self.rootDERFile) (DER)",
+      "SHA-256 fingerprint: \(rootFingerprintSHA256)",
+      "trust it: subdash verify --root \(dir)/root.pem …, subdash listen --root \(dir)/root.pem …,",
+      "  Apple's library: SignedDataVerifier(root_certificates=[open('\(dir)/root.der','rb').read()], enable_online_checks=False, …)",
+    ]
+  }
+
+  /// The CA in `directory`, created there (parents 0700) when there is none yet; `created` says which.
+  public static func loadOrCreate(in directory: String) throws -> (authority: LocalCertificateAuthority, created: Bool) {
+    if access(directory + "/" + leafKeyFile, F_OK) == 0 { return (try load(from: directory), false) }
+    var parents: [String] = []
+    var p = directory
+    while let slash = p.lastIndex(of: "/"), slash != p.startIndex {
+      p = String(p[..<slash])
+      parents.insert(p, at: 0)
+    }
+    for parent in parents where access(parent, F_OK) != 0 { _ = mkdir(parent, 0o700) }
+    let ca = try create()
+    try ca.save(to: directory)
+    return (ca, true)
+  }
+
   /// Writes the CA into `directory` (created 0700 when missing). Refuses to overwrite an existing CA:
   /// replacing keys would silently invalidate every root a developer already trusts.
   public func save(to directory: String) throws {

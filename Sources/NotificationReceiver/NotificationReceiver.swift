@@ -113,10 +113,7 @@ public final class NotificationReceiver: Sendable {
   }
 
   /// Untrusted text in a log line or an answer: printable ASCII, at most 60 characters.
-  static func clip(_ s: String) -> String {
-    let printable = String(s.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.map(Character.init))
-    return printable.count > 60 ? String(printable.prefix(60)) + "…" : printable
-  }
+  static func clip(_ s: String) -> String { LogText.clip(s) }
 }
 
 /// The verdicts the receiver already reached (asynchronously) for each JWS in the body, handed to

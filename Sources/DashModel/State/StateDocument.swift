@@ -14,6 +14,8 @@ public struct StateDocument: Equatable, Sendable {
   /// The simulator's settings and clock, kept as JSON; `SimulationSettings` reads it.
   public var simulation: JSONObject?
   public var journal: JournalInfo?
+  /// Notifications sent to a developer's server (`subdash deliver`), when any are.
+  public var deliveries: DeliveryBook?
 
   public enum CatalogReference: Equatable, Sendable {
     case inline
@@ -54,6 +56,7 @@ public struct StateDocument: Equatable, Sendable {
     _ = try sim?.instant("now")
     simulation = sim?.object
     journal = try r.object("journal").map { (j) throws(DecodeError) in try JournalInfo(j) }
+    deliveries = try r.object(DeliveryBook.key).map { (d) throws(DecodeError) in try DeliveryBook(d) }
   }
 
   public var json: JSON {
@@ -62,6 +65,7 @@ public struct StateDocument: Equatable, Sendable {
     if source["offerCodes"] != nil || !offerCodes.isEmpty { w.set("offerCodes", json: .array(offerCodes.map(\.json))) }
     w.set("simulation", json: simulation.map(JSON.object))
     w.set("journal", json: journal?.json)
+    w.set(DeliveryBook.key, json: deliveries?.json)
     return w.json
   }
 

@@ -114,6 +114,30 @@ public enum Journal {
     }
   }
 
+  /// The committed entries after byte `offset` (a length an earlier read ended at), oldest first:
+  /// what a follower (`subdash deliver`) has not seen yet, read without rereading the rest.
+  public static func entries(path: String, after offset: Int64, committedBytes: Int64) throws(StateFileError) -> [Entry] {
+    let name = PathName.fileName(of: path)
+    guard committedBytes > offset else { return [] }
+    guard offset >= 0 else { throw StateFileError(file: name, message: "a journal offset cannot be negative") }
+    let fd: FileDescriptor
+    switch Posix.openPlainFile(path, .readOnly) {
+    case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why)")
+    case .success(let d): fd = d
+    }
+    defer { try? fd.close() }
+    var bytes = [UInt8](repeating: 0, count: Int(committedBytes - offset))
+    let n = (try? bytes.withUnsafeMutableBytes { try fd.read(fromAbsoluteOffset: offset, into: $0) }) ?? -1
+    if n != bytes.count { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
+    // An offset inside a line means the journal is not the one the offset was taken from.
+    if offset > 0 {
+      var previous: UInt8 = 0
+      _ = withUnsafeMutableBytes(of: &previous) { try? fd.read(fromAbsoluteOffset: offset - 1, into: $0) }
+      if previous != 0x0A { throw StateFileError(file: name, message: "byte \(offset) is not the start of an entry (was the journal replaced?)") }
+    }
+    return try bytes.split(separator: 0x0A).map { (line) throws(StateFileError) in try decode(Array(line), file: name) }
+  }
+
   static func decode(_ line: [UInt8], file: String) throws(StateFileError) -> Entry {
     do {
       let json = try JSONParser.parse(line)

@@ -24,6 +24,14 @@ public enum Format {
     return "\(seconds)s"
   }
 
+  /// A wait that may be under a second (delivery retries at fast rates): `0.4s`, `9.5s`, then as
+  /// `countdown`.
+  public static func wait(_ span: Span) -> String {
+    guard span.ms < 10_000 else { return countdown(span) }
+    let tenths = Int((max(0, span.ms) / 100).rounded(.up))
+    return "\(tenths / 10).\(tenths % 10)s"
+  }
+
   /// `2026-11-22 03:42 UTC`. Seconds are truncated, not rounded, so the minute shown has
   /// already begun.
   public static func date(_ instant: Instant) -> String {

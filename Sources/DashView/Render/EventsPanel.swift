@@ -13,7 +13,10 @@ enum EventsPanel {
   static func title(_ vm: ViewModel) -> String {
     let all = total(vm)
     let listed = vm.notifications.count
-    return all > listed && listed > 0 ? "Recent events (\(all), newest \(listed))" : "Recent events (\(all))"
+    let counts = all > listed && listed > 0 ? "\(all), newest \(listed)" : "\(all)"
+    // Delivery's own counts, so a backend developer sees at once whether everything arrived.
+    let delivery = vm.state.document.deliveries.map { ", " + DeliveryText.summary($0) } ?? ""
+    return "Recent events (\(counts)\(delivery))"
   }
 
   /// One entry per notification (each one or two lines), or a single entry saying why none is.
@@ -37,19 +40,24 @@ enum EventsPanel {
     // `DID_CHANGE_RENEWAL_STATUS / AUTO_RENEW_DISABLED` is whole.
     let labelWidth = min(longest, width >= PlainReport.unlimitedWidth ? Int.max : max(36, width - dateWidth - 4 - 26))
     let newestChanged = ui.highlights.isHighlighted(.events, at: vm.clock.wall)
+    let book = vm.state.document.deliveries
     return vm.notifications.enumerated().map { i, n in
+      let mark = DeliveryText.mark(for: n, book, wall: vm.clock.wall)
       let date = n.signedDate.map { Format.dateShort($0, seconds: seconds, year: year) } ?? PlansPanel.pad("(no date)", dateWidth)
       let summary = n.summary ?? n.productId
       var lines: [Line]
       if oneRow {
         let label = PlansPanel.pad(fit(n, width: labelWidth, ellipsis: vm.options.ascii ? Glyphs.ascii.ellipsis : Glyphs.unicode.ellipsis), labelWidth)
         var line = Line([Run(date, Style(.dim)), Run("  "), Run(label, Style(.value))])
+        if let mark { line = line + Line([Run("  "), mark]) }
         if let summary { line = line + Line("  " + summary) }
         lines = [line]
       } else {
         var second = Line([Run("  "), Run(date, Style(.dim))])
         if let summary { second = second + Line("  " + summary) }
-        lines = [Line(n.label, Style(.value)), second]
+        var first = Line(n.label, Style(.value))
+        if let mark { first = first + Line([Run("  "), mark]) }
+        lines = [first, second]
       }
       if i == 0 && newestChanged { lines = lines.map { $0.styled { $0.role = .changed } } }
       return lines

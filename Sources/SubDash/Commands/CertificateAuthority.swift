@@ -15,19 +15,7 @@ struct CertificateAuthority: ParsableCommand {
     subcommands: [Init.self, ShowCA.self, Sign.self])
 
   /// `$XDG_CONFIG_HOME/subdash/ca`, else `~/.config/subdash/ca`.
-  static func defaultDirectory() -> String {
-    if let xdg = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), !xdg.isEmpty { return xdg + "/subdash/ca" }
-    return (getenv("HOME").map { String(cString: $0) } ?? ".") + "/.config/subdash/ca"
-  }
-
-  static func trustLines(_ dir: String, _ ca: LocalCertificateAuthority) -> [String] {
-    [
-      "root certificate: \(dir)/\(LocalCertificateAuthority.rootCertificateFile) (PEM), \(dir)/\(LocalCertificateAuthority.rootDERFile) (DER)",
-      "SHA-256 fingerprint: \(ca.rootFingerprintSHA256)",
-      "trust it: subdash verify --root \(dir)/root.pem …, subdash listen --root \(dir)/root.pem …,",
-      "  Apple's library: SignedDataVerifier(root_certificates=[open('\(dir)/root.der','rb').read()], enable_online_checks=False, …)",
-    ]
-  }
+  static func defaultDirectory() -> String { LocalCertificateAuthority.defaultDirectory() }
 
   struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,7 +32,7 @@ struct CertificateAuthority: ParsableCommand {
         try ca.save(to: dir)
       } catch { throw badInput(oneLine(error)) }
       print("created a local App Store test CA in \(dir)")
-      for line in CertificateAuthority.trustLines(dir, ca) { print(line) }
+      for line in ca.trustLines(directory: dir) { print(line) }
     }
   }
 
@@ -56,7 +44,7 @@ struct CertificateAuthority: ParsableCommand {
       let dir = directory ?? CertificateAuthority.defaultDirectory()
       let ca: LocalCertificateAuthority
       do { ca = try LocalCertificateAuthority.load(from: dir) } catch { throw badInput(oneLine(error) + " (create one with: subdash ca init)") }
-      for line in CertificateAuthority.trustLines(dir, ca) { print(line) }
+      for line in ca.trustLines(directory: dir) { print(line) }
     }
   }
 

@@ -56,6 +56,8 @@ struct Show: ParsableCommand {
       let recent: [NotificationRecord]
       do { recent = try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
       o["notifications"] = .array(recent.map(\.json))
+      // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
+      if let book = state.document.deliveries { o["deliveries"] = book.json }
       // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.
       let text = JSONWriter.string(.object(o))
       print(text, terminator: text.hasSuffix("\n") ? "" : "\n")

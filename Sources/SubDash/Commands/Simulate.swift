@@ -56,7 +56,40 @@ struct Simulate: ParsableCommand {
   @Option(help: "With --population: how many 30-day months to advance every subscriber.")
   var months = 12
 
+  @Option(help: ArgumentHelp("Send every notification to URL as an App Store Server Notification V2 while simulating (runs `subdash deliver`; see its --help).", valueName: "URL"))
+  var deliver: String?
+
+  @Option(name: .customLong("duplicate-rate"), help: "With --deliver: chance 0…1 that a delivered notification is sent again.")
+  var duplicateRate: Double?
+
+  @Option(name: .customLong("reorder-window"), help: ArgumentHelp("With --deliver: hold each notification 0…S seconds so close ones arrive out of order.", valueName: "S"))
+  var reorderWindow: Double?
+
+  @Option(name: .customLong("retry-schedule"), help: "With --deliver: production (retries at 1/12/24/48/72 h, scaled) or sandbox (one attempt).")
+  var retrySchedule: String?
+
+  @Option(help: ArgumentHelp("With --deliver: the local test CA (default ~/.config/subdash/ca, created on first use).", valueName: "DIR"))
+  var ca: String?
+
+  /// What `subdash deliver` is given.
+  var deliveryOptions: [String]? {
+    guard let deliver else { return nil }
+    var o = ["--to", deliver]
+    if let duplicateRate { o += ["--duplicate-rate", String(duplicateRate)] }
+    if let reorderWindow { o += ["--reorder-window", String(reorderWindow)] }
+    if let retrySchedule { o += ["--retry-schedule", retrySchedule] }
+    if let ca { o += ["--ca", ca] }
+    if let seed { o += ["--seed", String(seed)] }
+    return o
+  }
+
   func validate() throws {
+    if deliver == nil && (duplicateRate != nil || reorderWindow != nil || retrySchedule != nil || ca != nil) {
+      throw ValidationError("--duplicate-rate, --reorder-window, --retry-schedule and --ca go with --deliver URL")
+    }
+    if deliver != nil && (population != nil || scenario != nil || check != nil) {
+      throw ValidationError("--deliver goes with a clock run (the wall clock, --fast, --until or --steps), not --population, --scenario or --check")
+    }
     if let population {
       guard population >= 1 else { throw ValidationError("--population must be 1 or more") }
       guard months >= 1 else { throw ValidationError("--months must be 1 or more") }
@@ -109,8 +142,13 @@ struct Simulate: ParsableCommand {
       }
       return
     }
+    var delivery: DeliveryChild?
     do {
       try applyFlags(to: path)
+      if let options = deliveryOptions { delivery = try DeliveryChild.start(options, file: path) }
+      defer {
+        if let status = delivery?.finish(), status != 0, status < 128 { LineOut.stderr("subdash: subdash deliver exited with status \(status)") }
+      }
       var runner = SimulateClock(path: path, output: out)
       if fast || until != nil || steps != nil {
         let limit = try until.map { (text) throws -> Instant in
