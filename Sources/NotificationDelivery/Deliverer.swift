@@ -39,7 +39,8 @@ public struct Deliverer: Sendable {
     started()
     var totals = Totals()
     var rng = SplitMix(seed: options.seed)
-    var lastStamp = FileStamp(path)
+    // No stamp yet: the first turn always reads, so a write made just after `start` is not missed.
+    var lastStamp: FileStamp?
     while !stop() {
       let stamp = FileStamp(path)
       if stamp != lastStamp {
@@ -154,8 +155,7 @@ public struct Deliverer: Sendable {
     var detail: String?
   }
 
-  /// One attempt for each due delivery, all at once (as the App Store does not wait for one
-  /// notification's answer before sending the next).
+  /// One attempt for each due delivery, `options.concurrency` at a time (in order when 1).
   func send(_ due: [Delivery]) async -> [AttemptResult] {
     await withTaskGroup(of: AttemptResult.self) { group in
       for d in due {

@@ -15,11 +15,12 @@ public struct DeliveryOptions: Sendable {
   public var timeout: Double
   /// Sent as `data.appAppleId` (Apple's verifiers require it for Production payloads).
   public var appAppleId: Int64?
-  /// Attempts in flight at once.
+  /// Attempts in flight at once. 1 (the default) keeps the written order whenever nothing is
+  /// retried or held back by `reorderWindow`, so disorder is only ever the one asked for.
   public var concurrency: Int
 
   public init(url: String, schedule: RetrySchedule = .production, duplicateRate: Double = 0, reorderWindow: Double = 0,
-              seed: UInt64 = 0, timeout: Double = 5, appAppleId: Int64? = nil, concurrency: Int = 8) {
+              seed: UInt64 = 0, timeout: Double = 5, appAppleId: Int64? = nil, concurrency: Int = 1) {
     self.url = url
     self.schedule = schedule
     self.duplicateRate = duplicateRate

@@ -66,9 +66,13 @@ public struct DeliveryBook: Equatable, Sendable {
     (recent + pending).filter { $0.notificationUUID == notificationUUID }
   }
 
-  /// The pending deliveries whose next attempt is due at `now` (wall clock), earliest first.
+  /// The pending deliveries whose next attempt is due at `now` (wall clock), earliest first;
+  /// those due at the same moment in the order they were written.
   public func due(at now: Instant) -> [Delivery] {
-    pending.filter { ($0.nextAttemptDate ?? now) <= now }.sorted { ($0.nextAttemptDate ?? now) < ($1.nextAttemptDate ?? now) }
+    pending.enumerated()
+      .filter { ($0.element.nextAttemptDate ?? now) <= now }
+      .sorted { ($0.element.nextAttemptDate ?? now, $0.offset) < ($1.element.nextAttemptDate ?? now, $1.offset) }
+      .map(\.element)
   }
 
   /// When the earliest pending attempt is due.
