@@ -90,6 +90,33 @@ test_kill_9_loses_nothing() {
   grep -qF '"transactionId": "20000001000120"' "$E2E_TMP/final.json"
 }
 
+# The developer's loop in three commands: ca init, a backend (here `subdash listen`), simulate
+# --deliver; a dashboard on the simulated file shows each delivery as it lands.
+test_simulate_deliver_with_a_dashboard_following() {
+  [[ -f "$CA/root.pem" ]] || "$SUBDASH_BIN" ca init "$CA" >/dev/null
+  local dev="$E2E_TMP/dev" theirs="$E2E_TMP/backend" i
+  mkdir -p "$dev"; cp "$E2E_ROOT/Examples/active.json" "$E2E_ROOT/Examples/backyard-birds.storekit" "$dev/"
+  "$SUBDASH_BIN" listen --port 0 --root "$CA/root.pem" --bundle-id com.example.birdwatch "$theirs" >"$E2E_TMP/backend.out" 2>>"$E2E_TMP/backend.log" &
+  local backend=$! url=""
+  for ((i = 0; i < 200; i++)); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*' "$E2E_TMP/backend.out" 2>/dev/null) && break
+    sleep 0.05  # polling a file for the port line, as start_listen does
+  done
+  [[ -n $url ]]
+  e2e_start deliverdash 120 40 "$SUBDASH_BIN" --read-only "$dev/active.json"
+  e2e_wait_for "Recent events"
+  "$SUBDASH_BIN" simulate --steps 2 --rate oneRenewalEveryTwoSeconds --deliver "$url/" --ca "$CA" "$dev/active.json" >/dev/null 2>"$E2E_TMP/deliver.log"
+  grep -qF "subdash deliver: 2 attempts, 2 delivered, nothing pending" "$E2E_TMP/deliver.log"
+  e2e_wait_for "2 sent)"
+  e2e_wait_for "sent 200"
+  e2e_type q
+  e2e_wait_exit 0
+  kill "$backend"; wait "$backend" 2>/dev/null || true
+  # The backend's file holds both renewals, verified and applied once.
+  "$SUBDASH_BIN" show --json "$theirs/2000000871234560.json" | grep -c '"notificationType": "DID_RENEW"' | grep -qx 2
+}
+
 e2e_run "ca init, ca sign, listen over HTTP, a dashboard following the file it writes" test_ca_listen_and_a_dashboard_following
 e2e_run "kill -9 of listen mid-stream: after restart and retries, every notification exactly once" test_kill_9_loses_nothing
+e2e_run "simulate --deliver to listen, a dashboard showing each delivery land" test_simulate_deliver_with_a_dashboard_following
 e2e_summary
