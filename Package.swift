@@ -93,9 +93,12 @@ let package = Package(
       path: "Sources/SubDashFetch"
     ),
     // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
+    // The App Store Server API's bearer JWT, checked as Apple checks it (the mock and `subdash serve`).
+    .target(name: "AppStoreAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .target(
       name: "MockAppStore",
       dependencies: [
+        "AppStoreAuth",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -103,11 +106,11 @@ let package = Package(
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
-    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore", "AppStoreSigning"]),
+    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore", "AppStoreAuth", "AppStoreSigning"]),
     .testTarget(
       name: "AppStoreAPITests",
       dependencies: [
-        "AppStoreAPI", "MockAppStore", "AppStoreSigning", "subdash-fetch", "DashModel",
+        "AppStoreAPI", "MockAppStore", "AppStoreAuth", "AppStoreSigning", "subdash-fetch", "DashModel",
         .product(name: "X509", package: "swift-certificates"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ]
     ),
@@ -136,12 +139,15 @@ let package = Package(
     // App Store Server Notifications V2 in: verify, check, apply through the importer and the
     // locked write path (a directory or the team database). No HTTP here, so it is tested directly.
     .target(name: "NotificationReceiver", dependencies: ["AppStoreSigning", "DashModel", "SubscriberDatabase"]),
+    // The App Store Server API answered from a directory of state files, signed by the local CA
+    // (`subdash serve`, `listen --serve-api`). No HTTP here: requests in, answers out.
+    .target(name: "LocalAppStoreAPI", dependencies: ["AppStoreAuth", "AppStoreSigning", "DashModel", "NotificationDelivery"]),
     // `subdash listen`: the HTTP server (Hummingbird) around NotificationReceiver, exec'd by `subdash`.
     .executableTarget(
       name: "subdash-listen",
       dependencies: [
-        "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase",
-        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase", "LocalAppStoreAPI", "AppStoreAuth", "NotificationDelivery",
+        .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/SubDashListen"

@@ -1,3 +1,4 @@
+import AppStoreAuth
 import Crypto
 import Foundation
 import HTTPTypes
@@ -40,9 +41,9 @@ public final class MockAppStore: @unchecked Sendable {
   public static func selfSignedSigner() -> PayloadSigner {
     let key = P256.Signing.PrivateKey()
     return { payload in
-      let input = MockBase64URL.encode(Array(#"{"alg":"ES256","x5c":[]}"#.utf8)) + "." + MockBase64URL.encode(Array(payload.utf8))
+      let input = JWTBase64URL.encode(Array(#"{"alg":"ES256","x5c":[]}"#.utf8)) + "." + JWTBase64URL.encode(Array(payload.utf8))
       let signature = try! key.signature(for: Array(input.utf8))
-      return input + "." + MockBase64URL.encode(signature.rawRepresentation)
+      return input + "." + JWTBase64URL.encode(signature.rawRepresentation)
     }
   }
 

@@ -1,10 +1,15 @@
+import AppStoreAuth
 import AppStoreSigning
 import ArgumentParser
+import Crypto
+import DashModel
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import LocalAppStoreAPI
 import NIOCore
+import NotificationDelivery
 import NotificationReceiver
 import SubscriberDatabase
 
@@ -33,8 +38,28 @@ struct ListenCommand: AsyncParsableCommand {
   var database: String?
   @Argument(help: "The directory of state files (created when missing). Not with --db.") var directory: String?
 
+  @Flag(name: .customLong("serve-api"), help: "Also answer the App Store Server API for the subscribers in DIR (what `subdash serve` runs).")
+  var serveAPI = false
+  @Option(name: .customLong("key-id"), help: "With --serve-api: the key ID bearer tokens must name (kid).") var keyId: String?
+  @Option(name: .customLong("issuer-id"), help: "With --serve-api: the issuer ID bearer tokens must carry (iss).") var issuerId: String?
+  @Option(name: .customLong("key"), help: ArgumentHelp("With --serve-api: the .p8 private key (or its public key, PEM) that signs bearer tokens.", valueName: "FILE"))
+  var key: String?
+  @Option(name: .customLong("ca"), help: ArgumentHelp("With --serve-api: the local test CA that signs answers (created when missing).", valueName: "DIR"))
+  var ca: String?
+  @Option(name: .customLong("app-apple-id"), help: "With --serve-api: appAppleId in answers.") var appAppleId: Int64?
+  @Option(name: .customLong("notify"), help: ArgumentHelp("With --serve-api: where Request a Test Notification sends its TEST (default: this server's own receiver).", valueName: "URL"))
+  var notify: String?
+
   func validate() throws {
     guard (directory == nil) != (database == nil) else { throw ValidationError("give DIR or --db URL") }
+    if serveAPI {
+      guard directory != nil else { throw ValidationError("--serve-api answers from DIR, not --db") }
+      guard keyId != nil, issuerId != nil, key != nil, bundleId != nil else {
+        throw ValidationError("--serve-api checks bearer tokens as Apple does: give --key-id, --issuer-id, --key FILE and --bundle-id")
+      }
+    } else if keyId != nil || issuerId != nil || key != nil || ca != nil || appAppleId != nil || notify != nil {
+      throw ValidationError("--key-id, --issuer-id, --key, --ca, --app-apple-id and --notify go with --serve-api")
+    }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
   }
 
@@ -48,7 +73,16 @@ struct ListenCommand: AsyncParsableCommand {
     if let directory {
       do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch { throw fail("\(directory): cannot create") }
       let receiver = NotificationReceiver(verifier: verifier, sink: DirectorySink(directory: directory), bundleId: bundleId)
-      try await serve(receiver, target: directory)
+      guard serveAPI else { return try await serve(receiver, target: directory) }
+      let sender = HTTPNotificationSender()
+      do {
+        let api = try makeAPI(directory: directory, sender: sender)
+        try await serve(receiver, api: api, target: directory)
+      } catch {
+        await sender.shutdown()
+        throw error
+      }
+      await sender.shutdown()
     } else if let database {
       let url: DatabaseURL
       do { url = try DatabaseURL(database) } catch { throw fail(error.description) }
@@ -64,11 +98,42 @@ struct ListenCommand: AsyncParsableCommand {
     }
   }
 
-  func serve(_ receiver: NotificationReceiver, target: String) async throws {
+  /// The API's settings from the options; the CA is created on first use, as for `subdash deliver`.
+  func makeAPI(directory: String, sender: HTTPNotificationSender) throws -> LocalAppStoreAPI {
+    guard let keyId, let issuerId, let key, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
+    guard let text = try? String(contentsOfFile: key, encoding: .utf8) else { throw fail("--key \(key): cannot read") }
+    let publicKey: P256.Signing.PublicKey
+    if let privateKey = try? P256.Signing.PrivateKey(pemRepresentation: text) {
+      publicKey = privateKey.publicKey
+    } else if let k = try? P256.Signing.PublicKey(pemRepresentation: text) {
+      publicKey = k
+    } else {
+      throw fail("--key \(key): not a P-256 private key (.p8) or public key in PEM")
+    }
+    let dir = ca ?? LocalCertificateAuthority.defaultDirectory()
+    let authority: LocalCertificateAuthority
+    do {
+      let (loaded, created) = try LocalCertificateAuthority.loadOrCreate(in: dir)
+      authority = loaded
+      if created {
+        log("created a local App Store test CA in \(dir); clients must trust its root:")
+        for line in loaded.trustLines(directory: dir) { log("  " + line) }
+      }
+    } catch { throw fail("\(dir): \(error)") }
+    let check = BearerCheck(publicKey: publicKey, keyID: keyId, issuerID: issuerId, bundleID: bundleId)
+    return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify),
+                            authority: authority, sender: sender)
+  }
+
+  func serve(_ receiver: NotificationReceiver, api: LocalAppStoreAPI? = nil, target: String) async throws {
     let router = Router()
     // Any path: Apple posts to the URL configured in App Store Connect, whatever its path.
     // "**" matches one or more segments, so the bare "/" is registered too.
     let handle: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
+      if let api, LocalAppStoreAPI.handles(request.uri.path) { return try await answer(api, request) }
+      guard request.method == .post else {
+        return Response(status: .methodNotAllowed, headers: [.allow: "POST"], body: .init(byteBuffer: ByteBuffer(string: "refused: only POST\n")))
+      }
       let started = ContinuousClock.now
       var request = request
       let outcome: NotificationReceiver.Outcome
@@ -84,14 +149,8 @@ struct ListenCommand: AsyncParsableCommand {
       return Response(status: .init(code: outcome.status), headers: [.contentType: "text/plain; charset=utf-8"],
                       body: .init(byteBuffer: ByteBuffer(string: outcome.message + "\n")))
     }
-    router.on("/", method: .post, use: handle)
-    router.on("**", method: .post, use: handle)
-    for method in [HTTPRequest.Method.get, .put, .delete, .patch, .head, .options] {
-      for path in ["/", "**"] {
-        router.on(RouterPath(path), method: method) { _, _ -> Response in
-          Response(status: .methodNotAllowed, headers: [.allow: "POST"], body: .init(byteBuffer: ByteBuffer(string: "refused: only POST\n")))
-        }
-      }
+    for method in [HTTPRequest.Method.post, .get, .put, .delete, .patch, .head, .options] {
+      for path in ["/", "**"] { router.on(RouterPath(path), method: method, use: handle) }
     }
     var logger = Logger(label: "subdash-listen")
     logger.logLevel = .critical
@@ -99,11 +158,28 @@ struct ListenCommand: AsyncParsableCommand {
       router: router,
       configuration: .init(address: .hostname(host, port: port), serverName: "subdash-listen"),
       onServerRunning: { channel in
+        api?.receiverStarted(at: "http://\(host):\(channel.localAddress?.port ?? port)/")
         // stdout, unbuffered: scripts wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("listening on http://\(host):\(channel.localAddress?.port ?? port) → \(target)\n".utf8))
       },
       logger: logger)
     try await app.runService()
+  }
+
+  /// An App Store Server API request: bodies are small JSON objects (64 KiB at most).
+  func answer(_ api: LocalAppStoreAPI, _ request: Request) async throws -> Response {
+    var request = request
+    let body: ByteBuffer
+    do { body = try await request.collectBody(upTo: 64 << 10) } catch {
+      log("413 \(request.method) \(LogText.clip(request.uri.path, limit: 120)): body over 64 KiB")
+      return Response(status: .contentTooLarge)
+    }
+    let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    let answer = await api.respond(.init(method: request.method.rawValue, path: request.uri.path, query: query,
+                                         authorization: request.headers[.authorization], body: Array(buffer: body)))
+    log("api: " + answer.log)
+    let headers: HTTPFields = answer.body.isEmpty ? [:] : [.contentType: "application/json"]
+    return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
   }
 
   func log(_ line: String) { FileHandle.standardError.write(Data("subdash listen: \(line)\n".utf8)) }

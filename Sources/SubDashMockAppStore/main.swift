@@ -1,6 +1,7 @@
 import AppStoreSigning
 import Crypto
 import Foundation
+import AppStoreAuth
 import MockAppStore
 
 // A loopback App Store Server API for the e2e script (Tests/e2e/fetch.e2e.sh). It makes a team key,

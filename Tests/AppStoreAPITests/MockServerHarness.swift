@@ -1,6 +1,7 @@
 import AppStoreAPI
 import Crypto
 import Foundation
+import AppStoreAuth
 import MockAppStore
 import NIOSSL
 

@@ -3,7 +3,8 @@ import Foundation
 
 /// Checks an App Store Server API bearer token the way Apple documents it: ES256 over header.payload
 /// with the key registered under `kid`, `aud` appstoreconnect-v1, the right issuer and bundle id,
-/// `exp` at most 60 minutes after `iat`, and not expired or issued in the future.
+/// `exp` at most 60 minutes after `iat` (or from now when, as in Apple's own library, there is no
+/// `iat`), and not expired or issued in the future.
 public struct BearerCheck: Sendable {
   public let publicKey: P256.Signing.PublicKey
   public let keyID: String
@@ -24,8 +25,8 @@ public struct BearerCheck: Sendable {
     guard let authorization, authorization.hasPrefix("Bearer ") else { return "no bearer token" }
     let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3,
-          let headerData = MockBase64URL.decode(parts[0]), let claimsData = MockBase64URL.decode(parts[1]),
-          let signatureData = MockBase64URL.decode(parts[2]),
+          let headerData = JWTBase64URL.decode(parts[0]), let claimsData = JWTBase64URL.decode(parts[1]),
+          let signatureData = JWTBase64URL.decode(parts[2]),
           let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
           let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any]
     else { return "malformed token" }
@@ -38,25 +39,29 @@ public struct BearerCheck: Sendable {
     guard claims["aud"] as? String == "appstoreconnect-v1" else { return "wrong aud" }
     guard claims["iss"] as? String == issuerID else { return "wrong iss" }
     guard claims["bid"] as? String == bundleID else { return "wrong bid" }
-    guard let iat = (claims["iat"] as? NSNumber)?.doubleValue, let exp = (claims["exp"] as? NSNumber)?.doubleValue else {
-      return "iat or exp missing"
-    }
-    guard exp - iat <= 3600 else { return "exp more than 60 minutes after iat" }
+    guard let exp = (claims["exp"] as? NSNumber)?.doubleValue else { return "exp missing" }
     let t = now.timeIntervalSince1970
-    guard iat <= t + skew else { return "iat in the future" }
+    // Apple's own app-store-server-library sends no `iat` (only bid, iss, aud, exp), and Apple's
+    // servers accept its tokens: without `iat`, the 60-minute limit is counted from now.
+    if let iat = (claims["iat"] as? NSNumber)?.doubleValue {
+      guard exp - iat <= 3600 else { return "exp more than 60 minutes after iat" }
+      guard iat <= t + skew else { return "iat in the future" }
+    } else {
+      guard exp <= t + 3600 + skew else { return "exp more than 60 minutes from now (and no iat)" }
+    }
     guard exp > t - skew else { return "expired" }
     return nil
   }
 }
 
-/// Kept apart from DashModel's Base64URL on purpose: the mock checks the client's tokens, so it
+/// Kept apart from DashModel's Base64URL on purpose: this checks the client's tokens, so it
 /// must not share the client's encoder (a bug there would then pass unnoticed).
-enum MockBase64URL {
-  static func encode<D: DataProtocol>(_ bytes: D) -> String {
+public enum JWTBase64URL {
+  public static func encode<D: DataProtocol>(_ bytes: D) -> String {
     Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
       .replacingOccurrences(of: "=", with: "")
   }
-  static func decode(_ text: some StringProtocol) -> Data? {
+  public static func decode(_ text: some StringProtocol) -> Data? {
     var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
     while s.count % 4 != 0 { s += "=" }
     return Data(base64Encoded: s)

@@ -1,0 +1,332 @@
+import AppStoreAuth
+import AppStoreSigning
+import DashModel
+import Foundation
+import NotificationDelivery
+
+/// The App Store Server API answered from a directory of state files (`subdash serve`,
+/// `subdash listen --serve-api`), signed by the local test CA: what a developer's backend calls,
+/// with the same paths, bearer-token rules, paging and error bodies as Apple's. Production is at
+/// `/inApps/…`, sandbox at `/sandbox/inApps/…` (the `--base-url` rule of `subdash fetch`); a
+/// subscriber answers only in its own file's environment, as Apple's do.
+///
+/// No HTTP here: `respond` takes a request and returns the answer, so it is tested directly.
+public final class LocalAppStoreAPI: @unchecked Sendable {
+  public struct Request: Sendable {
+    public var method: String
+    public var path: String
+    public var query: [(String, String)]
+    public var authorization: String?
+    public var body: [UInt8]
+    public init(method: String, path: String, query: [(String, String)] = [], authorization: String?, body: [UInt8] = []) {
+      self.method = method
+      self.path = path
+      self.query = query
+      self.authorization = authorization
+      self.body = body
+    }
+  }
+
+  public struct Response: Sendable, Equatable {
+    public var status: Int
+    public var body: [UInt8]
+    /// One line for the server's log (no secrets, printable only).
+    public var log: String
+  }
+
+  public struct Settings: Sendable {
+    public var check: BearerCheck
+    public var appAppleId: Int64?
+    /// Where Request a Test Notification sends its TEST (nil: the server's own receiver, once
+    /// `receiverStarted` has told where it is).
+    public var notifyURL: String?
+    public var pageSize: Int
+    public init(check: BearerCheck, appAppleId: Int64? = nil, notifyURL: String? = nil, pageSize: Int = 20) {
+      self.check = check
+      self.appAppleId = appAppleId
+      self.notifyURL = notifyURL
+      self.pageSize = pageSize
+    }
+  }
+
+  let directory: SubscriberDirectory
+  let settings: Settings
+  let authority: LocalCertificateAuthority
+  let wallClock: @Sendable () -> Date
+  let sender: (any NotificationSending)?
+  private let lock = NSLock()
+  private var testNotifications: [String: (payload: String, attempts: [DeliveryAttempt])] = [:]
+  private var ownReceiver: String?
+
+  /// The URL of the notification receiver on the same server: TEST goes there without `notifyURL`.
+  public func receiverStarted(at url: String) { lock.withLock { ownReceiver = url } }
+
+  public init(directory: String, settings: Settings, authority: LocalCertificateAuthority,
+              sender: (any NotificationSending)?, wallClock: @escaping @Sendable () -> Date = { Date() }) {
+    self.directory = SubscriberDirectory(path: directory)
+    self.settings = settings
+    self.authority = authority
+    self.sender = sender
+    self.wallClock = wallClock
+  }
+
+  /// Whether `path` is one of the API's (the server sends everything else to the notification receiver).
+  public static func handles(_ path: String) -> Bool {
+    path.hasPrefix("/inApps/") || path.hasPrefix("/sandbox/inApps/")
+  }
+
+  public func respond(_ request: Request) async -> Response {
+    var path = request.path
+    let environment: AppStoreEnvironment
+    if path.hasPrefix("/sandbox/") {
+      environment = .sandbox
+      path.removeFirst("/sandbox".count)
+    } else {
+      environment = .production
+    }
+    let line = "\(request.method) \(LogText.clip(request.path, limit: 120))"
+    if let why = settings.check.rejection(authorization: request.authorization, now: wallClock()) {
+      return Response(status: 401, body: [], log: "401 \(line): bearer token refused: \(why)")
+    }
+    do {
+      let body = try await route(request.method, path, request, environment)
+      return Response(status: 200, body: body, log: "200 \(line)")
+    } catch let failure as APIFailure {
+      var log = "\(failure.status) \(line)"
+      if case .unreadable(let file, let why) = failure { log += ": \(LogText.clip(file, limit: 120)): \(LogText.clip(why, limit: 200))" }
+      if case .extensionRefused(_, let why) = failure { log += ": \(LogText.clip(why, limit: 200))" }
+      return Response(status: failure.status, body: failure.body, log: log)
+    } catch {
+      return Response(status: 500, body: APIFailure.unreadable("", "").body, log: "500 \(line): \(LogText.clip("\(error)", limit: 200))")
+    }
+  }
+
+  private func route(_ method: String, _ path: String, _ request: Request, _ env: AppStoreEnvironment) async throws -> [UInt8] {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    // "", "inApps", version, name, …
+    guard parts.count >= 4, parts[0].isEmpty, parts[1] == "inApps" else { throw APIFailure.notFound }
+    let (version, name, rest) = (parts[2], parts[3], Array(parts.dropFirst(4)))
+    switch (method, version, name, rest.count) {
+    case ("GET", "v1", "transactions", 1): return try transactionInfo(rest[0], env)
+    case ("GET", "v1", "subscriptions", 1): return try statuses(rest[0], request.query, env)
+    case ("PUT", "v1", "subscriptions", 2) where rest[0] == "extend": return try extend(rest[1], request.body, env)
+    case ("GET", "v2", "history", 1): return try history(rest[0], request.query, env, refundsOnly: false)
+    case ("GET", "v2", "refund", 2) where rest[0] == "lookup": return try history(rest[1], request.query, env, refundsOnly: true)
+    case ("POST", "v1", "notifications", 1) where rest[0] == "history": return try notificationHistory(request.query, request.body, env)
+    case ("POST", "v1", "notifications", 1) where rest[0] == "test": return try await requestTest(env, request.authorization)
+    case ("GET", "v1", "notifications", 2) where rest[0] == "test": return try testStatus(rest[1])
+    case ("GET", "v1", "lookup", 1):
+      // Look Up Order ID is production only: Apple has no sandbox route for it.
+      guard env == .production else { throw APIFailure.notFound }
+      return lookup(rest[0])
+    default:
+      throw APIFailure.notFound
+    }
+  }
+
+  // MARK: - Endpoints
+
+  /// Get Transaction Info.
+  private func transactionInfo(_ id: String, _ env: AppStoreEnvironment) throws -> [UInt8] {
+    let s = try directory.subscriber(owning: id, environment: env)
+    guard let t = s.transactions.last(where: { $0.transactionId == id }) ?? s.transactions.last else { throw APIFailure.transactionNotFound }
+    return object([("signedTransactionInfo", .string(try sign(t.json)))])
+  }
+
+  /// Get All Subscription Statuses (optionally `?status=1&status=4`).
+  private func statuses(_ id: String, _ query: [(String, String)], _ env: AppStoreEnvironment) throws -> [UInt8] {
+    let s = try directory.subscriber(owning: id, environment: env)
+    let wanted = try query.filter { $0.0 == "status" }.map { (_, v) -> Int in
+      guard let n = Int(v), (1...5).contains(n) else { throw APIFailure.invalidRequest(code: 4_000_031, message: "Invalid status.") }
+      return n
+    }
+    var groups: [JSON] = []
+    if let latest = s.state.subscriber.latestTransaction {
+      let status = Lifecycle.derive(s.state, at: now(of: s.state)).status?.rawValue ?? 2
+      if wanted.isEmpty || wanted.contains(status) {
+        var last: [(String, JSON)] = [("status", .int(status)), ("originalTransactionId", .string(latest.originalTransactionId ?? id)),
+                                      ("signedTransactionInfo", .string(try sign(latest.json)))]
+        if let r = s.state.subscriber.renewalInfo { last.append(("signedRenewalInfo", .string(try sign(r.json)))) }
+        groups.append(.object(JSONObject([
+          ("subscriptionGroupIdentifier", .string(latest.subscriptionGroupIdentifier ?? "")),
+          ("lastTransactions", .array([.object(JSONObject(last))])),
+        ])))
+      }
+    }
+    return object(appFields(s, env) + [("data", .array(groups))])
+  }
+
+  /// Get Transaction History v2 (paged by `revision`, `sort`, `productId`, dates, `revoked`), and
+  /// Get Refund History (the revoked transactions).
+  private func history(_ id: String, _ query: [(String, String)], _ env: AppStoreEnvironment, refundsOnly: Bool) throws -> [UInt8] {
+    let s = try directory.subscriber(owning: id, environment: env)
+    var all = s.transactions
+    if refundsOnly || query.contains(where: { $0 == ("revoked", "true") }) { all = all.filter { $0.revocationDate != nil } }
+    if query.contains(where: { $0 == ("revoked", "false") }) { all = all.filter { $0.revocationDate == nil } }
+    let products = query.filter { $0.0 == "productId" }.map(\.1)
+    if !products.isEmpty { all = all.filter { products.contains($0.productId ?? "") } }
+    if let start = try dateParameter(query, "startDate") { all = all.filter { ($0.purchaseDate ?? Instant(ms: 0)) >= start } }
+    if let end = try dateParameter(query, "endDate") { all = all.filter { ($0.purchaseDate ?? Instant(ms: 0)) < end } }
+    if query.contains(where: { $0 == ("sort", "DESCENDING") }) { all.reverse() }
+    let offset = try cursor(query.first { $0.0 == "revision" }?.1, prefix: "r", limit: all.count, failure: .invalidRevision)
+    let page = Array(all[offset..<min(all.count, offset + settings.pageSize)])
+    let next = offset + page.count
+    let key = refundsOnly ? "signedTransactions" : "signedTransactions"
+    return object([("revision", .string("r\(next)")), ("hasMore", .bool(next < all.count))] + appFields(s, env)
+                  + [(key, .array(try page.map { .string(try sign($0.json)) }))])
+  }
+
+  /// Get Notification History: the body's `startDate`/`endDate` (ms, start within 180 days in
+  /// production, 30 in sandbox), optional `transactionId`, `notificationType`,
+  /// `notificationSubtype`, `onlyFailures`; paged by `paginationToken`.
+  private func notificationHistory(_ query: [(String, String)], _ body: [UInt8], _ env: AppStoreEnvironment) throws -> [UInt8] {
+    guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+      throw APIFailure.invalidRequest(code: 4_000_015, message: "Invalid start date.")
+    }
+    guard let start = (o["startDate"] as? NSNumber)?.doubleValue else { throw APIFailure.invalidRequest(code: 4_000_015, message: "Invalid start date.") }
+    guard let end = (o["endDate"] as? NSNumber)?.doubleValue else { throw APIFailure.invalidRequest(code: 4_000_016, message: "Invalid end date.") }
+    guard start < end else { throw APIFailure.invalidRequest(code: 4_000_013, message: "Start date after end date.") }
+    let days = env == .production ? 180.0 : 30.0
+    guard start >= (wallClock().timeIntervalSince1970 - days * 86_400) * 1000 else {
+      throw APIFailure.invalidRequest(code: 4_000_012, message: "Start date too far in past.")
+    }
+    let id = (o["transactionId"] as? String) ?? (o["originalTransactionId"] as? String)
+    let subscribers: [SubscriberRecord]
+    if let id { subscribers = [try directory.subscriber(owning: id, environment: env)] } else {
+      subscribers = directory.stateFiles().compactMap { file in
+        guard let state = try? StateFile.load(path: file), state.subscriber.environment ?? .sandbox == env else { return nil }
+        return try? SubscriberRecord(path: file, state: state)
+      }
+    }
+    let type = o["notificationType"] as? String
+    let subtype = o["notificationSubtype"] as? String
+    let onlyFailures = (o["onlyFailures"] as? Bool) ?? false
+    var items: [(date: Double, item: JSON)] = []
+    for s in subscribers {
+      let book = s.state.document.deliveries
+      for (n, t) in s.notifications {
+        guard let date = n.signedDate?.ms, date >= start, date < end else { continue }
+        if let type, n.notificationType.rawValue != type { continue }
+        if let subtype, n.subtype?.rawValue != subtype { continue }
+        let attempts = book.map { b in n.notificationUUID.map { b.deliveries(of: $0).filter { !$0.isDuplicate }.flatMap(\.sendAttempts) } ?? [] } ?? []
+        if onlyFailures && !attempts.contains(where: { $0.result != .success }) { continue }
+        let envelope = NotificationEnvelope(n, transaction: t, renewalInfo: s.state.subscriber.renewalInfo, appAppleId: settings.appAppleId)
+        let signed = try NotificationSigner(authority: authority).signedPayload(envelope)
+        var fields: [(String, JSON)] = [("signedPayload", .string(signed)),
+                                        ("sendAttempts", .array(attempts.prefix(6).map { Self.attemptJSON($0) }))]
+        if let first = attempts.first { fields.append(("firstSendAttemptResult", .string(first.result.rawValue))) }
+        items.append((date, .object(JSONObject(fields))))
+      }
+    }
+    items.sort { $0.date < $1.date }
+    let offset = try cursor(query.first { $0.0 == "paginationToken" }?.1, prefix: "p", limit: items.count, failure: .invalidPaginationToken)
+    let page = items[offset..<min(items.count, offset + settings.pageSize)].map(\.item)
+    let next = offset + page.count
+    return object([("paginationToken", .string("p\(next)")), ("hasMore", .bool(next < items.count)), ("notificationHistory", .array(page))])
+  }
+
+  /// Look Up Order ID: a subscriber fetched by that order ID (`fetchedFrom.orderId`), else status 1.
+  private func lookup(_ orderId: String) -> [UInt8] {
+    guard let s = directory.subscriber(orderId: orderId) else { return object([("status", .int(1))]) }
+    let signed = s.transactions.compactMap { try? sign($0.json) }
+    return object([("status", .int(0)), ("signedTransactions", .array(signed.map(JSON.string)))])
+  }
+
+  /// Request a Test Notification: a TEST signed now; sent to `notifyURL` when there is one.
+  private func requestTest(_ env: AppStoreEnvironment, _ authorization: String?) async throws -> [UInt8] {
+    let token = UUID().uuidString.lowercased() + "_" + String(Int64(wallClock().timeIntervalSince1970 * 1000))
+    let n = NotificationRecord(type: .test, uuid: UUID().uuidString.lowercased(), signedDate: Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down)), status: nil)
+    var envelope = NotificationEnvelope(n, transaction: nil, renewalInfo: nil, appAppleId: settings.appAppleId)
+    envelope.environment = env == .production ? "Production" : "Sandbox"
+    envelope.bundleId = settings.check.bundleID
+    let payload = try NotificationSigner(authority: authority).signedPayload(envelope)
+    var attempts: [DeliveryAttempt] = []
+    if let url = settings.notifyURL ?? lock.withLock({ ownReceiver }), let sender {
+      let started = wallClock()
+      let outcome = await sender.send(NotificationSigner.body(payload), to: url, timeout: 5)
+      attempts.append(DeliveryAttempt(attemptDate: Instant(ms: (started.timeIntervalSince1970 * 1000).rounded(.down)), result: outcome.result,
+                                      httpStatus: outcome.httpStatus))
+    }
+    lock.withLock { testNotifications[token] = (payload, attempts) }
+    return object([("testNotificationToken", .string(token))])
+  }
+
+  /// Get Test Notification Status.
+  private func testStatus(_ token: String) throws -> [UInt8] {
+    guard let found = lock.withLock({ testNotifications[token] }) else {
+      throw APIFailure.invalidRequest(code: 4_040_008, message: "Test notification not found.")
+    }
+    var fields: [(String, JSON)] = [("signedPayload", .string(found.payload)), ("sendAttempts", .array(found.attempts.map { Self.attemptJSON($0) }))]
+    if let first = found.attempts.first { fields.append(("firstSendAttemptResult", .string(first.result.rawValue))) }
+    return object(fields)
+  }
+
+  /// Extend a Subscription Renewal Date: the same rule and write as `subdash extend` (sandbox
+  /// files only; RENEWAL_EXTENDED joins the file's log, so a deliverer sends it).
+  private func extend(_ originalId: String, _ body: [UInt8], _ env: AppStoreEnvironment) throws -> [UInt8] {
+    guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+      throw APIFailure.invalidRequest(code: 4_000_009, message: "Invalid extend by days value.")
+    }
+    guard let days = (o["extendByDays"] as? NSNumber)?.intValue else { throw APIFailure.invalidRequest(code: 4_000_009, message: "Invalid extend by days value.") }
+    guard let code = (o["extendReasonCode"] as? NSNumber)?.intValue, let reason = ExtendReasonCode(rawValue: code) else {
+      throw APIFailure.invalidRequest(code: 4_000_010, message: "Invalid extend reason code.")
+    }
+    guard let requestId = o["requestIdentifier"] as? String, !requestId.isEmpty, requestId.count <= 128 else {
+      throw APIFailure.invalidRequest(code: 4_000_011, message: "Invalid request identifier.")
+    }
+    let s = try directory.subscriber(owning: originalId, environment: env)
+    let wall = Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down))
+    let saved: StateFile.Saved
+    do throws(StateFile.UpdateFailure<ActionError>) {
+      saved = try StateFile.update(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
+        let at = (try? Simulator.settings(current))?.now ?? wall
+        let timing: any RenewalTiming = (try? Simulator.rules(current).rate) ?? TimeRate.realTime
+        return try Actions.apply(.extendRenewalDate(days: days, reason: reason), to: current, at: at, timing: timing).get()
+      }
+    } catch {
+      switch error {
+      case .refused(.extensionRefused(let r)): throw APIFailure.extensionRefused(code: r.errorCode, message: r.message)
+      case .refused(let other): throw APIFailure.extensionRefused(code: 4_030_004, message: other.message)
+      case .file(let e): throw APIFailure.unreadable(s.path, e.description)
+      }
+    }
+    let t = saved.state.subscriber.latestTransaction
+    return object([("originalTransactionId", .string(t?.originalTransactionId ?? originalId)),
+                   ("webOrderLineItemId", .string(t?.webOrderLineItemId ?? "")), ("success", .bool(true)),
+                   ("effectiveDate", t?.expiresDate.map { JSON.double($0.ms) } ?? .null)])
+  }
+
+  // MARK: - Helpers
+
+  private func sign(_ json: JSON) throws -> String { try authority.sign(payloadJSON: JSONWriter.write(json)) }
+
+  private func object(_ fields: [(String, JSON)]) -> [UInt8] { JSONWriter.write(.object(JSONObject(fields))) }
+
+  private func appFields(_ s: SubscriberRecord, _ env: AppStoreEnvironment) -> [(String, JSON)] {
+    var out: [(String, JSON)] = [("environment", .string(env == .production ? "Production" : "Sandbox")),
+                                 ("bundleId", .string(s.bundleId ?? settings.check.bundleID))]
+    if let id = settings.appAppleId { out.append(("appAppleId", .int(id))) }
+    return out
+  }
+
+  /// The moment a status is as of: the file's simulated clock, else now.
+  private func now(of state: SubscriptionState) -> Instant {
+    (try? Simulator.settings(state))?.now ?? Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down))
+  }
+
+  private func cursor(_ token: String?, prefix: Character, limit: Int, failure: APIFailure) throws -> Int {
+    guard let token else { return 0 }
+    guard token.first == prefix, let n = Int(token.dropFirst()), n >= 0, n <= limit else { throw failure }
+    return n
+  }
+
+  private func dateParameter(_ query: [(String, String)], _ name: String) throws -> Instant? {
+    guard let text = query.first(where: { $0.0 == name })?.1 else { return nil }
+    guard let ms = Double(text), ms.isFinite else { throw APIFailure.invalidRequest(code: 4_000_015, message: "Invalid \(name == "startDate" ? "start" : "end") date.") }
+    return Instant(ms: ms)
+  }
+
+  static func attemptJSON(_ a: DeliveryAttempt) -> JSON {
+    .object(JSONObject([("attemptDate", .double(a.attemptDate.ms)), ("sendAttemptResult", .string(a.result.rawValue))]))
+  }
+}

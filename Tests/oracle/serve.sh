@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# `subdash serve` against Apple's own client: AppStoreServerAPIClient calls every endpoint, and
+# SignedDataVerifier (the local CA's root trusted) verifies every answer, compared with the state
+# file; then `subdash fetch --base-url` round-trips the subscriber: every transaction, the renewal
+# info and the notifications in the window come back byte for byte (SubDash's own provenance,
+# `importedFrom`, aside). Uses .venv-oracle (Tests/oracle/run.sh creates it).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+if ! .venv-oracle/bin/python -c "import appstoreserverlibrary" 2>/dev/null; then
+  python3 -m venv .venv-oracle
+  .venv-oracle/bin/pip install -q app-store-server-library
+fi
+swift build --product subdash >/dev/null
+swift build --product subdash-listen >/dev/null
+swift build --product subdash-fetch >/dev/null
+bin="$(swift build --show-bin-path)"
+work="$(mktemp -d)"
+server=""
+cleanup() { [[ -n $server ]] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+mkdir "$work/dir" "$work/out"
+id=2000000871234560
+cp Examples/active.json "$work/dir/$id.json"
+# Bring the subscriber's history up to two days ago, so recent notifications fall in the sandbox's
+# 30-day Get Notification History window.
+"$bin/subdash" simulate --until "$(date -u -d '1 hour ago' +%Y-%m-%dT%H:%M:%SZ)" "$work/dir/$id.json" >/dev/null 2>&1
+# A notification of a known recent date whatever the calendar: RENEWAL_EXTENDED at the file's clock.
+"$bin/subdash" extend --days 1 --reason 1 "$work/dir/$id.json" >/dev/null
+"$bin/subdash" ca init "$work/ca" >/dev/null
+# A team's In-App Purchase key (.p8), made here: a P-256 key in PKCS#8.
+.venv-oracle/bin/python - "$work/key.p8" <<'PY'
+import sys
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives import serialization
+key = ec.generate_private_key(ec.SECP256R1())
+open(sys.argv[1], "wb").write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+PY
+chmod 600 "$work/key.p8"  # fetch refuses a key others can read
+issuer=57246542-96fe-1a63-e053-0824d011072a
+"$bin/subdash" serve --port 0 --key-id TESTKEY123 --issuer-id "$issuer" --key "$work/key.p8" --bundle-id com.example.birdwatch \
+  --ca "$work/ca" --root "$work/ca/root.pem" "$work/dir" >"$work/serve.out" 2>"$work/serve.log" &
+server=$!
+for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
+url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.out")
+# What the file holds, for the comparisons.
+"$bin/subdash" show --json --events 1000 "$work/dir/$id.json" >"$work/show.json"
+python3 - "$work/dir" "$id" "$work/show.json" >"$work/expect.json" <<'PY'
+import json, sys, time
+d, tid, show = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
+doc = json.load(open(f"{d}/{tid}.json"))
+txs = [t["transactionId"] for t in doc["subscriber"].get("transactions", [])]
+journal = doc.get("journal", {}).get("file")
+notes = []
+if journal:
+    for line in open(f"{d}/{journal}"):
+        e = json.loads(line)
+        if "transaction" in e and e["transaction"]["transactionId"] not in txs: txs.append(e["transaction"]["transactionId"])
+        if "notification" in e: notes.append(e["notification"])
+now = time.time() * 1000
+window = [n["notificationUUID"] for n in notes if now - 29 * 86_400_000 <= n["signedDate"] < now]
+print(json.dumps({"originalTransactionId": tid, "status": show["status"], "transactionIds": txs,
+                  "notificationUUIDs": window, "expiresDate": doc["subscriber"]["latestTransaction"]["expiresDate"]}))
+PY
+.venv-oracle/bin/python Tests/oracle/serve_client.py "$url" "$work/key.p8" TESTKEY123 "$issuer" com.example.birdwatch "$work/ca/root.der" "$work/expect.json" || {
+  echo "serve-oracle: the server's log:"; cat "$work/serve.log"; exit 1; }
+# The round trip: fetch what serve answers into a new file and compare payloads byte for byte.
+"$bin/subdash" fetch "$id" --environment sandbox --key-file "$work/key.p8" --key-id TESTKEY123 --issuer-id "$issuer" \
+  --bundle-id com.example.birdwatch --base-url "$url" --root "$work/ca/root.pem" --quiet --output "$work/out/fetched.json" 2>"$work/fetch.log" || {
+  echo "serve-oracle: FAIL subdash fetch from subdash serve:"; cat "$work/fetch.log" "$work/serve.log"; exit 1; }
+python3 - "$work/dir/$id.json" "$work/out/fetched.json" <<'PY'
+import json, sys, time
+def history(path):
+    doc = json.load(open(path))
+    txs = {t["transactionId"]: t for t in doc["subscriber"].get("transactions", [])}
+    notes = {}
+    j = doc.get("journal", {}).get("file")
+    if j:
+        for line in open(path.rsplit("/", 1)[0] + "/" + j):
+            e = json.loads(line)
+            if "transaction" in e: txs[e["transaction"]["transactionId"]] = e["transaction"]
+            if "notification" in e: notes[e["notification"]["notificationUUID"]] = e["notification"]
+    return doc, txs, notes
+def plain(o):
+    return json.dumps({k: v for k, v in o.items() if k != "importedFrom"})
+src, stx, snotes = history(sys.argv[1])
+got, gtx, gnotes = history(sys.argv[2])
+bad = [t for t in stx if t not in gtx or plain(stx[t]) != plain(gtx[t])]
+for key in ["latestTransaction", "renewalInfo"]:
+    if plain(src["subscriber"][key]) != plain(got["subscriber"][key]): bad.append(key)
+now = time.time() * 1000
+window = [u for u, n in snotes.items() if now - 29 * 86_400_000 <= n["signedDate"] < now]
+def field(n, k):  # an imported notification keeps Apple's envelope: status is data.status
+    return n.get(k, (n.get("data") or {}).get(k))
+missing = [u for u in window if u not in gnotes or any(field(gnotes[u], k) != field(snotes[u], k) for k in ["notificationType", "subtype", "signedDate", "status"])]
+if bad or missing or len(gtx) != len(stx):
+    print(f"serve-oracle: FAIL round trip: differing {bad[:5]}, notifications missing or different {missing[:5]}, {len(gtx)} of {len(stx)} transactions")
+    sys.exit(1)
+print(f"serve-oracle: ok, subdash fetch from subdash serve: {len(stx)} transactions, latestTransaction and renewalInfo byte for byte, {len(window)} notifications in the window")
+PY

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Apple's AppStoreServerAPIClient pointed at `subdash serve`: every endpoint SubDash answers is
+called the way a backend calls Apple, every signed answer is verified with SignedDataVerifier (the
+local test CA's root trusted), and the decoded data is compared with the state file.
+
+Usage: serve_client.py BASE_URL KEY_P8 KEY_ID ISSUER_ID BUNDLE_ID ROOT_DER EXPECT_JSON
+EXPECT_JSON (written by serve.sh from the state file): originalTransactionId, status,
+transactionIds (oldest first), notificationUUIDs (inside the 30-day window), expiresDate.
+"""
+import json, sys, time, uuid
+from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest, Order
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+base, key_path, key_id, issuer, bundle, root_path, expect_path = sys.argv[1:8]
+expect = json.load(open(expect_path))
+key = open(key_path, "rb").read()
+client = AppStoreServerAPIClient(key, key_id, issuer, bundle, Environment.SANDBOX)
+client._base_url = base + "/sandbox"  # Apple's library has no base-URL option; this is its one attribute
+verifier = SignedDataVerifier([open(root_path, "rb").read()], False, Environment.SANDBOX, bundle)
+failures = []
+done = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+original = expect["originalTransactionId"]
+
+# Get All Subscription Statuses
+statuses = client.get_all_subscription_statuses(original)
+last = statuses.data[0].lastTransactions[0]
+tx = verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo)
+renewal = verifier.verify_and_decode_renewal_info(last.signedRenewalInfo)
+check(last.rawStatus == expect["status"], f"status {last.rawStatus}, the file says {expect['status']}")
+check(tx.transactionId == expect["transactionIds"][-1], f"latest transaction {tx.transactionId}, the file's is {expect['transactionIds'][-1]}")
+check(renewal.originalTransactionId == original, "renewal info of another subscriber")
+check(statuses.rawEnvironment == "Sandbox" and statuses.bundleId == bundle, "environment or bundle id")
+done.append("Get All Subscription Statuses")
+
+# Get Transaction Info, for every transaction in the history
+for tid in expect["transactionIds"]:
+    info = client.get_transaction_info(tid)
+    decoded = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
+    check(decoded.transactionId == tid, f"Get Transaction Info {tid} answered {decoded.transactionId}")
+done.append(f"Get Transaction Info ×{len(expect['transactionIds'])}")
+
+# Get Transaction History v2, every page (the server pages by 20)
+seen, revision, pages = [], None, 0
+while True:
+    page = client.get_transaction_history(original, revision, TransactionHistoryRequest(sort=Order.ASCENDING), GetTransactionHistoryVersion.V2)
+    seen += [verifier.verify_and_decode_signed_transaction(s).transactionId for s in page.signedTransactions]
+    pages += 1
+    revision = page.revision
+    if not page.hasMore:
+        break
+check(seen == expect["transactionIds"], f"history {len(seen)} transactions in {pages} pages, the file has {len(expect['transactionIds'])}")
+done.append(f"Get Transaction History v2 ({len(seen)} in {pages} pages)")
+
+# Get Notification History (the sandbox window: 30 days)
+now = int(time.time() * 1000)
+request = NotificationHistoryRequest(startDate=now - 29 * 86_400_000, endDate=now, transactionId=original)
+uuids, token = [], None
+while True:
+    page = client.get_notification_history(token, request)
+    for item in page.notificationHistory:
+        n = verifier.verify_and_decode_notification(item.signedPayload)
+        uuids.append(n.notificationUUID)
+        if n.data and n.data.signedTransactionInfo:
+            verifier.verify_and_decode_signed_transaction(n.data.signedTransactionInfo)
+    token = page.paginationToken
+    if not page.hasMore:
+        break
+check(uuids == expect["notificationUUIDs"], f"notification history {len(uuids)}, the file has {len(expect['notificationUUIDs'])} in the window")
+done.append(f"Get Notification History ({len(uuids)})")
+
+# Request a Test Notification, then its status: serve sends it to its own receiver (no --notify)
+test = client.request_test_notification()
+time.sleep(0.2)
+status = client.get_test_notification_status(test.testNotificationToken)
+n = verifier.verify_and_decode_notification(status.signedPayload)
+check(n.rawNotificationType == "TEST", f"test notification is {n.rawNotificationType}")
+check(status.sendAttempts and status.sendAttempts[0].rawSendAttemptResult == "SUCCESS",
+      f"test notification attempts {[a.rawSendAttemptResult for a in status.sendAttempts or []]}")
+done.append("Request a Test Notification + Get Test Notification Status")
+
+# Extend a Subscription Renewal Date: 3 days, written to the file
+ext = client.extend_subscription_renewal_date(original, ExtendRenewalDateRequest(
+    extendByDays=3, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=str(uuid.uuid4())))
+check(ext.success is True, "extension not successful")
+check(ext.effectiveDate == expect["expiresDate"] + 3 * 86_400_000, f"effectiveDate {ext.effectiveDate}, expected {expect['expiresDate'] + 3 * 86_400_000}")
+done.append("Extend a Subscription Renewal Date")
+
+# Apple's errors, as Apple's library reads them
+try:
+    client.get_transaction_info("9999999999")
+    failures.append("an unknown transaction was answered")
+except APIException as e:
+    check(e.http_status_code == 404 and e.raw_api_error == 4040010, f"unknown transaction: {e.http_status_code} {e.raw_api_error}")
+stranger = AppStoreServerAPIClient(key, "OTHERKEY", issuer, bundle, Environment.SANDBOX)
+stranger._base_url = client._base_url
+try:
+    stranger.get_transaction_info(original)
+    failures.append("a token with an unknown key id was accepted")
+except APIException as e:
+    check(e.http_status_code == 401, f"unknown kid answered {e.http_status_code}")
+done.append("errors (404 4040010, 401)")
+
+for f in failures:
+    print("serve-oracle: FAIL " + f)
+if failures:
+    sys.exit(1)
+print("serve-oracle: ok, Apple's AppStoreServerAPIClient and SignedDataVerifier accept: " + "; ".join(done))
