@@ -174,6 +174,10 @@ let package = Package(
       name: "NotificationReceiverTests",
       dependencies: ["NotificationReceiver", "AppStoreSigning", "DashModel", "SubscriberDatabase", "subdash-listen"]
     ),
+    .testTarget(
+      name: "LocalAppStoreAPITests",
+      dependencies: ["LocalAppStoreAPI", "AppStoreAuth", "AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]
+    ),
     .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel"]),
     .testTarget(name: "SubscriberStoreTests", dependencies: ["SubscriberStore", "DashView", "DashModel"]),
     .testTarget(
