@@ -83,8 +83,9 @@ struct KillTest {
     return true
   }
 
-  /// Temporary files a killed writer left (hidden, named after the writer's pid).
-  func isTemporary(_ name: String) -> Bool { name.hasPrefix(".state.json.subdash-tmp-") }
+  /// Temporary files a killed writer left: the locked writers' one fixed name, or an unlocked
+  /// writer's named after its pid.
+  func isTemporary(_ name: String) -> Bool { name == ".state.json.subdash-tmp" || name.hasPrefix(".state.json.subdash-tmp-") }
 
   func entries() -> [String] {
     guard let d = opendir(dir) else { return [] }

@@ -112,8 +112,12 @@ struct HostileRuntimeFilesTests {
     let w = W()
     let victim = w.root.write("victim.txt", Array("precious\n".utf8))
     let path = w.write("s.json", Array(Self.minimalState().utf8))
+    // The name a locked save writes to, and the one an unlocked writer (AtomicWriter) uses.
+    #expect(symlink(victim, w.path(".s.json.subdash-tmp")) == 0)
     #expect(symlink(victim, w.path(".s.json.subdash-tmp-\(getpid())")) == 0)
     try StateFile.update(path: path) { (state) throws(StateFileError) in Change(state: state, message: "save") }
+    #expect(w.root.text("victim.txt") == "precious\n")
+    try AtomicWriter.write(Array(Self.minimalState().utf8), to: path)
     #expect(w.root.text("victim.txt") == "precious\n")
     _ = try StateFile.load(path: path)
   }

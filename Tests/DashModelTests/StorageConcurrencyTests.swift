@@ -122,6 +122,18 @@ struct StorageConcurrencyTests {
     #expect(dir.text(".state.json.subdash-tmp-1") == "pid 1 is alive: a save in progress")
   }
 
+  /// A killed `subdash` writer (they all hold the lock) leaves the one fixed temporary name; the
+  /// next save takes that name over, so nothing accumulates and no save reads the directory.
+  @Test func aLockedSaveTakesOverAKilledLockedWritersTemporaryFile() throws {
+    let dir = TempDir()
+    let path = dir.write("state.json", Self.base)
+    _ = dir.write(".state.json.subdash-tmp", "{ half a save")
+    try Self.bump(path, summary: "after the crash")
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("subdash-tmp") }
+    #expect(left.isEmpty)
+    #expect(try StateFile.load(path: path).document.journal != nil)
+  }
+
   /// Found by CI's kill test (seed 9606): a process that had saved the file once no longer looked
   /// for leftovers, so a dashboard left open kept a killed simulator's temporary file. Every save
   /// sweeps; only a population run, the directory's only writer, sweeps once per file.

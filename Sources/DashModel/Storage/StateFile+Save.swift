@@ -15,11 +15,10 @@ extension StateFile {
   @discardableResult
   public static func update(
     path: String,
-    sweep: AtomicWriter.LeftoverSweep = .everySave,
     _ apply: (SubscriptionState) throws(StateFileError) -> Change
   ) throws(StateFileError) -> Saved {
     do throws(UpdateFailure<StateFileError>) {
-      return try update(path: path, sweep: sweep, refusing: StateFileError.self, apply)
+      return try update(path: path, refusing: StateFileError.self, apply)
     } catch {
       switch error {
       case .file(let e), .refused(let e): throw e
@@ -39,7 +38,6 @@ extension StateFile {
   @discardableResult
   public static func update<Refusal: Error>(
     path: String,
-    sweep: AtomicWriter.LeftoverSweep = .everySave,
     refusing _: Refusal.Type,
     _ apply: (SubscriptionState) throws(Refusal) -> Change
   ) throws(UpdateFailure<Refusal>) -> Saved {
@@ -54,13 +52,13 @@ extension StateFile {
     do throws(Refusal) { change = try apply(current) } catch { throw .refused(error) }
     do throws(StateFileError) {
       try checkDates(change, path: path)
-      try commit(&change, at: path, sweep: sweep)
+      try commit(&change, at: path)
     } catch { throw .file(error) }
     return Saved(state: change.state, change: change)
   }
 
   /// Writes a change computed from the latest on-disk state. Callers must hold the lock.
-  static func commit(_ change: inout Change, at path: String, sweep: AtomicWriter.LeftoverSweep = .everySave) throws(StateFileError) {
+  static func commit(_ change: inout Change, at path: String) throws(StateFileError) {
     var doc = change.state.document
     let entries = change.transactions.map(Journal.Entry.transaction) + change.notifications.map(Journal.Entry.notification)
     if !entries.isEmpty {
@@ -75,7 +73,7 @@ extension StateFile {
       doc.format = DashModelInfo.stateFormat
       doc.source["format"] = .string(DashModelInfo.stateFormat)
     }
-    try AtomicWriter.write(JSONWriter.write(doc.json), to: path, sweep: sweep)
+    try AtomicWriter.write(JSONWriter.write(doc.json), to: path, sweep: .callerHoldsTheLock)
     change.state.document = doc
   }
 

@@ -10,10 +10,9 @@ enum SimFileStep {
     case nothingToDo
   }
 
-  static func update(_ path: String, sweep: AtomicWriter.LeftoverSweep = .everySave,
-                     _ compute: (SubscriptionState) throws(ActionError) -> Change?) throws(SimulateInputError) -> Change? {
+  static func update(_ path: String, _ compute: (SubscriptionState) throws(ActionError) -> Change?) throws(SimulateInputError) -> Change? {
     do throws(StateFile.UpdateFailure<Refusal>) {
-      let saved = try StateFile.update(path: path, sweep: sweep, refusing: Refusal.self) { (state) throws(Refusal) -> Change in
+      let saved = try StateFile.update(path: path, refusing: Refusal.self) { (state) throws(Refusal) -> Change in
         let c: Change?
         do throws(ActionError) { c = try compute(state) } catch { throw .refused(error) }
         guard let c else { throw .nothingToDo }

@@ -108,7 +108,7 @@ struct SimulatePopulation {
       do { try AtomicWriter.write(Array(text.utf8), to: path, sweep: .firstSaveInProcess) } catch { throw SimulateInputError(error.description) }
       let subscriberSeed = rng.next()
       let churns = Double(rng.next() % 1_000_000) / 1_000_000 < mix.autoRenewOff
-      _ = try SimFileStep.update(path, sweep: .firstSaveInProcess) { (s) throws(ActionError) -> Change? in
+      _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
         var change = try Simulator.setSettings(s, [("seed", .int(Int64(bitPattern: subscriberSeed))),
                                                    ("failureRate", .number(String(mix.failureRate)))]).get()
         if churns {
@@ -134,7 +134,7 @@ struct SimulatePopulation {
       let target = start + Span.days(Double(30 * months))
       var reached = start
       while reached < target {
-        guard let change = try SimFileStep.update(path, sweep: .firstSaveInProcess, { (s) throws(ActionError) -> Change? in
+        guard let change = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in
           try Simulator.advance(s, to: target)
         }) else { break }
         for n in change.notifications { tally.notifications[n.label, default: 0] += 1 }

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Load and crash tests of `subdash listen` (issue 12): 32 concurrent senders on loopback POST
+pre-signed App Store Server Notifications V2 (a local test CA, nested transaction and renewal info)
+for many subscribers.
+
+  listen_load.py bench SUBDASH [--notifications 10000] [--subscribers 1000] [--senders 32]
+      Throughput and p50/p99 latency of `subdash listen` (verify, apply, fsync, 200), then of a
+      receiver built on Apple's app-store-server-library doing the same verification (notification +
+      nested JWS) and a durable append per notification, with the same senders, in one run.
+  listen_load.py kill SUBDASH [--notifications 10000] [--subscribers 1000] [--kill-after 3000]
+      kill -9 of listen while 32 senders deliver; restart on the same port; senders retry every
+      failed or unanswered notification until 200, as Apple does. Every subscriber's file must end
+      with every one of its notifications exactly once.
+
+Needs .venv-oracle (cryptography, app-store-server-library): run with .venv-oracle/bin/python.
+"""
+import argparse, base64, http.client, json, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+from cryptography import x509
+
+BUNDLE = "com.example.load"
+
+
+def b64url(b):
+    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+
+class Signer:
+    """ES256 compact JWS with the x5c chain of a CA made by `subdash ca init`."""
+    def __init__(self, ca):
+        self.key = serialization.load_pem_private_key(open(f"{ca}/leaf-key.pem", "rb").read(), None)
+        chain = []
+        for name in ["leaf.pem", "intermediate.pem", "root.pem"]:
+            cert = x509.load_pem_x509_certificate(open(f"{ca}/{name}", "rb").read())
+            chain.append(base64.b64encode(cert.public_bytes(serialization.Encoding.DER)).decode())
+        self.header = b64url(json.dumps({"alg": "ES256", "x5c": chain}, separators=(",", ":")).encode())
+
+    def sign(self, payload):
+        data = self.header + "." + b64url(json.dumps(payload, separators=(",", ":")).encode())
+        r, s = decode_dss_signature(self.key.sign(data.encode(), ec.ECDSA(hashes.SHA256())))
+        return data + "." + b64url(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+
+
+def bodies(signer, notifications, subscribers):
+    """Notification k is renewal k // subscribers of subscriber k % subscribers, signed in order."""
+    start, month = 1_780_000_000_000, 30 * 86_400_000
+    out = []
+    for k in range(notifications):
+        sub, n = k % subscribers, k // subscribers
+        original = f"{3000000000 + sub}"
+        signed = start + n * month + sub
+        tx = {"transactionId": f"{original}{n:05d}", "originalTransactionId": original, "productId": "com.example.monthly",
+              "bundleId": BUNDLE, "purchaseDate": start + n * month, "originalPurchaseDate": start, "expiresDate": start + (n + 1) * month,
+              "signedDate": signed, "environment": "Sandbox", "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED",
+              "price": 9990, "currency": "USD"}
+        rn = {"originalTransactionId": original, "autoRenewProductId": "com.example.monthly", "productId": "com.example.monthly",
+              "autoRenewStatus": 1, "signedDate": signed, "environment": "Sandbox", "renewalDate": start + (n + 1) * month}
+        note = {"notificationType": "SUBSCRIBED" if n == 0 else "DID_RENEW", "subtype": "INITIAL_BUY" if n == 0 else None,
+                "notificationUUID": f"00000000-0000-4000-8000-{k:012d}", "version": "2.0", "signedDate": signed,
+                "data": {"bundleId": BUNDLE, "environment": "Sandbox", "status": 1,
+                         "signedTransactionInfo": signer.sign(tx), "signedRenewalInfo": signer.sign(rn)}}
+        if note["subtype"] is None:
+            del note["subtype"]
+        out.append((original, note["notificationUUID"], json.dumps({"signedPayload": signer.sign(note)}).encode()))
+    return out
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_port(port, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.02)
+    raise SystemExit(f"nothing listens on {port}")
+
+
+def send_all(port, items, senders, retry=False, acknowledged=None):
+    """Each sender takes the next notification and POSTs it on its own keep-alive connection.
+    Returns (seconds, latencies in ms of the successful attempts, failures)."""
+    lock = threading.Lock()
+    index = [0]
+    latencies, failures = [], [0]
+
+    def worker():
+        conn = None
+        while True:
+            with lock:
+                if index[0] >= len(items):
+                    return
+                _, _, body = items[index[0]]
+                index[0] += 1
+            while True:
+                try:
+                    if conn is None:
+                        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                    t0 = time.perf_counter()
+                    conn.request("POST", "/", body, {"Content-Type": "application/json"})
+                    resp = conn.getresponse()
+                    resp.read()
+                    ms = (time.perf_counter() - t0) * 1000
+                    if resp.status == 200:
+                        with lock:
+                            latencies.append(ms)
+                            if acknowledged is not None:
+                                acknowledged[0] += 1
+                        break
+                    with lock:
+                        failures[0] += 1
+                except (OSError, http.client.HTTPException):
+                    with lock:
+                        failures[0] += 1
+                    if conn is not None:
+                        conn.close()
+                    conn = None
+                if not retry:
+                    break
+                time.sleep(0.05)  # Apple's retry waits hours; here, until the server is back
+
+    threads = [threading.Thread(target=worker) for _ in range(senders)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - t0, latencies, failures[0]
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else float("nan")
+
+
+def count_in_files(directory):
+    """notificationUUID → how many times it is in the subscribers' journals."""
+    seen = {}
+    for name in os.listdir(directory):
+        if name.endswith(".journal.jsonl"):
+            for line in open(os.path.join(directory, name)):
+                e = json.loads(line)
+                if "notification" in e:
+                    u = e["notification"]["notificationUUID"]
+                    seen[u] = seen.get(u, 0) + 1
+    return seen
+
+
+def start_listen(subdash, port, ca, directory, log):
+    return subprocess.Popen([subdash, "listen", "--port", str(port), "--root", f"{ca}/root.pem", "--bundle-id", BUNDLE, directory],
+                            stdout=subprocess.DEVNULL, stderr=log)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["bench", "kill"])
+    ap.add_argument("subdash")
+    ap.add_argument("--notifications", type=int, default=10000)
+    ap.add_argument("--subscribers", type=int, default=1000)
+    ap.add_argument("--senders", type=int, default=32)
+    ap.add_argument("--kill-after", type=int, default=3000)
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="subdash-listen-load-")
+    try:
+        ca = f"{work}/ca"
+        subprocess.run([a.subdash, "ca", "init", ca], check=True, stdout=subprocess.DEVNULL)
+        t0 = time.perf_counter()
+        items = bodies(Signer(ca), a.notifications, a.subscribers)
+        print(f"signed {len(items)} notifications for {a.subscribers} subscribers in {time.perf_counter() - t0:.1f} s")
+        log = open(f"{work}/listen.log", "w")
+        if a.mode == "bench":
+            rows = []
+            port = free_port()
+            p = start_listen(a.subdash, port, ca, f"{work}/subdash", log)
+            wait_port(port)
+            seconds, lat, fails = send_all(port, items, a.senders)
+            p.terminate(); p.wait()
+            counts = count_in_files(f"{work}/subdash")
+            ok = len(counts) == len(items) and all(v == 1 for v in counts.values())
+            rows.append(("subdash listen", seconds, lat, fails, ok))
+            port = free_port()
+            here = os.path.dirname(os.path.abspath(__file__))
+            py = subprocess.Popen([sys.executable, f"{here}/apple_receiver.py", f"{ca}/root.der", BUNDLE, str(port), f"{work}/python"],
+                                  stdout=subprocess.DEVNULL, stderr=log)
+            wait_port(port)
+            seconds, lat, fails = send_all(port, items, a.senders)
+            py.terminate(); py.wait()
+            lines = sum(1 for name in os.listdir(f"{work}/python") for _ in open(f"{work}/python/{name}"))
+            rows.append(("Apple's Python library", seconds, lat, fails, lines == len(items)))
+            print(f"\n{len(items)} notifications, {a.subscribers} subscribers, {a.senders} concurrent senders (keep-alive), loopback\n")
+            print("| receiver | notifications/s | p50 ms | p99 ms | max ms | failed | every notification stored once |")
+            print("|---|---:|---:|---:|---:|---:|---|")
+            for name, seconds, lat, fails, ok in rows:
+                print(f"| {name} | {len(lat) / seconds:,.0f} | {percentile(lat, 50):.1f} | {percentile(lat, 99):.1f} | {max(lat):.1f} | {fails} | {'yes' if ok else 'NO'} |")
+            ratio = (len(rows[0][2]) / rows[0][1]) / (len(rows[1][2]) / rows[1][1])
+            print(f"\nsubdash listen ÷ Apple's Python library: {ratio:.1f}× the throughput")
+            if not all(r[4] for r in rows):
+                sys.exit(1)
+        else:
+            port = free_port()
+            directory = f"{work}/subdash"
+            p = start_listen(a.subdash, port, ca, directory, log)
+            wait_port(port)
+            acknowledged = [0]
+            killed = {}
+
+            def killer():
+                while acknowledged[0] < a.kill_after:
+                    time.sleep(0.002)
+                p.send_signal(signal.SIGKILL)
+                p.wait()
+                killed["at"] = acknowledged[0]
+                killed["new"] = start_listen(a.subdash, port, ca, directory, log)
+
+            k = threading.Thread(target=killer)
+            k.start()
+            seconds, lat, fails = send_all(port, items, a.senders, retry=True, acknowledged=acknowledged)
+            k.join()
+            killed["new"].terminate(); killed["new"].wait()
+            counts = count_in_files(directory)
+            missing = [u for _, u, _ in items if counts.get(u, 0) == 0]
+            twice = [u for u, c in counts.items() if c > 1]
+            files = len([n for n in os.listdir(directory) if n.endswith(".json")])
+            print(f"kill -9 after {killed['at']} acknowledged, restarted; {fails} failed attempts retried; "
+                  f"{len(counts)} of {len(items)} notifications in {files} files, {len(missing)} missing, {len(twice)} twice")
+            if missing or twice or files != a.subscribers:
+                sys.exit(1)
+            print("listen-kill: ok, every subscriber's file has every notification exactly once")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
