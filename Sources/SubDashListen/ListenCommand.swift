@@ -6,6 +6,7 @@ import DashModel
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import LocalAppStoreAPI
 import NIOCore
@@ -38,6 +39,10 @@ struct ListenCommand: AsyncParsableCommand {
   var database: String?
   @Argument(help: "The directory of state files (created when missing). Not with --db.") var directory: String?
 
+  @Option(name: .customLong("max-connections"), help: "Connections served at once; more wait in the listen backlog.") var maxConnections = 256
+  @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may send nothing (a slow or stalled client) before it is closed.", valueName: "S"))
+  var idleTimeout = 30.0
+
   @Flag(name: .customLong("serve-api"), help: "Also answer the App Store Server API for the subscribers in DIR (what `subdash serve` runs).")
   var serveAPI = false
   @Option(name: .customLong("key-id"), help: "With --serve-api: the key ID bearer tokens must name (kid).") var keyId: String?
@@ -61,6 +66,8 @@ struct ListenCommand: AsyncParsableCommand {
       throw ValidationError("--key-id, --issuer-id, --key, --ca, --app-apple-id and --notify go with --serve-api")
     }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+    guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…100000") }
+    guard idleTimeout > 0, idleTimeout <= 3600 else { throw ValidationError("--idle-timeout must be more than 0 and at most 3600 seconds") }
   }
 
   func run() async throws {
@@ -154,9 +161,13 @@ struct ListenCommand: AsyncParsableCommand {
     }
     var logger = Logger(label: "subdash-listen")
     logger.logLevel = .critical
+    // Limits (docs/notifications.md): a connection silent for --idle-timeout is closed, and at
+    // most --max-connections are served at once; the rest wait in the kernel's backlog.
     let app = Application(
       router: router,
-      configuration: .init(address: .hostname(host, port: port), serverName: "subdash-listen"),
+      server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))),
+      configuration: .init(address: .hostname(host, port: port), serverName: "subdash-listen",
+                           availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
       onServerRunning: { channel in
         api?.receiverStarted(at: "http://\(host):\(channel.localAddress?.port ?? port)/")
         // stdout, unbuffered: scripts wait for this line to learn the port.

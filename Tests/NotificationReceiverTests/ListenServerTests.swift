@@ -59,4 +59,78 @@ import Testing
     #expect(state.subscriber.latestTransaction?.transactionId == "20000001002")
     #expect(try FileManager.default.contentsOfDirectory(atPath: subscribers.path).filter { $0.hasSuffix(".json") } == ["2000000100.json"])
   }
+
+  /// Slow and stalled clients are cut off at --idle-timeout, and beyond --max-connections new
+  /// connections wait rather than being served at once; the server keeps serving throughout.
+  @Test func stalledClientsAreClosedAndConnectionsBeyondTheLimitWait() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-listen-limits-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = ["--port", "0", "--max-connections", "2", "--idle-timeout", "0.5", dir.appendingPathComponent("subscribers").path]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { process.terminate(); process.waitUntilExit() }
+    var line = Data()
+    while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line += byte }
+    let port = try #require(String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+
+    // Two stalled clients: one sends nothing, one half a request head (slowloris).
+    let silent = try RawConnection(port: port)
+    let halfway = try RawConnection(port: port)
+    halfway.send("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n")
+    // The server accepts in batches: give it a moment to accept and count these two.
+    try await Task.sleep(for: .milliseconds(100))
+    // A third waits behind them (the limit is 2) and is answered once the stalled ones are cut off.
+    let third = try RawConnection(port: port)
+    let started = Date()
+    third.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    let answer = third.readAll(timeout: 10)
+    let waited = Date().timeIntervalSince(started)
+    #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer.prefix(80))")
+    #expect(waited >= 0.3, "answered after \(waited) s: the limit of 2 connections did not hold it back")
+    #expect(silent.readAll(timeout: 5).isEmpty && silent.closedByServer, "an idle connection is closed")
+    #expect(halfway.readAll(timeout: 5).isEmpty == false || halfway.closedByServer, "a half-sent request is cut off")
+    let fourth = try RawConnection(port: port)
+    fourth.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    #expect(fourth.readAll(timeout: 5).hasPrefix("HTTP/1.1 405"), "still serving")
+  }
+}
+
+/// A plain TCP connection to loopback, for requests no HTTP client would send.
+final class RawConnection {
+  let fd: Int32
+  private(set) var closedByServer = false
+
+  init(port: Int) throws {
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    guard rc == 0 else { throw POSIXError(.ECONNREFUSED) }
+  }
+
+  deinit { close(fd) }
+
+  func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+
+  /// Everything the server sends until it closes the connection or `timeout` passes.
+  func readAll(timeout: Double) -> String {
+    var out: [UInt8] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while Date() < deadline {
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, 100) > 0 else { continue }
+      let n = read(fd, &buffer, buffer.count)
+      if n <= 0 { closedByServer = true; break }
+      out += buffer[0..<n]
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
 }
