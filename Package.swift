@@ -169,7 +169,7 @@ let package = Package(
     .testTarget(
       name: "NotificationDeliveryTests",
       dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "NotificationReceiver",
-                     .product(name: "Hummingbird", package: "hummingbird")]
+                     .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]
     ),
     .testTarget(
       name: "NotificationReceiverTests",

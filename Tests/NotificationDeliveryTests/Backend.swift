@@ -3,6 +3,7 @@ import DashModel
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import NotificationReceiver
 
@@ -49,8 +50,11 @@ final class Backend: @unchecked Sendable {
       return Response(status: .init(code: status))
     }
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+    var logger = Logger(label: "test-backend")
+    logger.logLevel = .critical  // a cancelled server logs its shutdown as errors
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                          onServerRunning: { channel in continuation.yield("http://127.0.0.1:\(channel.localAddress?.port ?? 0)/apple/notifications") })
+                          onServerRunning: { channel in continuation.yield("http://127.0.0.1:\(channel.localAddress?.port ?? 0)/apple/notifications") },
+                          logger: logger)
     return try await withThrowingTaskGroup(of: T?.self) { group in
       group.addTask { try await app.runService(); return nil }
       var iterator = urls.makeAsyncIterator()

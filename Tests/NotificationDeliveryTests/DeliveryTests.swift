@@ -129,7 +129,7 @@ import Testing
     let started = Lines()
     let deadline = Date().addingTimeInterval(20)
     _ = try await first.run(stop: { !firstLog.all.isEmpty || Date() > deadline }, drain: { false }, started: {
-      try? sim.renew(1)
+      _ = try? sim.renew(1)
       started.add("x")
     })
     await sender.shutdown()

@@ -7,6 +7,11 @@ for many subscribers.
       Throughput and p50/p99 latency of `subdash listen` (verify, apply, fsync, 200), then of a
       receiver built on Apple's app-store-server-library doing the same verification (notification +
       nested JWS) and a durable append per notification, with the same senders, in one run.
+  listen_load.py db SUBDASH --db postgres://… [--notifications 10000] [--subscribers 1000]
+      Two `listen --db` processes on one (empty) database, every notification sent to one of them
+      at random by 32 senders; then the database is exported and compared with a serial
+      application of the same notifications (one sender, one directory listen): every
+      notification applied exactly once and each subscriber's state equal (no lost update).
   listen_load.py kill SUBDASH [--notifications 10000] [--subscribers 1000] [--kill-after 3000]
       kill -9 of listen while 32 senders deliver; restart on the same port; senders retry every
       failed or unanswered notification until 200, as Apple does. Every subscriber's file must end
@@ -155,14 +160,54 @@ def count_in_files(directory):
     return seen
 
 
-def start_listen(subdash, port, ca, directory, log):
-    return subprocess.Popen([subdash, "listen", "--port", str(port), "--root", f"{ca}/root.pem", "--bundle-id", BUNDLE, directory],
+def start_listen(subdash, port, ca, directory, log, db=None):
+    target = ["--db", db] if db else [directory]
+    return subprocess.Popen([subdash, "listen", "--port", str(port), "--root", f"{ca}/root.pem", "--bundle-id", BUNDLE] + target,
                             stdout=subprocess.DEVNULL, stderr=log)
+
+
+def subscriber_states(directory):
+    """file name → (latestTransaction, renewalInfo, sorted notification UUIDs, count of them)."""
+    out = {}
+    for name in os.listdir(directory):
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        doc = json.load(open(os.path.join(directory, name)))
+        uuids = []
+        journal = (doc.get("journal") or {}).get("file")
+        if journal:
+            for line in open(os.path.join(directory, journal)):
+                e = json.loads(line)
+                if "notification" in e:
+                    uuids.append(e["notification"]["notificationUUID"])
+        sub = doc["subscriber"]
+        out[name] = (json.dumps(sub.get("latestTransaction"), sort_keys=True), json.dumps(sub.get("renewalInfo"), sort_keys=True),
+                     sorted(uuids), len(uuids))
+    return out
+
+
+def send_split(ports, items, senders, seed=7):
+    """Each notification to one of `ports` chosen at random (seeded), retried there until 200."""
+    import random
+    rng = random.Random(seed)
+    by_port = {p: [] for p in ports}
+    for item in items:
+        by_port[rng.choice(ports)].append(item)
+    results = {}
+    threads = [threading.Thread(target=lambda p=p: results.__setitem__(p, send_all(p, by_port[p], senders // len(ports), retry=True))) for p in ports]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    seconds = time.perf_counter() - t0
+    return seconds, sum((r[1] for r in results.values()), []), sum(r[2] for r in results.values()), {p: len(v) for p, v in by_port.items()}
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["bench", "kill"])
+    ap.add_argument("mode", choices=["bench", "kill", "db"])
+    ap.add_argument("--db")
     ap.add_argument("subdash")
     ap.add_argument("--notifications", type=int, default=10000)
     ap.add_argument("--subscribers", type=int, default=1000)
@@ -205,6 +250,38 @@ def main():
             print(f"\nsubdash listen ÷ Apple's Python library: {ratio:.1f}× the throughput")
             if not all(r[4] for r in rows):
                 sys.exit(1)
+        elif a.mode == "db":
+            if not a.db:
+                raise SystemExit("db mode needs --db postgres://… (an empty database)")
+            ports = [free_port(), free_port()]
+            procs = [start_listen(a.subdash, p, ca, None, log, db=a.db) for p in ports]
+            for p in ports:
+                wait_port(p)
+            seconds, lat, fails, split = send_split(ports, items, a.senders)
+            for p in procs:
+                p.terminate(); p.wait()
+            subprocess.run([a.subdash, "db", "export", f"{work}/exported", "--db", a.db], check=True, stdout=subprocess.DEVNULL)
+            print(f"two listen --db: {len(lat)} notifications in {seconds:.1f} s ({len(lat) / seconds:,.0f}/s; p50 {percentile(lat, 50):.1f} ms, "
+                  f"p99 {percentile(lat, 99):.1f} ms; {split[ports[0]]} to one, {split[ports[1]]} to the other; {fails} failed attempts retried)")
+            serial_port = free_port()
+            p = start_listen(a.subdash, serial_port, ca, f"{work}/serial", log)
+            wait_port(serial_port)
+            s_seconds, _, _ = send_all(serial_port, items, 1, retry=True)
+            p.terminate(); p.wait()
+            print(f"serial reference: one sender, one directory listen, {s_seconds:.1f} s")
+            got, want = subscriber_states(f"{work}/exported"), subscriber_states(f"{work}/serial")
+            differ = [n for n in want if got.get(n) != want[n]]
+            counts = {}
+            for state in got.values():
+                for u in state[2]:
+                    counts[u] = counts.get(u, 0) + 1
+            missing = [u for _, u, _ in items if u not in counts]
+            twice = [u for u, c in counts.items() if c > 1]
+            print(f"{len(got)} subscribers in the database, {len(want)} in the serial run; {len(differ)} differ; "
+                  f"{len(missing)} notifications missing, {len(twice)} twice")
+            if differ or missing or twice or len(got) != len(want):
+                sys.exit(1)
+            print("listen-db: ok, every notification applied exactly once; every subscriber equals the serial application")
         else:
             port = free_port()
             directory = f"{work}/subdash"
