@@ -102,14 +102,14 @@ enum ActionsFixture {
   static func state(
     product: String = "pass.family", price: Int = 7990, autoRenew: Int = 1, autoRenewProduct: String? = nil, renewalPrice: Int? = nil,
     renewalExtras: String = "", transactionExtras: String = "", subscriberExtras: String = "",
-    documentExtras: String = ""
+    documentExtras: String = "", catalogText: String = catalog
   ) -> SubscriptionState {
     let next = autoRenewProduct ?? product
     let text = """
       {
         "format": "subdash-state/1",
         \(documentExtras)
-        "catalog": \(catalog),
+        "catalog": \(catalogText),
         "offerCodes": \(offerCodes),
         "winBackOffers": \(winBackOffers),
         "subscriber": {

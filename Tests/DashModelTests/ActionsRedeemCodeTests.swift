@@ -180,6 +180,32 @@ struct ActionsRedeemCodeTests {
     #expect(refusal(.redeemOfferCode("SPRING26"), in: subscribed.state, at: Self.march) == .codeAlreadyRedeemedBySubscriber("SPRING26"))
   }
 
+  /// A new subscriber in a free-trial introductory offer for Premium, and SPRING26 (premium-intro)
+  /// made a new-customer-only code that does or does not stack with introductory offers.
+  static func inIntroductoryTrial(stackable: Bool) -> SubscriptionState {
+    let catalog = F.catalog.replacingOccurrences(
+      of: #""eligibility": ["new", "expired"], "isStackable": false"#,
+      with: #""eligibility": ["new"], "isStackable": \#(stackable)"#)
+    return F.state(product: "pass.premium", price: 0, renewalPrice: 11990,
+                   transactionExtras: #", "offerType": 1, "offerDiscountType": "FREE_TRIAL", "offerPeriod": "P1M""#, catalogText: catalog)
+  }
+
+  @Test func aStackableNewCustomerCodeIsRedeemableOnTopOfAnIntroductoryOffer() throws {
+    let change = try applied(.redeemOfferCode("SPRING26"), to: Self.inIntroductoryTrial(stackable: true), at: F.midPeriod)
+    // It waits for the trial to end: the next renewal carries the code's offer.
+    let r = try #require(change.renewal)
+    #expect(r.offerType == .offerCode && r.offerIdentifier == "premium-intro")
+    #expect(change.latest?.offerType == .introductory)
+    #expect(change.notification?.notificationType == .offerRedeemed)
+
+    #expect(refusal(.redeemOfferCode("SPRING26"), in: Self.inIntroductoryTrial(stackable: false), at: F.midPeriod)
+      == .codeNotEligible("SPRING26", reason: "it is for new customers; this one is an existing subscriber (active) in an introductory offer, which this code does not stack with (isStackable is false)"))
+    // Stacking is for subscribers still in their introductory offer, not for any existing one.
+    let catalog = F.catalog.replacingOccurrences(of: #""eligibility": ["new", "expired"], "isStackable": false"#, with: #""eligibility": ["new"], "isStackable": true"#)
+    #expect(refusal(.redeemOfferCode("SPRING26"), in: F.state(product: "pass.premium", price: 11990, catalogText: catalog), at: F.midPeriod)
+      == .codeNotEligible("SPRING26", reason: "it is for new customers; this one is an existing subscriber (active)"))
+  }
+
   @Test func eligibilityFollowsTheCodeOffersCustomerTypes() {
     #expect(refusal(.redeemOfferCode("LOYAL"), in: F.newCustomer(), at: Self.march)
       == .codeNotEligible("LOYAL", reason: "it is for existing (active) customers; this one is new (never subscribed)"))

@@ -17,6 +17,9 @@
 ///   (UPGRADE, prorated refund);
 /// - code for a lower level, or the same level with another duration: switch with the offer at
 ///   the next renewal (DOWNGRADE).
+/// A new-customer code marked `isStackable` is also redeemable by a new subscriber still in their
+/// introductory offer (App Store Connect: new subscribers may redeem it "in addition to an
+/// introductory offer"); it applies as for an existing subscriber, after the introductory period.
 /// Every success records the redemption: subscriber.redeemedOfferCodes, and the batch's
 /// redemptionCount (custom) or redeemedCodes (one-time).
 enum RedeemCode {
@@ -46,8 +49,14 @@ enum RedeemCode {
     if let current = ctx.latest?.productId, let group = ctx.catalog.group(of: current), group.id != product.groupID {
       throw .codeWrongGroup(code)
     }
-    let customer = customerType(ctx)
-    guard codeOffer.eligibility.contains(customer.kind) else {
+    var customer = customerType(ctx)
+    // A new subscriber still in their introductory offer may redeem a new-customer code "in
+    // addition to an introductory offer" only when the code stacks (`isStackable`); it then takes
+    // effect as an existing subscriber's would (same product: from the next renewal).
+    let inIntro = customer.kind == .existing && ctx.latest?.offerType == .introductory
+    let stacks = inIntro && codeOffer.isStackable && codeOffer.eligibility.contains(.new)
+    if inIntro { customer.text += " in an introductory offer" + (codeOffer.eligibility.contains(.new) && !codeOffer.isStackable ? ", which this code does not stack with (isStackable is false)" : "") }
+    guard codeOffer.eligibility.contains(customer.kind) || stacks else {
       let allowed = CodeEligibility.allCases.filter(codeOffer.eligibility.contains).map(\.label).joined(separator: " or ")
       throw .codeNotEligible(code, reason: "it is for \(allowed.isEmpty ? "no" : allowed) customers; this one is \(customer.text)")
     }
