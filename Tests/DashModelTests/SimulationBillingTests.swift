@@ -165,6 +165,46 @@ import Testing
     #expect(sim.latest.expiresDate == Sim.at("2026-05-02T17:00:00Z"))
   }
 
+  /// Paid time (win-back eligibility counts it) after a recovery: in grace the customer paid for
+  /// the whole period from its renewal date; in billing retry service had stopped, so the period
+  /// and the paid time start at the payment.
+  @Test func paidTimeAfterARecoveryInGraceCountsFromThePeriodsStart() {
+    var sim = failingSecondRenewal()
+    let before = sim.state.historySummary.paidMillis
+    let periodStart = sim.latest.expiresDate!
+    sim.advance(to: "2026-03-13T17:00:00Z")
+    sim.run(.resolveBillingIssue)
+    let added = sim.state.historySummary.paidMillis - before
+    #expect(added == (sim.latest.expiresDate! - periodStart).ms)
+
+    var retry = failingSecondRenewal()
+    let retryBefore = retry.state.historySummary.paidMillis
+    retry.advance(to: "2026-04-02T17:00:00Z")
+    retry.run(.resolveBillingIssue)
+    #expect(retry.state.historySummary.paidMillis - retryBefore == (retry.latest.expiresDate! - retry.latest.purchaseDate!).ms)
+  }
+
+  /// A month's lapse, then a resubscription: two periods after the old end, not one, so the
+  /// lapse is not counted as paid.
+  @Test func aLapseOfAWholePeriodIsNotPaidTime() {
+    var s = HistorySummary()
+    let jan = Sim.at("2026-01-10T08:00:00Z"), feb = Sim.at("2026-02-10T08:00:00Z")
+    let mar = Sim.at("2026-03-10T08:00:00Z"), apr = Sim.at("2026-04-10T08:00:00Z")
+    func paid(_ from: Instant, _ to: Instant) -> TransactionPayload {
+      var t = TransactionPayload()
+      t.purchaseDate = from
+      t.expiresDate = to
+      return t
+    }
+    s.add(paid(jan, feb))
+    s.add(paid(mar, apr))  // resubscribed a month after it lapsed
+    #expect(s.paidMillis == (feb - jan).ms + (apr - mar).ms)
+    var grace = HistorySummary()
+    grace.add(paid(jan, feb))
+    grace.add(paid(feb + .days(3), mar))  // recovered in grace: the renewal date kept
+    #expect(grace.paidMillis == (mar - jan).ms)
+  }
+
   @Test func recoveryAtTheGraceDateIsARecoveryInRetry() {
     var sim = failingSecondRenewal()
     let grace = sim.info.gracePeriodExpiresDate!

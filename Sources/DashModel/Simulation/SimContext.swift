@@ -33,6 +33,7 @@ struct SimContext {
     summary = state.historySummary
     added = HistorySummary()
     added.paidUntil = summary.paidUntil
+    added.lastPaidMillis = summary.lastPaidMillis
     adoptBillingIssueFromFile()
     adoptPriceIncreaseFromFile()
   }

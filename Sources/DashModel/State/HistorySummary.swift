@@ -8,6 +8,10 @@ public struct HistorySummary: Equatable, Sendable {
   public var paidMillis: Double = 0
   /// End of the latest paid interval seen, for the overlap rule.
   public var paidUntil: Instant?
+  /// Length of the latest paid interval, in ms: a renewal paid late tells by it whether its period
+  /// kept the renewal date (recovered in grace: paid from the period's start) or began at the
+  /// payment (recovered in billing retry, when service had stopped).
+  public var lastPaidMillis: Double?
   public var usedIntroductoryOffer = false
   /// The latest redemption of each win-back offer, by offer ID: Apple's wait between offers is
   /// per offer (App Store Connect API WinBackOffer, customerEligibilityWaitBetweenOffersInMonths).
@@ -24,6 +28,7 @@ public struct HistorySummary: Equatable, Sendable {
     notificationCount = try r.int("notificationCount") ?? 0
     paidMillis = try r.double("paidMillis") ?? 0
     paidUntil = try r.instant("paidUntil")
+    lastPaidMillis = try r.double("lastPaidMillis")
     usedIntroductoryOffer = try r.bool("usedIntroductoryOffer") ?? false
     firstPurchase = try r.instant("firstPurchase")
     lastTransactionId = try r.string("lastTransactionId")
@@ -38,6 +43,7 @@ public struct HistorySummary: Equatable, Sendable {
     w.set("notificationCount", notificationCount)
     w.set("paidMillis", json: .double(paidMillis))
     w.set("paidUntil", paidUntil)
+    if let lastPaidMillis { w.set("lastPaidMillis", json: .double(lastPaidMillis)) }
     w.set("usedIntroductoryOffer", usedIntroductoryOffer)
     w.set("firstPurchase", firstPurchase)
     w.set("lastTransactionId", lastTransactionId)
@@ -91,7 +97,16 @@ public struct HistorySummary: Equatable, Sendable {
       winBackRedeemed[id] = max(winBackRedeemed[id] ?? p, p)
     }
     if let p = purchaseDate, firstPurchase == nil || p < firstPurchase! { firstPurchase = p }
-    guard offerDiscountType != .freeTrial, let start = purchaseDate, var end = expiresDate else { return }
+    guard offerDiscountType != .freeTrial, var start = purchaseDate, var end = expiresDate else { return }
+    // Paid late, with a gap since the last paid period: a renewal recovered in grace kept its
+    // renewal date, so its period (and the paid time) began where the last one ended, and it ends
+    // exactly one period after that: the last period's length at an accelerated rate, whole
+    // calendar weeks, months or years in real time. One recovered in billing retry (or a
+    // resubscription after a lapse) began at the payment and ends a period after it instead.
+    if let until = paidUntil, start > until, end > start, Self.isWholePeriod(from: until, to: end, last: lastPaidMillis) {
+      start = until
+    }
+    if end > start { lastPaidMillis = (end - start).ms }
     if let r = revocationDate, r < end { end = r }
     // An upgrade ends the old period early: trim the overlap already counted.
     if let until = paidUntil, start < until {
@@ -101,6 +116,19 @@ public struct HistorySummary: Equatable, Sendable {
     paidUntil = end
   }
 
+  /// Whether `end` is one subscription period after `start`, the period being the last paid one's:
+  /// its exact length (accelerated rates), or the calendar week, month(s) or year as long as it
+  /// within a few days (real time, where months differ). A lapse of a whole period followed by a
+  /// resubscription is two periods after `start`, not one, and is not mistaken for a recovery.
+  static func isWholePeriod(from start: Instant, to end: Instant, last: Double?) -> Bool {
+    guard let last else { return false }
+    if (end - start).ms == last { return true }
+    let periods = [ISOPeriod(weeks: 1), ISOPeriod(months: 1), ISOPeriod(months: 2), ISOPeriod(months: 3),
+                   ISOPeriod(months: 6), ISOPeriod(years: 1)]
+    let sameLength = periods.filter { abs(($0.adding(1, to: start) - start).ms - last) <= Span.days(4).ms }
+    return sameLength.contains { $0.adding(1, to: start) == end }
+  }
+
   /// Combines a summary of earlier history with one of later history.
   public func merged(with later: HistorySummary) -> HistorySummary {
     var s = self
@@ -108,6 +136,7 @@ public struct HistorySummary: Equatable, Sendable {
     s.notificationCount += later.notificationCount
     s.paidMillis += later.paidMillis
     s.paidUntil = later.paidUntil ?? paidUntil
+    s.lastPaidMillis = later.lastPaidMillis ?? lastPaidMillis
     s.usedIntroductoryOffer = usedIntroductoryOffer || later.usedIntroductoryOffer
     s.firstPurchase = firstPurchase ?? later.firstPurchase
     s.lastTransactionId = later.lastTransactionId ?? lastTransactionId
