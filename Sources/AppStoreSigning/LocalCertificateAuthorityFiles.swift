@@ -35,6 +35,18 @@ extension LocalCertificateAuthority {
     ]
   }
 
+  /// The CA in `directory` (the default one when nil), created on first use; a new CA is announced
+  /// through `say`, with where its root is, since whoever receives what it signs must trust that root.
+  public static func loadOrCreate(in directory: String?, trustedBy who: String, say: (String) -> Void) throws -> LocalCertificateAuthority {
+    let dir = directory ?? defaultDirectory()
+    let (ca, created) = try loadOrCreate(in: dir)
+    if created {
+      say("created a local App Store test CA in \(dir); \(who) must trust its root:")
+      for line in ca.trustLines(directory: dir) { say("  " + line) }
+    }
+    return ca
+  }
+
   /// The CA in `directory`, created there (parents 0700) when there is none yet; `created` says which.
   public static func loadOrCreate(in directory: String) throws -> (authority: LocalCertificateAuthority, created: Bool) {
     if access(directory + "/" + leafKeyFile, F_OK) == 0 { return (try load(from: directory), false) }

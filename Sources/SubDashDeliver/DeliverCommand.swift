@@ -49,17 +49,9 @@ struct DeliverCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let dir = ca ?? LocalCertificateAuthority.defaultDirectory()
     let authority: LocalCertificateAuthority
-    do {
-      let (loaded, created) = try LocalCertificateAuthority.loadOrCreate(in: dir)
-      authority = loaded
-      if created {
-        Self.say("created a local App Store test CA in \(dir); your server must trust its root:")
-        for line in loaded.trustLines(directory: dir) { Self.say("  " + line) }
-      }
-    } catch {
-      throw Self.fail("\(dir): \(error)")
+    do { authority = try LocalCertificateAuthority.loadOrCreate(in: ca, trustedBy: "your server", say: Self.say) } catch {
+      throw Self.fail("\(ca ?? LocalCertificateAuthority.defaultDirectory()): \(error)")
     }
     let stop = StopSwitch()
     let drained = StopSwitch()

@@ -117,16 +117,10 @@ struct ListenCommand: AsyncParsableCommand {
     } else {
       throw fail("--key \(key): not a P-256 private key (.p8) or public key in PEM")
     }
-    let dir = ca ?? LocalCertificateAuthority.defaultDirectory()
     let authority: LocalCertificateAuthority
-    do {
-      let (loaded, created) = try LocalCertificateAuthority.loadOrCreate(in: dir)
-      authority = loaded
-      if created {
-        log("created a local App Store test CA in \(dir); clients must trust its root:")
-        for line in loaded.trustLines(directory: dir) { log("  " + line) }
-      }
-    } catch { throw fail("\(dir): \(error)") }
+    do { authority = try LocalCertificateAuthority.loadOrCreate(in: ca, trustedBy: "clients", say: log) } catch {
+      throw fail("\(ca ?? LocalCertificateAuthority.defaultDirectory()): \(error)")
+    }
     let check = BearerCheck(publicKey: publicKey, keyID: keyId, issuerID: issuerId, bundleID: bundleId)
     return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify),
                             authority: authority, sender: sender)

@@ -4,10 +4,8 @@
 # with app-store-server-library when missing (PyPI); fast when present.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-if ! .venv-oracle/bin/python -c "import appstoreserverlibrary" 2>/dev/null; then
-  python3 -m venv .venv-oracle
-  .venv-oracle/bin/pip install -q app-store-server-library
-fi
+source Tests/oracle/lib.sh
+ensure_oracle_venv
 swift build --product subdash >/dev/null
 swift build --product SigningOracleTool >/dev/null
 bin="$(swift build --show-bin-path)"

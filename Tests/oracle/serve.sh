@@ -6,10 +6,8 @@
 # `importedFrom`, aside). Uses .venv-oracle (Tests/oracle/run.sh creates it).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-if ! .venv-oracle/bin/python -c "import appstoreserverlibrary" 2>/dev/null; then
-  python3 -m venv .venv-oracle
-  .venv-oracle/bin/pip install -q app-store-server-library
-fi
+source Tests/oracle/lib.sh
+ensure_oracle_venv
 swift build --product subdash >/dev/null
 swift build --product subdash-listen >/dev/null
 swift build --product subdash-fetch >/dev/null
