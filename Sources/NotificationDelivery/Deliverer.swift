@@ -30,6 +30,7 @@ public struct Deliverer: Sendable {
     public var gaveUp = 0
     public var duplicates = 0
     public var pending = 0
+    public init() {}
   }
 
   /// Runs until `stop()` (Ctrl-C: pending deliveries stay in the file for the next run) or, once

@@ -36,7 +36,7 @@ struct DeliverCommand: AsyncParsableCommand {
   @Option(name: .customLong("app-apple-id"), help: "data.appAppleId (Apple's verifiers require it for Production).") var appAppleId: Int64?
   @Flag(help: "Send what is written and pending, then stop once nothing is left.") var drain = false
   @Flag(name: .customLong("until-stdin-closes"), help: .hidden) var untilStdinCloses = false
-  @Argument(help: "The state file.") var file: String
+  @Argument(help: "The state file, or with --drain a directory of them (a population: each file's book must exist, as `simulate --population --deliver` makes it).") var file: String
 
   func validate() throws {
     guard RetrySchedule(rawValue: retrySchedule) != nil else { throw ValidationError("--retry-schedule must be production or sandbox") }
@@ -59,6 +59,11 @@ struct DeliverCommand: AsyncParsableCommand {
     let signals = Self.trap([SIGINT, SIGTERM, SIGHUP], stop)
     defer { _ = signals }
     if untilStdinCloses { Self.watchStdin(drained) }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+      guard drain else { throw Self.fail("\(file) is a directory: deliver a directory with --drain (each file's pending and new notifications, then stop)") }
+      return try await deliverDirectory(authority, stop: stop)
+    }
     let sender = HTTPNotificationSender()
     let options = DeliveryOptions(url: url, schedule: RetrySchedule(rawValue: retrySchedule) ?? .production, duplicateRate: duplicateRate,
                                   reorderWindow: reorderWindow, seed: seed, timeout: timeout, appAppleId: appAppleId)
@@ -83,6 +88,48 @@ struct DeliverCommand: AsyncParsableCommand {
     if totals.gaveUp > 0 { parts.append("\(totals.gaveUp) given up") }
     parts.append(totals.pending == 0 ? "nothing pending" : "\(totals.pending) pending (resumed by the next `subdash deliver`)")
     Self.say("subdash deliver: " + (stop.isSet ? "stopped; " : "") + parts.joined(separator: ", "))
+  }
+
+  /// Every state file in the directory, eight at a time, each until nothing is pending. Only
+  /// failures are logged per attempt; one closing line gives the totals and the rate.
+  func deliverDirectory(_ authority: LocalCertificateAuthority, stop: StopSwitch) async throws {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: file)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+    let sender = HTTPNotificationSender()
+    let started = Date()
+    var totals = Deliverer.Totals(), unreadable: [String] = []
+    await withTaskGroup(of: (Deliverer.Totals?, String?).self) { group in
+      var next = 0
+      func add() {
+        guard next < names.count else { return }
+        let path = file + "/" + names[next]
+        var options = DeliveryOptions(url: url, schedule: RetrySchedule(rawValue: retrySchedule) ?? .production, duplicateRate: duplicateRate,
+                                      reorderWindow: reorderWindow, seed: seed &+ UInt64(next), timeout: timeout, appAppleId: appAppleId)
+        options.concurrency = 1
+        let deliverer = Deliverer(path: path, options: options, signer: NotificationSigner(authority: authority), sender: sender,
+                                  wallClock: { Instant(ms: (Date().timeIntervalSince1970 * 1000).rounded(.down)) },
+                                  log: { line in if !line.hasPrefix("✓") { Self.say(line) } })
+        next += 1
+        group.addTask {
+          do { return (try await deliverer.run(stop: { stop.isSet }, drain: { true }), nil) } catch { return (nil, "\(error)") }
+        }
+      }
+      for _ in 0..<8 { add() }
+      for await (t, failure) in group {
+        if let t {
+          totals.attempts += t.attempts; totals.delivered += t.delivered; totals.gaveUp += t.gaveUp
+          totals.duplicates += t.duplicates; totals.pending += t.pending
+        }
+        if let failure { unreadable.append(failure) }
+        add()
+      }
+    }
+    await sender.shutdown()
+    for u in unreadable { Self.say("subdash deliver: " + u) }
+    let seconds = Date().timeIntervalSince(started)
+    Self.say("subdash deliver: \(names.count) files; \(totals.attempts) attempts, \(totals.delivered) delivered"
+             + (totals.gaveUp > 0 ? ", \(totals.gaveUp) given up" : "") + (totals.pending > 0 ? ", \(totals.pending) pending" : "")
+             + String(format: " in %.1f s (%.0f notifications/s)", seconds, Double(totals.delivered) / max(seconds, 0.001)))
+    if !unreadable.isEmpty { throw ExitCode(2) }
   }
 
   static func say(_ line: String) {

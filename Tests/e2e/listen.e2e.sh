@@ -116,7 +116,30 @@ test_simulate_deliver_with_a_dashboard_following() {
   "$SUBDASH_BIN" show --json "$theirs/2000000871234560.json" | grep -c '"notificationType": "DID_RENEW"' | grep -qx 2
 }
 
+# A population's notifications to a backend: every one the simulation reports arrives, once.
+test_population_deliver() {
+  [[ -f "$CA/root.pem" ]] || "$SUBDASH_BIN" ca init "$CA" >/dev/null
+  local theirs="$E2E_TMP/population-backend" i url=""
+  "$SUBDASH_BIN" listen --port 0 --root "$CA/root.pem" "$theirs" >"$E2E_TMP/pop-backend.out" 2>"$E2E_TMP/pop-backend.log" &
+  local backend=$!
+  for ((i = 0; i < 200; i++)); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*' "$E2E_TMP/pop-backend.out" 2>/dev/null) && break
+    sleep 0.05  # polling a file for the port line, as start_listen does
+  done
+  [[ -n $url ]]
+  "$SUBDASH_BIN" simulate --population 30 --months 3 --seed 5 --deliver "$url/" --ca "$CA" "$E2E_TMP/population" >"$E2E_TMP/pop.out" 2>&1
+  kill "$backend"; wait "$backend" 2>/dev/null || true
+  local reported delivered applied
+  reported=$(grep -E '^  [A-Z_ /]+: [0-9]+$' "$E2E_TMP/pop.out" | awk -F': ' '{s += $2} END {print s}')
+  delivered=$(grep -o '[0-9]* delivered' "$E2E_TMP/pop.out" | grep -o '^[0-9]*')
+  applied=$(grep -c '^subdash listen: 200 ' "$E2E_TMP/pop-backend.log")
+  [[ $reported -gt 0 && $reported == "$delivered" && $delivered == "$applied" ]] \
+    || { echo "reported $reported, delivered $delivered, applied $applied" >&2; cat "$E2E_TMP/pop.out" >&2; return 1; }
+  [[ $(ls "$theirs" | grep -c 'json$') == 30 ]]
+}
+
 e2e_run "ca init, ca sign, listen over HTTP, a dashboard following the file it writes" test_ca_listen_and_a_dashboard_following
 e2e_run "kill -9 of listen mid-stream: after restart and retries, every notification exactly once" test_kill_9_loses_nothing
 e2e_run "simulate --deliver to listen, a dashboard showing each delivery land" test_simulate_deliver_with_a_dashboard_following
+e2e_run "simulate --population --deliver: every notification the run reports arrives once" test_population_deliver
 e2e_summary

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashModel
+import Glibc
 
 /// `subdash simulate FILE`: runs the App Store's clock against a state file.
 struct Simulate: ParsableCommand {
@@ -87,14 +88,14 @@ struct Simulate: ParsableCommand {
     if deliver == nil && (duplicateRate != nil || reorderWindow != nil || retrySchedule != nil || ca != nil) {
       throw ValidationError("--duplicate-rate, --reorder-window, --retry-schedule and --ca go with --deliver URL")
     }
-    if deliver != nil && (population != nil || scenario != nil || check != nil) {
-      throw ValidationError("--deliver goes with a clock run (the wall clock, --fast, --until or --steps), not --population, --scenario or --check")
+    if deliver != nil && (scenario != nil || check != nil) {
+      throw ValidationError("--deliver goes with a clock run (the wall clock, --fast, --until or --steps) or --population, not --scenario or --check")
     }
     if let population {
       guard population >= 1 else { throw ValidationError("--population must be 1 or more") }
       guard months >= 1 else { throw ValidationError("--months must be 1 or more") }
       if scenario != nil || check != nil || fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil {
-        throw ValidationError("--population takes --seed, --mix and --months only")
+        throw ValidationError("--population takes --seed, --mix, --months and --deliver only")
       }
       if file == nil { throw ValidationError("missing the population DIRECTORY") }
       return
@@ -129,13 +130,24 @@ struct Simulate: ParsableCommand {
     let path = file!
     if let population {
       do {
-        let run = SimulatePopulation(directory: path, count: population, seed: seed ?? 1,
+        var run = SimulatePopulation(directory: path, count: population, seed: seed ?? 1,
                                      mix: try mix.map(SimulatePopulation.Mix.read) ?? .init(), months: months)
+        run.deliverTo = deliver
         let started = WallClock.now()
         let summary = try run.run()
         let seconds = Double((WallClock.now() - started).ms) / 1000
         out.population(summary, directory: path, seconds: seconds)
         if !summary.failures.isEmpty { throw ExitCode(2) }
+        // The population's notifications, now that every file has them: `subdash deliver --drain DIR`.
+        if let options = deliveryOptions {
+          let argv = [ExecutablePath.sibling("subdash-deliver")] + options + ["--drain", path]
+          guard case .success(let pid) = ChildProcess.spawn(argv, redirects: [0: nil, 1: 1, 2: 2]) else {
+            throw SimulateInputError("--deliver: cannot run \(argv[0]) (it is built beside subdash by `swift build`)")
+          }
+          var status: Int32 = 0
+          while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+          if status != 0 { throw ExitCode(2) }
+        }
       } catch let e as SimulateInputError {
         LineOut.stderr("subdash: \(e.message)")
         throw ExitCode(2)

@@ -43,6 +43,10 @@ struct SimulatePopulation {
   let seed: UInt64
   let mix: Mix
   let months: Int
+  /// Where each subscriber's notifications from this run go (`--deliver`): a delivery book is
+  /// opened in every file at its history's end before the clock moves, and `subdash deliver`
+  /// drains the directory afterwards.
+  var deliverTo: String? = nil
 
   struct Summary {
     var subscribers = 0
@@ -122,11 +126,22 @@ struct SimulatePopulation {
     }
   }
 
+  /// A delivery book at the file's history's end, so only what this run writes is sent.
+  private func openDeliveryBook(_ path: String, url: String) throws {
+    _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+      guard s.document.deliveries?.url != url else { return nil }
+      var next = s
+      next.document.deliveries = DeliveryBook(url: url, journalOffset: s.document.journal?.committedBytes ?? 0, schedule: .production)
+      return Change(state: next, message: "delivering to \(url)")
+    }
+  }
+
   /// Advances one subscriber `months` × 30 days past its own clock, in as many engine steps as
   /// the event limit needs. Returns what happened.
   private func advance(_ path: String) -> Tally {
     var tally = Tally()
     do {
+      if let deliverTo { try openDeliveryBook(path, url: deliverTo) }
       guard let start = try Simulator.settings(StateFile.load(path: path)).now else {
         tally.failures.append("\(path): has no simulated clock")
         return tally
