@@ -60,6 +60,9 @@ import Testing
     let good = dir.appendingPathComponent("mix.json")
     try Data(#"{"failureRate": 0.2, "autoRenewOff": 0.3}"#.utf8).write(to: good)
     #expect(try SimulatePopulation.Mix.read(good.path) == .init(failureRate: 0.2, autoRenewOff: 0.3))
+    try Data(#"{"refundRate": 0.1, "priceIncreaseRate": 0.2, "priceIncreaseConsent": 0.7, "upgradeRate": 0.05}"#.utf8).write(to: good)
+    let full = try SimulatePopulation.Mix.read(good.path)
+    #expect(full.refundRate == 0.1 && full.priceIncreaseRate == 0.2 && full.priceIncreaseConsent == 0.7 && full.upgradeRate == 0.05)
     let bad = dir.appendingPathComponent("bad.json")
     try Data(#"{"failureRate": 2}"#.utf8).write(to: bad)
     #expect(throws: SimulateInputError.self) { _ = try SimulatePopulation.Mix.read(bad.path) }
@@ -67,5 +70,29 @@ import Testing
     do { _ = try SimulatePopulation.Mix.read(bad.path); Issue.record("an unknown key was accepted") } catch let e as SimulateInputError {
       #expect(e.message.contains("$.refunds is not a mix setting"))
     }
+  }
+
+  /// Refunds, price increases and upgrades for the mix's shares, each at a moment drawn from the
+  /// subscriber's own seed: everyone gets each when the share is 1, no one when it is 0.
+  @Test func refundsPriceIncreasesAndUpgradesFollowTheMix() throws {
+    let dir = fresh()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var all = SimulatePopulation.Mix(failureRate: 0, autoRenewOff: 0)
+    all.priceIncreaseRate = 1
+    all.priceIncreaseConsent = 1
+    all.upgradeRate = 1
+    let summary = try run(dir, count: 20, mix: all)
+    #expect(summary.notifications["PRICE_INCREASE / PENDING"] == 20)
+    #expect(summary.notifications["PRICE_INCREASE / ACCEPTED"] == 20)
+    #expect(summary.notifications["DID_CHANGE_RENEWAL_PREF / UPGRADE"] == 20)
+    #expect(summary.notifications["REFUND"] == nil)
+
+    let refunded = fresh()
+    defer { try? FileManager.default.removeItem(at: refunded) }
+    var refunds = SimulatePopulation.Mix(failureRate: 0, autoRenewOff: 0)
+    refunds.refundRate = 1
+    let r = try run(refunded, count: 20, mix: refunds)
+    #expect((r.notifications["REFUND"] ?? 0) + r.skipped == 20)
+    #expect((r.notifications["REFUND"] ?? 0) > 0)
   }
 }

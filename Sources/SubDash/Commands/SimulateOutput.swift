@@ -39,6 +39,7 @@ struct SimulateOutput {
       LineOut.stdout("  \(label): \(n)")
     }
     for f in s.failures.prefix(10) { LineOut.stderr("subdash simulate: \(f)") }
+    if s.skipped > 0 { LineOut.stdout("  (\(counted(s.skipped, "mix event")) skipped: the subscriber's state did not allow it then)") }
     let rate = seconds > 0 ? Int((s.subscriberMonths / seconds).rounded()) : 0
     LineOut.stdout("\(counted(s.subscribers, "subscriber")) advanced; \(Int(s.subscriberMonths)) subscriber-months in \(String(format3(seconds))) s (\(rate) subscriber-months/s)")
   }

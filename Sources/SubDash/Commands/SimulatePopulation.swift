@@ -19,6 +19,15 @@ struct SimulatePopulation {
     var failureRate = 0.05
     /// Share of subscribers who turned auto-renew off (voluntary churn at their next renewal).
     var autoRenewOff = 0.10
+    /// Shares of subscribers to whom each happens once, at a random moment of the run (drawn from
+    /// the subscriber's own seed): a refund; a price increase (of which `priceIncreaseConsent`
+    /// consent, the others decline and expire at renewal); an upgrade to the group's top level.
+    var refundRate = 0.0
+    var priceIncreaseRate = 0.0
+    var priceIncreaseConsent = 0.5
+    var upgradeRate = 0.0
+
+    static let keys = "failureRate, autoRenewOff, refundRate, priceIncreaseRate, priceIncreaseConsent, upgradeRate"
 
     static func read(_ path: String) throws -> Mix {
       guard let bytes = readInput(path) else { throw SimulateInputError("\(path): cannot read the mix") }
@@ -31,7 +40,11 @@ struct SimulatePopulation {
         switch key {
         case "failureRate": mix.failureRate = x
         case "autoRenewOff": mix.autoRenewOff = x
-        default: throw SimulateInputError("\(path): $.\(key) is not a mix setting (failureRate, autoRenewOff)")
+        case "refundRate": mix.refundRate = x
+        case "priceIncreaseRate": mix.priceIncreaseRate = x
+        case "priceIncreaseConsent": mix.priceIncreaseConsent = x
+        case "upgradeRate": mix.upgradeRate = x
+        default: throw SimulateInputError("\(path): $.\(key) is not a mix setting (\(Mix.keys))")
         }
       }
       return mix
@@ -54,6 +67,8 @@ struct SimulatePopulation {
     var notifications: [String: Int] = [:]
     var subscriberMonths = 0.0
     var failures: [String] = []
+    /// Mix events the subscriber's state did not allow when they came (a refund after expiry).
+    var skipped = 0
   }
 
   func run() throws -> Summary {
@@ -77,6 +92,7 @@ struct SimulatePopulation {
     for t in tallies.all {
       summary.subscriberMonths += t.subscriberMonths
       summary.failures += t.failures
+      summary.skipped += t.skipped
       for (k, v) in t.notifications { summary.notifications[k, default: 0] += v }
     }
     return summary
@@ -148,15 +164,11 @@ struct SimulatePopulation {
       }
       let target = start + Span.days(Double(30 * months))
       var reached = start
-      while reached < target {
-        guard let change = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in
-          try Simulator.advance(s, to: target)
-        }) else { break }
-        for n in change.notifications { tally.notifications[n.label, default: 0] += 1 }
-        let now = (try? Simulator.settings(change.state).now) ?? target
-        if now == reached { break }
-        reached = now ?? target
+      for event in try events(path, from: start, to: target) {
+        reached = try advance(path, from: reached, to: event.at, &tally)
+        apply(event.commands, to: path, &tally)
       }
+      _ = try advance(path, from: reached, to: target, &tally)
       tally.subscriberMonths = Double(months)
     } catch {
       tally.failures.append("\(path): \(error)")
@@ -164,7 +176,70 @@ struct SimulatePopulation {
     return tally
   }
 
+  /// Moves one file's clock to `target` in as many engine steps as the event limit needs.
+  private func advance(_ path: String, from start: Instant, to target: Instant, _ tally: inout Tally) throws -> Instant {
+    var reached = start
+    while reached < target {
+      guard let change = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in
+        try Simulator.advance(s, to: target)
+      }) else { break }
+      for n in change.notifications { tally.notifications[n.label, default: 0] += 1 }
+      let now = (try? Simulator.settings(change.state).now) ?? target
+      if now == reached { break }
+      reached = now ?? target
+    }
+    return max(reached, target)
+  }
+
+  /// What happens to this subscriber during the run beyond renewals: the mix's shares, drawn from
+  /// the file's own seed so a population is the same for a seed whatever the thread scheduling.
+  private func events(_ path: String, from start: Instant, to target: Instant) throws -> [(at: Instant, commands: [MixCommand])] {
+    let state = try StateFile.load(path: path)
+    // Its own stream: the engine draws renewal failures from the same seed.
+    var rng = SplitMix(seed: ((try? Simulator.settings(state))?.seed ?? 1) ^ 0x6D69_7865_7665_6E74)
+    let span = (target - start).ms
+    func when() -> Instant { start + Span(ms: (rng.unit() * span).rounded(.down)) }
+    var out: [(at: Instant, commands: [MixCommand])] = []
+    if rng.unit() < mix.refundRate { out.append((when(), [.sim(.refund)])) }
+    if rng.unit() < mix.priceIncreaseRate {
+      out.append((when(), [.sim(.requestPriceIncrease), .sim(rng.unit() < mix.priceIncreaseConsent ? .consentPriceIncrease : .declinePriceIncrease)]))
+    }
+    if rng.unit() < mix.upgradeRate, let top = topProduct(state) { out.append((when(), [.plan(.upgrade(toProductId: top))])) }
+    return out.sorted { $0.at < $1.at }
+  }
+
+  enum MixCommand {
+    case sim(SimCommand)
+    case plan(PlanAction)
+  }
+
+  /// The highest level of the subscriber's group other than its own plan, if any is higher.
+  private func topProduct(_ state: SubscriptionState) -> String? {
+    guard let current = state.currentProduct, let group = state.catalog.group(of: current.productID) else { return nil }
+    return group.subscriptions.filter { $0.level < current.level }.min { $0.level < $1.level }?.productID
+  }
+
+  /// Applies the commands at the file's clock; one the state does not allow (a refund of an
+  /// expired subscription, an upgrade in billing retry) is counted as skipped, not a failure.
+  private func apply(_ commands: [MixCommand], to path: String, _ tally: inout Tally) {
+    for command in commands {
+      do {
+        let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+          let now = try Simulator.clock(s)
+          switch command {
+          case .sim(let c): return try Simulator.apply(c, to: s, at: now).get()
+          case .plan(let a): return try Actions.apply(a, to: s, at: now, timing: (try? Simulator.rules(s).rate) ?? TimeRate.realTime).get()
+          }
+        }
+        for n in change?.notifications ?? [] { tally.notifications[n.label, default: 0] += 1 }
+      } catch {
+        tally.skipped += 1
+      }
+    }
+  }
+
   struct Tally {
+    var skipped = 0
     var notifications: [String: Int] = [:]
     var subscriberMonths = 0.0
     var failures: [String] = []
