@@ -125,7 +125,13 @@ struct SimulatePopulation {
       var text = template.replacing(templateId, with: id)
       if let templateToken { text = text.replacing(templateToken, with: "00000000-0000-4000-8000-" + padded(i, 12)) }
       let path = directory + "/" + id + ".json"
-      do { try AtomicWriter.write(Array(text.utf8), to: path, sweep: .firstSaveInProcess) } catch { throw SimulateInputError(error.description) }
+      // Under the file's lock, as every save: the fixed temporary name, no directory read per new
+      // file (reading a growing directory for each of N new files cost O(N²)).
+      do {
+        let lock = try FileLock(for: path)
+        defer { withExtendedLifetime(lock) {} }
+        try AtomicWriter.write(Array(text.utf8), to: path, sweep: .callerHoldsTheLock)
+      } catch { throw SimulateInputError(error.description) }
       let subscriberSeed = rng.next()
       let churns = Double(rng.next() % 1_000_000) / 1_000_000 < mix.autoRenewOff
       _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
