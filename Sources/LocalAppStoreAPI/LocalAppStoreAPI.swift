@@ -113,7 +113,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     case ("GET", "v2", "history", 1): return try history(rest[0], request.query, env, refundsOnly: false)
     case ("GET", "v2", "refund", 2) where rest[0] == "lookup": return try history(rest[1], request.query, env, refundsOnly: true)
     case ("POST", "v1", "notifications", 1) where rest[0] == "history": return try notificationHistory(request.query, request.body, env)
-    case ("POST", "v1", "notifications", 1) where rest[0] == "test": return try await requestTest(env, request.authorization)
+    case ("POST", "v1", "notifications", 1) where rest[0] == "test": return try await requestTest(env)
     case ("GET", "v1", "notifications", 2) where rest[0] == "test": return try testStatus(rest[1])
     case ("GET", "v1", "lookup", 1):
       // Look Up Order ID is production only: Apple has no sandbox route for it.
@@ -171,9 +171,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     let offset = try cursor(query.first { $0.0 == "revision" }?.1, prefix: "r", limit: all.count, failure: .invalidRevision)
     let page = Array(all[offset..<min(all.count, offset + settings.pageSize)])
     let next = offset + page.count
-    let key = refundsOnly ? "signedTransactions" : "signedTransactions"
     return object([("revision", .string("r\(next)")), ("hasMore", .bool(next < all.count))] + appFields(s, env)
-                  + [(key, .array(try page.map { .string(try sign($0.json)) }))])
+                  + [("signedTransactions", .array(try page.map { .string(try sign($0.json)) }))])
   }
 
   /// Get Notification History: the body's `startDate`/`endDate` (ms, start within 180 days in
@@ -201,7 +200,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     let type = o["notificationType"] as? String
     let subtype = o["notificationSubtype"] as? String
     let onlyFailures = (o["onlyFailures"] as? Bool) ?? false
-    var items: [(date: Double, item: JSON)] = []
+    // Chosen and ordered first; only the page asked for is signed (three signatures each).
+    var items: [(date: Double, envelope: NotificationEnvelope, attempts: [DeliveryAttempt])] = []
     for s in subscribers {
       let book = s.state.document.deliveries
       for (n, t) in s.notifications {
@@ -211,16 +211,18 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
         let attempts = book.map { b in n.notificationUUID.map { b.deliveries(of: $0).filter { !$0.isDuplicate }.flatMap(\.sendAttempts) } ?? [] } ?? []
         if onlyFailures && !attempts.contains(where: { $0.result != .success }) { continue }
         let envelope = NotificationEnvelope(n, transaction: t, renewalInfo: s.state.subscriber.renewalInfo, appAppleId: settings.appAppleId)
-        let signed = try NotificationSigner(authority: authority).signedPayload(envelope)
-        var fields: [(String, JSON)] = [("signedPayload", .string(signed)),
-                                        ("sendAttempts", .array(attempts.prefix(6).map { Self.attemptJSON($0) }))]
-        if let first = attempts.first { fields.append(("firstSendAttemptResult", .string(first.result.rawValue))) }
-        items.append((date, .object(JSONObject(fields))))
+        items.append((date, envelope, attempts))
       }
     }
     items.sort { $0.date < $1.date }
     let offset = try cursor(query.first { $0.0 == "paginationToken" }?.1, prefix: "p", limit: items.count, failure: .invalidPaginationToken)
-    let page = items[offset..<min(items.count, offset + settings.pageSize)].map(\.item)
+    let signer = NotificationSigner(authority: authority)
+    let page: [JSON] = try items[offset..<min(items.count, offset + settings.pageSize)].map { item in
+      var fields: [(String, JSON)] = [("signedPayload", .string(try signer.signedPayload(item.envelope))),
+                                      ("sendAttempts", .array(item.attempts.prefix(6).map { Self.attemptJSON($0) }))]
+      if let first = item.attempts.first { fields.append(("firstSendAttemptResult", .string(first.result.rawValue))) }
+      return .object(JSONObject(fields))
+    }
     let next = offset + page.count
     return object([("paginationToken", .string("p\(next)")), ("hasMore", .bool(next < items.count)), ("notificationHistory", .array(page))])
   }
@@ -233,19 +235,19 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   }
 
   /// Request a Test Notification: a TEST signed now; sent to `notifyURL` when there is one.
-  private func requestTest(_ env: AppStoreEnvironment, _ authorization: String?) async throws -> [UInt8] {
-    let token = UUID().uuidString.lowercased() + "_" + String(Int64(wallClock().timeIntervalSince1970 * 1000))
-    let n = NotificationRecord(type: .test, uuid: UUID().uuidString.lowercased(), signedDate: Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down)), status: nil)
+  private func requestTest(_ env: AppStoreEnvironment) async throws -> [UInt8] {
+    let now = wallNow
+    let token = UUID().uuidString.lowercased() + "_" + String(Int64(now.ms))
+    let n = NotificationRecord(type: .test, uuid: UUID().uuidString.lowercased(), signedDate: now, status: nil)
     var envelope = NotificationEnvelope(n, transaction: nil, renewalInfo: nil, appAppleId: settings.appAppleId)
     envelope.environment = env == .production ? "Production" : "Sandbox"
     envelope.bundleId = settings.check.bundleID
     let payload = try NotificationSigner(authority: authority).signedPayload(envelope)
     var attempts: [DeliveryAttempt] = []
     if let url = settings.notifyURL ?? lock.withLock({ ownReceiver }), let sender {
-      let started = wallClock()
+      let started = wallNow
       let outcome = await sender.send(NotificationSigner.body(payload), to: url, timeout: 5)
-      attempts.append(DeliveryAttempt(attemptDate: Instant(ms: (started.timeIntervalSince1970 * 1000).rounded(.down)), result: outcome.result,
-                                      httpStatus: outcome.httpStatus))
+      attempts.append(DeliveryAttempt(attemptDate: started, result: outcome.result, httpStatus: outcome.httpStatus))
     }
     lock.withLock { testNotifications[token] = (payload, attempts) }
     return object([("testNotificationToken", .string(token))])
@@ -275,13 +277,12 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
       throw APIFailure.invalidRequest(code: 4_000_011, message: "Invalid request identifier.")
     }
     let s = try directory.subscriber(owning: originalId, environment: env)
-    let wall = Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down))
+    let wall = wallNow
     let saved: StateFile.Saved
     do throws(StateFile.UpdateFailure<ActionError>) {
       saved = try StateFile.update(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
         let at = (try? Simulator.settings(current))?.now ?? wall
-        let timing: any RenewalTiming = (try? Simulator.rules(current).rate) ?? TimeRate.realTime
-        return try Actions.apply(.extendRenewalDate(days: days, reason: reason), to: current, at: at, timing: timing).get()
+        return try Actions.apply(.extendRenewalDate(days: days, reason: reason), to: current, at: at, timing: Simulator.timing(current)).get()
       }
     } catch {
       switch error {
@@ -311,8 +312,11 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
 
   /// The moment a status is as of: the file's simulated clock, else now.
   private func now(of state: SubscriptionState) -> Instant {
-    (try? Simulator.settings(state))?.now ?? Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down))
+    (try? Simulator.settings(state))?.now ?? wallNow
   }
+
+  /// The server's wall clock, to the millisecond.
+  private var wallNow: Instant { Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down)) }
 
   private func cursor(_ token: String?, prefix: Character, limit: Int, failure: APIFailure) throws -> Int {
     guard let token else { return 0 }

@@ -9,7 +9,8 @@ struct SubscriberRecord {
   /// Every transaction, oldest first, one per transactionId (the latest version of each, so a
   /// refund's revocation shows), the latest transaction included even when the history lacks it.
   let transactions: [TransactionPayload]
-  /// Every notification, oldest first, with the newest transaction written at or before it.
+  /// Every notification, oldest first, with the transaction as it was when the notification was
+  /// written (Apple: history payloads show the state "at original send time").
   let notifications: [(notification: NotificationRecord, transaction: TransactionPayload?)]
 
   init(path: String, state: SubscriptionState) throws(APIFailure) {
@@ -48,8 +49,7 @@ struct SubscriberRecord {
     // transaction before them wherever it was written.
     var intake = DeliveryIntake(lastTransaction: nil)
     paired += intake.take(entries)
-    // The latest version of each transaction (a later refund marks the same transactionId).
-    notifications = paired.map { n, t in (notification: n, transaction: t?.transactionId.flatMap { byId[$0] } ?? t ?? history.last) }
+    notifications = paired.map { n, t in (notification: n, transaction: t ?? history.last) }
   }
 
   var environment: AppStoreEnvironment { state.subscriber.environment ?? .sandbox }

@@ -31,6 +31,15 @@ public struct Deliverer: Sendable {
     public var duplicates = 0
     public var pending = 0
     public init() {}
+
+    /// Another run's totals added in (a directory's files).
+    public mutating func add(_ t: Totals) {
+      attempts += t.attempts
+      delivered += t.delivered
+      gaveUp += t.gaveUp
+      duplicates += t.duplicates
+      pending += t.pending
+    }
   }
 
   /// Runs until `stop()` (Ctrl-C: pending deliveries stay in the file for the next run) or, once
@@ -108,16 +117,14 @@ public struct Deliverer: Sendable {
     guard let journal = state.document.journal else { return }
     let journalPath = PathName.directory(of: path) + "/" + journal.file
     let from = current.journalOffset
+    // A journal shorter than the offset, or one whose offset falls inside a line, is not the one
+    // the offset was taken from: follow the new one from its end.
     var entries: [Journal.Entry] = []
-    var skipTo: Int64?
-    if journal.committedBytes < from {
-      skipTo = journal.committedBytes
-    } else {
-      do { entries = try Journal.entries(path: journalPath, after: from, committedBytes: journal.committedBytes) } catch {
-        skipTo = journal.committedBytes
-      }
+    var replaced = journal.committedBytes < from
+    if !replaced {
+      do { entries = try Journal.entries(path: journalPath, after: from, committedBytes: journal.committedBytes) } catch { replaced = true }
     }
-    if skipTo != nil {
+    if replaced {
       log("\(PathName.fileName(of: path)): the history was replaced; following from its end")
       follow.intake = DeliveryIntake(lastTransaction: state.subscriber.latestTransaction)
     }
@@ -180,10 +187,12 @@ public struct Deliverer: Sendable {
   func record(_ results: [AttemptResult], into follow: inout Following, totals: inout Totals, rng: inout SplitMix) throws(DeliveryError) {
     var lines: [String] = []
     var rolls = rng
+    var counted = Totals()
     try update("delivery: \(results.count) attempt\(results.count == 1 ? "" : "s")") { s in
       guard var book = s.document.deliveries else { return false }
       lines = []
       rolls = rng
+      counted = Totals()
       for r in results {
         let d = r.delivery
         guard let i = book.pending.firstIndex(where: {
@@ -193,10 +202,16 @@ public struct Deliverer: Sendable {
         let retryAt = r.attempt.result == .success ? nil : book.schedule.nextAttempt(afterAttempts: attempts, lastAt: r.attempt.attemptDate, for: s)
         book.record(r.attempt, forPendingAt: i, retryAt: retryAt)
         lines.append(Self.line(d, r, attempt: attempts, of: book.schedule.maxAttempts, retryAt: retryAt))
+        counted.attempts += 1
+        if r.attempt.result == .success {
+          if d.isDuplicate { counted.duplicates += 1 } else { counted.delivered += 1 }
+        } else if retryAt == nil {
+          counted.gaveUp += 1
+        }
         if r.attempt.result == .success, !d.isDuplicate, options.duplicateRate > 0, rolls.unit() < options.duplicateRate, let payload = d.signedPayload {
-          let when = r.attempt.attemptDate + (options.reorderWindow > 0 ? Span(ms: (rolls.unit() * options.reorderWindow * 1000).rounded(.down)) : .zero)
           book.enqueue(Delivery(notificationUUID: d.notificationUUID, notificationType: d.notificationType, subtype: d.subtype,
-                                signedDate: d.signedDate, signedPayload: payload, firstAttempt: when, isDuplicate: true))
+                                signedDate: d.signedDate, signedPayload: payload, firstAttempt: r.attempt.attemptDate + jitter(&rolls),
+                                isDuplicate: true))
         }
       }
       s.document.deliveries = book
@@ -204,11 +219,7 @@ public struct Deliverer: Sendable {
       return true
     }
     rng = rolls
-    for r in results {
-      totals.attempts += 1
-      if r.attempt.result == .success { if r.delivery.isDuplicate { totals.duplicates += 1 } else { totals.delivered += 1 } }
-    }
-    totals.gaveUp += lines.filter { $0.contains("gave up") }.count
+    totals.add(counted)
     for line in lines { log(line) }
   }
 

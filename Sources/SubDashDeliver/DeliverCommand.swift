@@ -65,11 +65,7 @@ struct DeliverCommand: AsyncParsableCommand {
       return try await deliverDirectory(authority, stop: stop)
     }
     let sender = HTTPNotificationSender()
-    let options = DeliveryOptions(url: url, schedule: RetrySchedule(rawValue: retrySchedule) ?? .production, duplicateRate: duplicateRate,
-                                  reorderWindow: reorderWindow, seed: seed, timeout: timeout, appAppleId: appAppleId)
-    let deliverer = Deliverer(path: file, options: options, signer: NotificationSigner(authority: authority), sender: sender,
-                              wallClock: { Instant(ms: (Date().timeIntervalSince1970 * 1000).rounded(.down)) },
-                              log: { Self.say($0) })
+    let deliverer = deliverer(for: file, seed: seed, authority: authority, sender: sender, log: { Self.say($0) })
     Self.say("delivering \(file)'s new notifications to \(url)")
     let totals: Deliverer.Totals
     do {
@@ -101,12 +97,7 @@ struct DeliverCommand: AsyncParsableCommand {
       var next = 0
       func add() {
         guard next < names.count else { return }
-        let path = file + "/" + names[next]
-        var options = DeliveryOptions(url: url, schedule: RetrySchedule(rawValue: retrySchedule) ?? .production, duplicateRate: duplicateRate,
-                                      reorderWindow: reorderWindow, seed: seed &+ UInt64(next), timeout: timeout, appAppleId: appAppleId)
-        options.concurrency = 1
-        let deliverer = Deliverer(path: path, options: options, signer: NotificationSigner(authority: authority), sender: sender,
-                                  wallClock: { Instant(ms: (Date().timeIntervalSince1970 * 1000).rounded(.down)) },
+        let deliverer = deliverer(for: file + "/" + names[next], seed: seed &+ UInt64(next), authority: authority, sender: sender,
                                   log: { line in if !line.hasPrefix("✓") { Self.say(line) } })
         next += 1
         group.addTask {
@@ -115,10 +106,7 @@ struct DeliverCommand: AsyncParsableCommand {
       }
       for _ in 0..<8 { add() }
       for await (t, failure) in group {
-        if let t {
-          totals.attempts += t.attempts; totals.delivered += t.delivered; totals.gaveUp += t.gaveUp
-          totals.duplicates += t.duplicates; totals.pending += t.pending
-        }
+        if let t { totals.add(t) }
         if let failure { unreadable.append(failure) }
         add()
       }
@@ -130,6 +118,15 @@ struct DeliverCommand: AsyncParsableCommand {
              + (totals.gaveUp > 0 ? ", \(totals.gaveUp) given up" : "") + (totals.pending > 0 ? ", \(totals.pending) pending" : "")
              + String(format: " in %.1f s (%.0f notifications/s)", seconds, Double(totals.delivered) / max(seconds, 0.001)))
     if !unreadable.isEmpty { throw ExitCode(2) }
+  }
+
+  /// A deliverer for one state file with the command line's options.
+  func deliverer(for path: String, seed: UInt64, authority: LocalCertificateAuthority, sender: HTTPNotificationSender,
+                 log: @escaping @Sendable (String) -> Void) -> Deliverer {
+    let options = DeliveryOptions(url: url, schedule: RetrySchedule(rawValue: retrySchedule) ?? .production, duplicateRate: duplicateRate,
+                                  reorderWindow: reorderWindow, seed: seed, timeout: timeout, appAppleId: appAppleId)
+    return Deliverer(path: path, options: options, signer: NotificationSigner(authority: authority), sender: sender,
+                     wallClock: { Instant(ms: (Date().timeIntervalSince1970 * 1000).rounded(.down)) }, log: log)
   }
 
   static func say(_ line: String) {

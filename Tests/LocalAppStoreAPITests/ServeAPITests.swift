@@ -113,6 +113,29 @@ import Testing
     #expect((onlyOther["notificationHistory"] as? [Any])?.isEmpty == true)
   }
 
+  /// Apple: history payloads show the state "at original send time". A renewal later refunded
+  /// keeps its unrevoked transaction in DID_RENEW; the REFUND carries the revoked one.
+  @Test func notificationHistoryShowsEachTransactionAsItWasWhenSent() async throws {
+    let s = try ServeFixture(now: Date(timeIntervalSince1970: 1_780_000_000))  // 2026-05-28, after the renewal
+    defer { s.remove() }
+    try StateFile.update(path: s.path, refusing: ActionError.self) { st throws(ActionError) in try Simulator.advanceToNextEvent(st) }
+    try StateFile.update(path: s.path, refusing: ActionError.self) { st throws(ActionError) in
+      try Simulator.apply(.refund, to: st, at: try Simulator.clock(st)).get()
+    }
+    let nowMs = 1_780_000_000_000.0
+    let r = ServeFixture.object(await s.send("POST", "\(Self.sandbox)/v1/notifications/history",
+                                             json: ["startDate": nowMs - 29 * 86_400_000, "endDate": nowMs, "transactionId": ServeFixture.id]))
+    var revokedBy: [String: Bool] = [:]
+    for item in r["notificationHistory"] as? [[String: Any]] ?? [] {
+      let n = try await ServeFixture.verified(item["signedPayload"] as! String)
+      let data = try #require(n["data"] as? [String: Any])
+      let t = try await ServeFixture.verified(data["signedTransactionInfo"] as! String)
+      revokedBy[n["notificationType"] as! String] = t["revocationDate"] != nil
+    }
+    #expect(revokedBy["DID_RENEW"] == false)
+    #expect(revokedBy["REFUND"] == true)
+  }
+
   @Test func extendingARenewalDateIsWrittenThroughTheLockedPath() async throws {
     let s = try ServeFixture()
     defer { s.remove() }

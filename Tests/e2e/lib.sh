@@ -80,13 +80,26 @@ e2e__kill_server() {
 
 # e2e_stop: ends this test's own tmux server (and with it the pane's processes, via SIGHUP).
 e2e_stop() {
+  e2e__kill_tracked
   [[ -n "$E2E_SOCKET" ]] || return 0
   e2e__kill_server "$E2E_SOCKET"
   E2E_SOCKET=""
 }
 
+# e2e_track PID: a background process the test started (a `listen` server): stopped when the
+# test ends, however it ends, so a failed check never leaves a server running.
+e2e_track() { echo "$1" >>"$E2E_TMP/pids"; }
+
+e2e__kill_tracked() {
+  [[ -f "$E2E_TMP/pids" ]] || return 0
+  local pid
+  while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$E2E_TMP/pids"
+  rm -f "$E2E_TMP/pids"
+}
+
 # Always clean up every server this script started, however it exits.
 e2e__cleanup() {
+  e2e__kill_tracked
   local sock
   if [[ -f "$E2E_TMP/sockets" ]]; then
     while read -r sock; do

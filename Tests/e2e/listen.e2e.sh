@@ -27,6 +27,7 @@ signed_body() {
 start_listen() {
   "$SUBDASH_BIN" listen --port 0 --root "$CA/root.pem" --bundle-id com.example.subdash "$OUT" >"$E2E_TMP/listen.out" 2>>"$E2E_TMP/listen.log" &
   LISTEN_PID=$!
+  e2e_track "$LISTEN_PID"
   local i
   for ((i = 0; i < 200; i++)); do
     URL=$(grep -o 'http://127.0.0.1:[0-9]*' "$E2E_TMP/listen.out" 2>/dev/null) && [[ -n $URL ]] && return 0
@@ -98,6 +99,7 @@ test_simulate_deliver_with_a_dashboard_following() {
   mkdir -p "$dev"; cp "$E2E_ROOT/Examples/active.json" "$E2E_ROOT/Examples/backyard-birds.storekit" "$dev/"
   "$SUBDASH_BIN" listen --port 0 --root "$CA/root.pem" --bundle-id com.example.birdwatch "$theirs" >"$E2E_TMP/backend.out" 2>>"$E2E_TMP/backend.log" &
   local backend=$! url=""
+  e2e_track "$backend"
   for ((i = 0; i < 200; i++)); do
     url=$(grep -o 'http://127.0.0.1:[0-9]*' "$E2E_TMP/backend.out" 2>/dev/null) && break
     sleep 0.05  # polling a file for the port line, as start_listen does
@@ -122,6 +124,7 @@ test_population_deliver() {
   local theirs="$E2E_TMP/population-backend" i url=""
   "$SUBDASH_BIN" listen --port 0 --root "$CA/root.pem" "$theirs" >"$E2E_TMP/pop-backend.out" 2>"$E2E_TMP/pop-backend.log" &
   local backend=$!
+  e2e_track "$backend"
   for ((i = 0; i < 200; i++)); do
     url=$(grep -o 'http://127.0.0.1:[0-9]*' "$E2E_TMP/pop-backend.out" 2>/dev/null) && break
     sleep 0.05  # polling a file for the port line, as start_listen does

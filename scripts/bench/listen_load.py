@@ -160,10 +160,18 @@ def count_in_files(directory):
     return seen
 
 
+STARTED = []  # every server this run starts, stopped in main's finally however the run ends
+
+
+def started(proc):
+    STARTED.append(proc)
+    return proc
+
+
 def start_listen(subdash, port, ca, directory, log, db=None):
     target = ["--db", db] if db else [directory]
-    return subprocess.Popen([subdash, "listen", "--port", str(port), "--root", f"{ca}/root.pem", "--bundle-id", BUNDLE] + target,
-                            stdout=subprocess.DEVNULL, stderr=log)
+    return started(subprocess.Popen([subdash, "listen", "--port", str(port), "--root", f"{ca}/root.pem", "--bundle-id", BUNDLE] + target,
+                            stdout=subprocess.DEVNULL, stderr=log))
 
 
 def subscriber_states(directory):
@@ -234,8 +242,8 @@ def main():
             rows.append(("subdash listen", seconds, lat, fails, ok))
             port = free_port()
             here = os.path.dirname(os.path.abspath(__file__))
-            py = subprocess.Popen([sys.executable, f"{here}/apple_receiver.py", f"{ca}/root.der", BUNDLE, str(port), f"{work}/python"],
-                                  stdout=subprocess.DEVNULL, stderr=log)
+            py = started(subprocess.Popen([sys.executable, f"{here}/apple_receiver.py", f"{ca}/root.der", BUNDLE, str(port), f"{work}/python"],
+                                          stdout=subprocess.DEVNULL, stderr=log))
             wait_port(port)
             seconds, lat, fails = send_all(port, items, a.senders)
             py.terminate(); py.wait()
@@ -313,6 +321,10 @@ def main():
                 sys.exit(1)
             print("listen-kill: ok, every subscriber's file has every notification exactly once")
     finally:
+        for proc in STARTED:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
         shutil.rmtree(work, ignore_errors=True)
 
 

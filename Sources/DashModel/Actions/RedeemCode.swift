@@ -54,8 +54,12 @@ enum RedeemCode {
     // addition to an introductory offer" only when the code stacks (`isStackable`); it then takes
     // effect as an existing subscriber's would (same product: from the next renewal).
     let inIntro = customer.kind == .existing && ctx.latest?.offerType == .introductory
-    let stacks = inIntro && codeOffer.isStackable && codeOffer.eligibility.contains(.new)
-    if inIntro { customer.text += " in an introductory offer" + (codeOffer.eligibility.contains(.new) && !codeOffer.isStackable ? ", which this code does not stack with (isStackable is false)" : "") }
+    let forNew = codeOffer.eligibility.contains(.new)
+    let stacks = inIntro && forNew && codeOffer.isStackable
+    if inIntro {
+      customer.text += " in an introductory offer"
+      if forNew && !codeOffer.isStackable { customer.text += ", which this code does not stack with (isStackable is false)" }
+    }
     guard codeOffer.eligibility.contains(customer.kind) || stacks else {
       let allowed = CodeEligibility.allCases.filter(codeOffer.eligibility.contains).map(\.label).joined(separator: " or ")
       throw .codeNotEligible(code, reason: "it is for \(allowed.isEmpty ? "no" : allowed) customers; this one is \(customer.text)")

@@ -29,12 +29,6 @@ extension RetrySchedule {
   /// current product's period (a month when the catalog does not say), as grace periods are.
   public func nextAttempt(afterAttempts attemptsSoFar: Int, lastAt last: Instant, for state: SubscriptionState) -> Instant? {
     let period = state.currentProduct.flatMap { try? ISOPeriod(parsing: $0.period) } ?? .oneMonth
-    let rate: SimulationRate
-    if let settings = try? SimulationSettings(of: state), let rules = try? SimulationRules(settings: settings, catalog: state.catalog) {
-      rate = rules.rate
-    } else {
-      rate = .storeKitTest(.realTime)
-    }
-    return nextAttempt(afterAttempts: attemptsSoFar, lastAt: last, timing: rate, period: period)
+    return nextAttempt(afterAttempts: attemptsSoFar, lastAt: last, timing: Simulator.timing(state), period: period)
   }
 }

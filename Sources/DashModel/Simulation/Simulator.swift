@@ -54,6 +54,12 @@ public enum Simulator {
     try SimContext(state, readOnly: true).rules
   }
 
+  /// How fast subscription time runs for this file: its simulation rate, else real time (a file
+  /// whose settings do not read is shown and acted on at real time, as the dashboard does).
+  public static func timing(_ state: SubscriptionState) -> any RenewalTiming {
+    (try? rules(state).rate) ?? TimeRate.realTime
+  }
+
   /// The currency a purchase would be charged in: the latest transaction's, the renewal info's,
   /// `simulation.currency`, else USD (the engine's rule), so prices always show one, even for a
   /// customer who never bought anything.

@@ -15,10 +15,6 @@ public enum AtomicWriter {
     /// On every save (the default): a killed writer's leftover is gone after the next save,
     /// whichever process makes it.
     case everySave
-    /// On the first save of each file in this process: for one process that is the only writer
-    /// of thousands of files in one directory, where every sweep reads the whole directory (a
-    /// population of 10,000 subscribers took 23× the CPU of 1,000 when each save swept).
-    case firstSaveInProcess
     /// Never: the caller holds the file's lock (`FileLock`), so the temporary file has one fixed
     /// name, which a killed predecessor's leftover also has; it is replaced without reading the
     /// directory. Every `StateFile` save is of this kind: a `listen` directory of 1,000
@@ -38,9 +34,7 @@ public enum AtomicWriter {
     let tmp = sweep == .callerHoldsTheLock ? "\(dir)/.\(name).subdash-tmp" : "\(dir)/.\(name).subdash-tmp-\(getpid())"
     // Before creating ours, not after the rename: a writer killed during its own first save must
     // not leave its file beside its predecessor's, so at most one leftover ever exists.
-    if sweep == .everySave || (sweep == .firstSaveInProcess && ScannedFiles.shared.firstTime(dir + "/" + name)) {
-      removeStaleTemporaryFiles(of: name, in: dir)
-    }
+    if sweep == .everySave { removeStaleTemporaryFiles(of: name, in: dir) }
     // The name is predictable: remove whatever has it (a crashed writer's leftover, or a planted
     // symlink) and create it exclusively, so the write can only go to a new file of our own.
     unlink(tmp)
@@ -82,20 +76,6 @@ public enum AtomicWriter {
       let entry = DirectoryEntry.name(e)
       guard entry.hasPrefix(prefix), let pid = pid_t(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
       if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + entry) }
-    }
-  }
-
-  /// The files this process has swept already, for `.firstSaveInProcess` (thread-safe: the
-  /// population's writers run on every core).
-  final class ScannedFiles: @unchecked Sendable {
-    static let shared = ScannedFiles()
-    private var seen = Set<String>()
-    private var lock = pthread_mutex_t()
-    init() { pthread_mutex_init(&lock, nil) }
-    func firstTime(_ path: String) -> Bool {
-      pthread_mutex_lock(&lock)
-      defer { pthread_mutex_unlock(&lock) }
-      return seen.insert(path).inserted
     }
   }
 }

@@ -32,4 +32,11 @@ enum ChildProcess {
     let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
     return rc == 0 ? .success(pid) : .failure(Failure(code: rc))
   }
+
+  /// Waits for `pid` to end: its exit status, or 128 + the signal that ended it (as a shell says).
+  static func wait(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+  }
 }

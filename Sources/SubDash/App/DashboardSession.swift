@@ -97,7 +97,7 @@ final class DashboardSession {
   /// The file's renewal rate. Previews and applied actions both use it, so "new period ends …" in a
   /// confirmation is what the write then does, at any simulated time rate.
   static func timing(of state: SubscriptionState) -> any RenewalTiming {
-    (try? Simulator.rules(state).rate) ?? TimeRate.realTime
+    Simulator.timing(state)
   }
 
   /// Applies a plan action to the latest on-disk state under the lock. Returns the status message.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DashModel
-import Glibc
 
 /// `subdash simulate FILE`: runs the App Store's clock against a state file.
 struct Simulate: ParsableCommand {
@@ -139,15 +138,7 @@ struct Simulate: ParsableCommand {
         out.population(summary, directory: path, seconds: seconds)
         if !summary.failures.isEmpty { throw ExitCode(2) }
         // The population's notifications, now that every file has them: `subdash deliver --drain DIR`.
-        if let options = deliveryOptions {
-          let argv = [ExecutablePath.sibling("subdash-deliver")] + options + ["--drain", path]
-          guard case .success(let pid) = ChildProcess.spawn(argv, redirects: [0: nil, 1: 1, 2: 2]) else {
-            throw SimulateInputError("--deliver: cannot run \(argv[0]) (it is built beside subdash by `swift build`)")
-          }
-          var status: Int32 = 0
-          while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-          if status != 0 { throw ExitCode(2) }
-        }
+        if let options = deliveryOptions, try DeliveryChild.drain(options, directory: path) != 0 { throw ExitCode(2) }
       } catch let e as SimulateInputError {
         LineOut.stderr("subdash: \(e.message)")
         throw ExitCode(2)

@@ -30,8 +30,7 @@ struct DeliveryChild {
     while read(ready[0], &byte, 1) == 1, byte != 0x0A { line.append(byte) }
     guard String(decoding: line, as: UTF8.self) == "ready" else {
       close(toChild[1])
-      var status: Int32 = 0
-      waitpid(pid, &status, 0)
+      _ = ChildProcess.wait(pid)
       throw SimulateInputError("--deliver: subdash deliver did not start (its message is above)")
     }
     return DeliveryChild(pid: pid, input: toChild[1])
@@ -41,9 +40,16 @@ struct DeliveryChild {
   /// status (0 when all went out or it was stopped by the same Ctrl-C).
   func finish() -> Int32 {
     close(input)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    if (status & 0x7F) != 0 { return 128 + (status & 0x7F) }
-    return (status >> 8) & 0xFF
+    return ChildProcess.wait(pid)
+  }
+
+  /// A population's notifications once the clock has moved: `subdash deliver --drain DIR`, run
+  /// to its end. Its exit status.
+  static func drain(_ options: [String], directory: String) throws(SimulateInputError) -> Int32 {
+    let argv = [ExecutablePath.sibling("subdash-deliver")] + options + ["--drain", directory]
+    guard case .success(let pid) = ChildProcess.spawn(argv, redirects: [0: nil, 1: 1, 2: 2]) else {
+      throw SimulateInputError("--deliver: cannot run \(argv[0]) (it is built beside subdash by `swift build`)")
+    }
+    return ChildProcess.wait(pid)
   }
 }

@@ -164,13 +164,14 @@ struct SimulatePopulation {
     var tally = Tally()
     do {
       if let deliverTo { try openDeliveryBook(path, url: deliverTo) }
-      guard let start = try Simulator.settings(StateFile.load(path: path)).now else {
+      let state = try StateFile.load(path: path)
+      guard let start = try Simulator.settings(state).now else {
         tally.failures.append("\(path): has no simulated clock")
         return tally
       }
       let target = start + Span.days(Double(30 * months))
       var reached = start
-      for event in try events(path, from: start, to: target) {
+      for event in events(state, from: start, to: target) {
         reached = try advance(path, from: reached, to: event.at, &tally)
         apply(event.commands, to: path, &tally)
       }
@@ -199,8 +200,7 @@ struct SimulatePopulation {
 
   /// What happens to this subscriber during the run beyond renewals: the mix's shares, drawn from
   /// the file's own seed so a population is the same for a seed whatever the thread scheduling.
-  private func events(_ path: String, from start: Instant, to target: Instant) throws -> [(at: Instant, commands: [MixCommand])] {
-    let state = try StateFile.load(path: path)
+  private func events(_ state: SubscriptionState, from start: Instant, to target: Instant) -> [(at: Instant, commands: [MixCommand])] {
     // Its own stream: the engine draws renewal failures from the same seed.
     var rng = SplitMix(seed: ((try? Simulator.settings(state))?.seed ?? 1) ^ 0x6D69_7865_7665_6E74)
     let span = (target - start).ms
@@ -234,7 +234,7 @@ struct SimulatePopulation {
           let now = try Simulator.clock(s)
           switch command {
           case .sim(let c): return try Simulator.apply(c, to: s, at: now).get()
-          case .plan(let a): return try Actions.apply(a, to: s, at: now, timing: (try? Simulator.rules(s).rate) ?? TimeRate.realTime).get()
+          case .plan(let a): return try Actions.apply(a, to: s, at: now, timing: Simulator.timing(s)).get()
           }
         }
         for n in change?.notifications ?? [] { tally.notifications[n.label, default: 0] += 1 }
