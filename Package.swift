@@ -37,13 +37,23 @@ let package = Package(
     .target(name: "DashModel", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
     // Pure presentation: frames of styled cells, layout, key map, UI reducer. Never calls ncurses.
     .target(name: "DashView", dependencies: ["DashModel"]),
-    // The executable: the only place that touches the terminal, signals and inotify.
+    // The runtime: the only target that touches the terminal (Terminal.swift is the one file that
+    // calls ncurses), signals and inotify; the dashboard and list apps that both executables run.
+    .target(name: "DashRuntime", dependencies: ["DashModel", "DashView", "CNcurses"]),
+    // The executable: commands. Foundation-free at start-up (StartupLinkageTests).
     .executableTarget(
       name: "SubDash",
       dependencies: [
-        "DashModel", "DashView", "CNcurses", "AppStoreSigning",
+        "DashModel", "DashView", "DashRuntime", "AppStoreSigning",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+    // `subdash DIR` and `subdash list DIR` become this binary (execv) so the list reads its SQLite
+    // index (GRDB, which loads Foundation) without slowing every other `subdash` command's start.
+    .executableTarget(
+      name: "subdash-list",
+      dependencies: ["DashModel", "DashView", "DashRuntime", "SubscriberStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/SubDashList"
     ),
     // The subscriber index: list rows of a directory of state files in SQLite (GRDB), kept
     // apart so GRDB and Foundation never reach DashModel, DashView or `subdash show`'s start-up.
@@ -190,7 +200,7 @@ let package = Package(
     // without a terminal: the loop runs against a pipe and a fake terminal.
     .testTarget(
       name: "SubDashTests",
-      dependencies: ["SubDash", "DashView", "AppStoreSigning"]
+      dependencies: ["SubDash", "subdash-list", "DashView", "DashRuntime", "AppStoreSigning"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -70,11 +70,23 @@ public final class DirectoryStore: SubscriberStore {
   /// and commits it all in one transaction.
   public func refresh(names: Set<String>?, wall: Instant) throws -> StoreChanges {
     let now = nowOverride ?? wall
+    // Only the rows asked about when the watcher named them: one changed file must not read
+    // 100,000 stamps.
     let stored = try db.read { db in
       var out: [String: (stamp: FileStamp, changesAt: Double?)] = [:]
-      let cursor = try Row.fetchCursor(db, sql: "SELECT file, size, mtime_ns, inode, changes_at FROM subscriber")
-      while let r = try cursor.next() {
-        out[r[0]] = (FileStamp(size: r[1], mtimeNs: r[2], inode: r[3]), r[4])
+      let select = "SELECT file, size, mtime_ns, inode, changes_at, simulated_now_ms FROM subscriber"
+      func collect(_ cursor: RowCursor) throws {
+        while let r = try cursor.next() {
+          // A row derived at its file's simulated clock changes only when the file does.
+          let changesAt: Double? = (r[5] as Double?) == nil ? r[4] : nil
+          out[r[0]] = (FileStamp(size: r[1], mtimeNs: r[2], inode: r[3]), changesAt)
+        }
+      }
+      if let names {
+        let one = try db.makeStatement(sql: select + " WHERE file = ?")
+        for name in names { try collect(try Row.fetchCursor(one, arguments: [name])) }
+      } else {
+        try collect(try Row.fetchCursor(db, sql: select))
       }
       return out
     }

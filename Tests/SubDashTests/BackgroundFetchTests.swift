@@ -2,6 +2,7 @@ import DashModel
 import DashView
 import Foundation
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// The refresh key's child process: the same customer, environment and server as the first fetch,

@@ -3,6 +3,7 @@ import DashView
 import Foundation
 import Glibc
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// A terminal made of a pipe: the script's keys are bytes, `!` runs the next hook (an outside

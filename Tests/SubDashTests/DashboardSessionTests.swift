@@ -2,6 +2,7 @@ import DashModel
 import DashView
 import Foundation
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// The dashboard's session writes what its confirmation promised: at an accelerated time rate an

@@ -2,6 +2,7 @@ import DashModel
 import DashView
 import Foundation
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// An idle dashboard wakes only when the screen would change by itself: never for a file with a

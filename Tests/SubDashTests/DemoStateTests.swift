@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// `subdash` with no arguments opens the embedded demo; it must be Examples/active.json exactly,

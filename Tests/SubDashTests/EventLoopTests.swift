@@ -1,6 +1,7 @@
 import DashView
 import Glibc
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// Stands in for the tty: keys are bytes written to a pipe, read back one per readKey().

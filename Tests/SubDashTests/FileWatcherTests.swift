@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// A private temp directory per test, removed afterwards.

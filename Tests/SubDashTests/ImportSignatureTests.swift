@@ -1,6 +1,7 @@
 import DashModel
 import Foundation
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// The adapter from AppStoreSigning's verifier to the importer's verdicts: a real Apple-signed

@@ -2,6 +2,7 @@ import DashModel
 import DashView
 import Foundation
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// `subdash FILE` on an App Store input instead of a state file: it opens imported in memory,

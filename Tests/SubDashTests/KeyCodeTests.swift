@@ -1,5 +1,6 @@
 import CNcurses
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 @Suite struct KeyCodeTests {

@@ -1,6 +1,7 @@
 import DashModel
 import Foundation
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// A developer simulates a population: N subscribers made from the demo subscriber with the

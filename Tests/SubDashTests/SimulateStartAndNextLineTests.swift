@@ -2,6 +2,7 @@ import DashModel
 import Foundation
 import Testing
 
+@testable import DashRuntime
 @testable import SubDash
 
 /// `subdash simulate` says where a file without a simulated clock starts (the same moment the

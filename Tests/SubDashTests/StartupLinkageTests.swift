@@ -9,7 +9,7 @@ import Testing
   @Test func theExecutablesTargetsImportOnlyFoundationEssentials() throws {
     let root = DemoStateTests.repoRoot.appendingPathComponent("Sources")
     var offenders: [String] = []
-    for target in ["DashModel", "DashView", "SubDash"] {
+    for target in ["DashModel", "DashView", "DashRuntime", "SubDash"] {
       let dir = root.appendingPathComponent(target)
       let files = FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []
       #expect(!files.isEmpty, "no sources found under \(dir.path)")

@@ -1,5 +1,6 @@
 import DashView
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 @Suite struct TerminalCheckScreenTests {

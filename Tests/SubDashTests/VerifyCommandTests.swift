@@ -1,6 +1,7 @@
 import AppStoreSigning
 import Foundation
 import Testing
+@testable import DashRuntime
 @testable import SubDash
 
 /// A support person runs `subdash verify` on what the backend logged: a notification body, an API

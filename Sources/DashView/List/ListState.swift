@@ -4,8 +4,11 @@ import DashModel
 /// selection (by file, so it survives re-sorting and live changes) and the rows recently changed.
 public struct ListState: Equatable, Sendable {
   public private(set) var rows: [ListRow] = []
-  /// Lowercased search text per row (parallel to `rows`), built once per change, not per keystroke.
-  private var haystacks: [[UInt8]] = []
+  /// What the filter scans (parallel to `rows`), built once per change, not per keystroke.
+  private var search = ListSearch()
+  /// How many rows of each status, over all rows (not only the filtered ones); kept up to date
+  /// on every change, so a redraw does not count 100,000 rows.
+  public private(set) var counts: [ListStatus: Int] = [:]
   private var byFile: [String: Int] = [:]
   /// Indices into `rows` that pass the filter, in sort order.
   public private(set) var visible: [Int] = []
@@ -45,16 +48,11 @@ public struct ListState: Equatable, Sendable {
 
   public func row(_ file: String) -> ListRow? { byFile[file].map { rows[$0] } }
 
-  /// How many rows of each status, over all rows (not only the filtered ones).
-  public var counts: [ListStatus: Int] {
-    var c: [ListStatus: Int] = [:]
-    for r in rows { c[r.status, default: 0] += 1 }
-    return c
-  }
-
   public mutating func replaceAll(_ newRows: [ListRow]) {
     rows = newRows
-    haystacks = newRows.map(\.searchText)
+    search = ListSearch(newRows)
+    counts = [:]
+    for r in newRows { counts[r.status, default: 0] += 1 }
     byFile = Dictionary(newRows.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { a, _ in a })
     refresh()
   }
@@ -68,15 +66,17 @@ public struct ListState: Equatable, Sendable {
       if let old = byFile[row.file] {
         guard rows[old] != row else { continue }
         i = old
+        counts[rows[i].status, default: 0] -= 1
         rows[i] = row
-        haystacks[i] = row.searchText
+        search.set(i, row)
         sorted.remove(at: sorted.firstIndex(of: i)!)
       } else {
         i = rows.count
         byFile[row.file] = i
         rows.append(row)
-        haystacks.append(row.searchText)
+        search.append(row)
       }
+      counts[row.status, default: 0] += 1
       highlightedUntil[row.file] = now + Self.highlightSpan
       // One changed file re-places one row (binary search), not a sort of the whole directory.
       let sort = self.sort, rows = self.rows
@@ -95,8 +95,9 @@ public struct ListState: Equatable, Sendable {
       let gone = Set(removed)
       var keep: [Int] = []
       for (i, r) in rows.enumerated() where !gone.contains(r.file) { keep.append(i) }
+      for i in rows.indices where gone.contains(rows[i].file) { counts[rows[i].status, default: 0] -= 1 }
       rows = keep.map { rows[$0] }
-      haystacks = keep.map { haystacks[$0] }
+      search.keep(keep)
       byFile = Dictionary(rows.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { a, _ in a })
       for f in gone { highlightedUntil[f] = nil }
     }
@@ -151,9 +152,7 @@ public struct ListState: Equatable, Sendable {
     if filter.isEmpty {
       visible = sorted
     } else {
-      var v: [Int] = []
-      for i in sorted where filter.matches(rows[i], haystack: haystacks[i]) { v.append(i) }
-      visible = v
+      visible = search.matching(filter, in: sorted)
     }
     if selectedIndex == nil { select(visibleIndex: oldPosition) }
   }

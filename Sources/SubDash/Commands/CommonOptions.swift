@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashModel
+import DashRuntime
 import FoundationEssentials
 
 /// Options shared by the dashboard and `show`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashModel
+import DashRuntime
 
 /// `subdash extend FILE --days N --reason 0..3`: Apple's Extend a Subscription Renewal Date on a
 /// simulated state file; `--all` over files and directories is Extend for All Active Subscribers.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashModel
+import DashRuntime
 import FoundationEssentials
 
 /// `subdash import INPUT… -o STATE.json`: what a backend holds (signed JWS, notification bodies,

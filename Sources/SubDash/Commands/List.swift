@@ -1,6 +1,7 @@
 import ArgumentParser
 import DashModel
 import DashView
+import DashRuntime
 import FoundationEssentials
 
 /// `subdash list DIR`: the subscriber list for scripts: counts per status, then one line per
@@ -44,14 +45,26 @@ struct List: ParsableCommand {
   }
 
   static func parseSort(_ text: String) throws -> ListSort {
-    let descending = text.hasPrefix("-")
-    let name = descending ? String(text.dropFirst()) : text
-    guard let column = ListColumn.allCases.first(where: { $0.shortTitle == name }) else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event (with - to reverse), not \(text)") }
-    return ListSort(column, descending: descending)
+    guard let sort = ListPrinter.parseSort(text) else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event (with - to reverse), not \(text)") }
+    return sort
   }
+
+  @Flag(name: .customLong("no-index"), help: "Read every file instead of the SQLite index (see docs/list.md).")
+  var noIndex = false
+
+  @Option(name: .customLong("index"), help: ArgumentHelp("Where the index is kept (default DIR/.subdash-index.sqlite, or a cache directory when DIR is not writable).", valueName: "PATH"))
+  var indexPath: String?
 
   func run() throws {
     let wall = WallClock.now()
+    if database == nil, try viewing.nowOverride() == nil, !noIndex {
+      // The index lives in subdash-list (GRDB loads Foundation; `subdash` stays without it).
+      var args = ["print", directory!, "--sort", sort, "--filter", filter]
+      if json { args.append("--json") }
+      if ascii { args.append("--ascii") }
+      if let indexPath { args += ["--index", indexPath] }
+      try Fetch.replaceProcess(with: "subdash-list", args, command: "list")
+    }
     // A database is exported once into a private directory, listed like any other, then removed.
     var mirror: DatabaseMirror?
     defer { mirror?.stop() }
@@ -61,27 +74,13 @@ struct List: ParsableCommand {
       }
     }
     let directory = mirror?.directory ?? self.directory!
-    let shownName = database.map(Self.withoutPassword) ?? directory
     let dir = ListDirectory(path: directory, nowOverride: try viewing.nowOverride())
     let rows: [ListRow]
     do { rows = try dir.loadAll(wall: wall) } catch { throw badInput(error.description) }
-    var state = ListState(directory: directory, rows: rows, now: try viewing.nowOverride() ?? wall)
-    state.setSort(try Self.parseSort(sort))
-    state.setFilter(filter)
-    let shown = state.visible.map { state.rows[$0] }
-    if json {
-      var counts = JSONObject()
-      for status in ListStatus.allCases { counts[status.rawValue] = .int(state.counts[status] ?? 0) }
-      let doc = JSON.object(JSONObject([
-        (database == nil ? "directory" : "database", .string(shownName)), ("counts", .object(counts)),
-        ("subscribers", .array(shown.map(\.json))),
-      ]))
-      let text = JSONWriter.string(doc)
-      print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
-      return
-    }
-    print(ListRender.countsText(state, ascii: ascii) + "  (\(shown.count) of \(rows.count) shown)")
-    for row in shown { print(row.plainLine(now: state.now, ascii: ascii)) }
+    let text = ListPrinter.text(rows: rows, now: try viewing.nowOverride() ?? wall, directory: directory,
+                                shownName: database.map(Self.withoutPassword) ?? directory, isDatabase: database != nil,
+                                filter: filter, sort: try Self.parseSort(sort), json: json, ascii: ascii)
+    print(text, terminator: "")
   }
 
   /// A database URL as it may be printed: `postgres://user:***@host/db`.

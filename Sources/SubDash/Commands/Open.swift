@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashModel
+import DashRuntime
 import DashView
 import FoundationEssentials
 import Glibc
@@ -38,6 +39,12 @@ struct Open: ParsableCommand {
   @Flag(name: .customLong("demo-population"), help: "Open the list on a generated population of 200 subscribers (a year simulated, in a temporary directory removed on exit).")
   var demoPopulation = false
 
+  @Flag(name: .customLong("no-index"), help: "For a directory: read every file instead of the SQLite index (see docs/list.md).")
+  var noIndex = false
+
+  @Option(name: .customLong("index"), help: ArgumentHelp("For a directory: where its index is kept (default DIR/.subdash-index.sqlite, or a cache directory when DIR is not writable).", valueName: "PATH"))
+  var indexPath: String?
+
   @OptionGroup var viewing: ViewingOptions
 
   /// Bad --now/--retry-access values are usage errors (64), reported before the terminal is taken.
@@ -73,6 +80,18 @@ struct Open: ParsableCommand {
       }
       listDirectory = mirror?.directory
       options.readOnly = true
+    }
+    if let listDirectory, database == nil, demoDirectory == nil, try viewing.nowOverride() == nil, !noIndex {
+      // A directory of state files opens the list over its SQLite index, in subdash-list: GRDB
+      // loads Foundation, which `subdash` keeps out of every other command's start-up. Rows at
+      // another moment (--now), a database mirror and the demo population read the files here.
+      var args = ["open", listDirectory]
+      if options.readOnly { args.append("--read-only") }
+      if options.ascii { args.append("--ascii") }
+      if !colorWanted { args.append("--no-color") }
+      if let retry = viewing.retryAccess { args += ["--retry-access", retry] }
+      if let indexPath { args += ["--index", indexPath] }
+      try Fetch.replaceProcess(with: "subdash-list", args, command: "the subscriber list")
     }
     if let listDirectory {
       // A directory of state files: the subscriber list (docs/list.md).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashModel
+import DashRuntime
 import DashView
 import FoundationEssentials
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DashModel
+import DashRuntime
 
 /// `subdash simulate FILE`: runs the App Store's clock against a state file.
 struct Simulate: ParsableCommand {

@@ -1,4 +1,5 @@
 import DashModel
+import DashRuntime
 
 /// One locked, re-read, atomic step on the state file. `compute` sees the file as it is now
 /// (a dashboard's key press since the last step included) and returns nil when there is nothing

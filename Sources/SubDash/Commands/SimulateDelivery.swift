@@ -1,4 +1,5 @@
 import DashModel
+import DashRuntime
 import Glibc
 
 /// `simulate --deliver URL`: a `subdash deliver` child (HTTP and signing stay out of this binary)

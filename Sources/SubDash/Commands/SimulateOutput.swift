@@ -1,4 +1,5 @@
 import DashModel
+import DashRuntime
 import DashView
 
 /// How `subdash simulate` prints notifications: one aligned line each for people, or one JSON

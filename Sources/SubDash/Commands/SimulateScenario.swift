@@ -1,4 +1,5 @@
 import DashModel
+import DashRuntime
 import FoundationEssentials
 
 /// `--scenario SCRIPT FILE` and `--check SCRIPT [FILE]`. A script with a `catalog` or `state`

@@ -1,3 +1,4 @@
+import DashRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import DashRuntime
 import ArgumentParser
 import DashView
 import Glibc

@@ -1,6 +1,7 @@
 import AppStoreSigning
 import ArgumentParser
 import DashModel
+import DashRuntime
 import DashView
 import Dispatch
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import DashModel
+import DashRuntime
 import FoundationEssentials
 import Glibc
 

@@ -3,14 +3,14 @@ import Glibc
 /// Starts a sibling binary (`subdash-fetch`, `subdash-db`) as a child with the given descriptors on
 /// its 0/1/2. The dashboard blocks SIGINT/SIGTERM/… for its signalfd; a child must not inherit
 /// that mask, so it is reset here for every child.
-enum ChildProcess {
-  struct Failure: Error {
-    let code: Int32
-    var text: String { String(cString: strerror(code)) }
+package enum ChildProcess {
+  package struct Failure: Error {
+    package let code: Int32
+    package var text: String { String(cString: strerror(code)) }
   }
 
   /// `redirects`: child descriptor → parent descriptor to dup2 onto it (`/dev/null` when nil).
-  static func spawn(_ argv: [String], redirects: [Int32: Int32?]) -> Result<pid_t, Failure> {
+  package static func spawn(_ argv: [String], redirects: [Int32: Int32?]) -> Result<pid_t, Failure> {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -34,7 +34,7 @@ enum ChildProcess {
   }
 
   /// Waits for `pid` to end: its exit status, or 128 + the signal that ended it (as a shell says).
-  static func wait(_ pid: pid_t) -> Int32 {
+  package static func wait(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

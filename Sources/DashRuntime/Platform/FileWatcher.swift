@@ -12,15 +12,15 @@ import Glibc
 /// which the loop does every `pollIntervalMs`.
 ///
 /// Debouncing is the caller's job: `drain()` only reports "something happened".
-final class FileWatcher {
-  enum Mode: Equatable { case inotify, polling }
+package final class FileWatcher {
+  package enum Mode: Equatable { case inotify, polling }
 
-  let path: String
-  private(set) var mode: Mode
+  package let path: String
+  package private(set) var mode: Mode
   /// The inotify descriptor to poll for POLLIN, or nil when polling by stat.
-  private(set) var fd: Int32?
+  package private(set) var fd: Int32?
   /// How often the loop must call `drain()` when there is no descriptor to wait on.
-  let pollIntervalMs: Int32 = 250
+  package let pollIntervalMs: Int32 = 250
 
   private let directory: String
   private let name: [UInt8]
@@ -41,11 +41,11 @@ final class FileWatcher {
 
   /// True when `SUBDASH_NO_INOTIFY=1`: a support switch for file systems where inotify is
   /// silent (NFS, some container bind mounts, WSL's /mnt).
-  static var inotifyDisabledByEnvironment: Bool {
+  package static var inotifyDisabledByEnvironment: Bool {
     getenv("SUBDASH_NO_INOTIFY").map { String(cString: $0) == "1" } ?? false
   }
 
-  init(path: String, useInotify: Bool = !FileWatcher.inotifyDisabledByEnvironment) {
+  package init(path: String, useInotify: Bool = !FileWatcher.inotifyDisabledByEnvironment) {
     self.path = path
     let slash = path.lastIndex(of: "/")
     self.directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -58,7 +58,7 @@ final class FileWatcher {
 
   /// Watches every state file (`*.json`, not hidden) in `directory`. Polling mode compares the
   /// directory's own identity, which renames (atomic writes), creations and deletions change.
-  init(directory: String, useInotify: Bool = !FileWatcher.inotifyDisabledByEnvironment) {
+  package init(directory: String, useInotify: Bool = !FileWatcher.inotifyDisabledByEnvironment) {
     self.path = directory
     self.directory = directory
     self.name = []
@@ -70,13 +70,13 @@ final class FileWatcher {
 
   /// The file names (inside the directory) that changed since the last call; directory mode only.
   /// nil after an inotify overflow or in polling mode: the caller must compare every file.
-  func takeChangedNames() -> Set<String>? {
+  package func takeChangedNames() -> Set<String>? {
     defer { changedNames = []; lostNames = false }
     return lostNames || fd == nil ? nil : changedNames
   }
 
   /// A state file as the directory mode sees one: `*.json`, not a hidden temp file.
-  static func isStateFileName(_ name: [UInt8]) -> Bool {
+  package static func isStateFileName(_ name: [UInt8]) -> Bool {
     name.first != UInt8(ascii: ".") && name.count > 5 && name.suffix(5).elementsEqual(".json".utf8)
   }
 
@@ -95,7 +95,7 @@ final class FileWatcher {
 
   /// Consumes everything pending and returns true if the watched file may have changed.
   /// Cheap: one read(2) per call in inotify mode, one stat(2) in polling mode.
-  func drain() -> Bool {
+  package func drain() -> Bool {
     guard let fd else { return pollStat() }
     var changed = false
     var lostWatch = false
@@ -133,14 +133,14 @@ final class FileWatcher {
     return now != lastStat
   }
 
-  struct Event: Equatable {
-    var mask: UInt32
-    var name: [UInt8]
+  package struct Event: Equatable {
+    package var mask: UInt32
+    package var name: [UInt8]
   }
 
   /// Splits a read(2) buffer into events. `inotify_event` is 16 bytes followed by `len` bytes of
   /// NUL-padded name (the flexible array member does not import), and records are not aligned.
-  static func parse(_ bytes: UnsafeRawBufferPointer) -> [Event] {
+  package static func parse(_ bytes: UnsafeRawBufferPointer) -> [Event] {
     var events: [Event] = []
     let header = MemoryLayout<inotify_event>.size
     var offset = 0
@@ -160,15 +160,15 @@ final class FileWatcher {
 /// What stat polling compares. The inode catches rename-over writes that keep size and mtime
 /// (same second, same length); ctime catches chmod-and-rewrite tricks; `missing` is a state too,
 /// so deleting and recreating the file both count as changes.
-struct FileIdentity: Equatable {
-  var device: UInt64 = 0
-  var inode: UInt64 = 0
-  var size: Int64 = 0
-  var mtimeNs: Int64 = 0
-  var ctimeNs: Int64 = 0
+package struct FileIdentity: Equatable {
+  package var device: UInt64 = 0
+  package var inode: UInt64 = 0
+  package var size: Int64 = 0
+  package var mtimeNs: Int64 = 0
+  package var ctimeNs: Int64 = 0
 
   /// nil when the file does not exist or cannot be read.
-  init?(path: String) {
+  package init?(path: String) {
     var st = stat()
     guard stat(path, &st) == 0 else { return nil }
     device = UInt64(st.st_dev)

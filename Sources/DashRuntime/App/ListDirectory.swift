@@ -5,25 +5,25 @@ import Glibc
 /// A directory of state files read as list rows. The files are the truth: every row is derived
 /// from a file's contents at a moment (`--now`, else the file's simulated clock, else the wall
 /// clock), and a file that cannot be read is listed with its error, never dropped.
-final class ListDirectory {
-  let path: String
-  let nowOverride: Instant?
+package final class ListDirectory {
+  package let path: String
+  package let nowOverride: Instant?
   /// size/mtime/inode per file name at the time its row was read: what "changed" means.
-  private(set) var identities: [String: FileIdentity] = [:]
+  package private(set) var identities: [String: FileIdentity] = [:]
 
-  init(path: String, nowOverride: Instant?) {
+  package init(path: String, nowOverride: Instant?) {
     self.path = path
     self.nowOverride = nowOverride
   }
 
   /// True when `path` is a directory (following symlinks): `subdash DIR` then opens the list.
-  static func isDirectory(_ path: String) -> Bool {
+  package static func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// The state files' names (`*.json`, not hidden), sorted; throws when the directory cannot be read.
-  static func stateFileNames(in dir: String) throws(StateFileError) -> [String] {
+  package static func stateFileNames(in dir: String) throws(StateFileError) -> [String] {
     guard let d = opendir(dir) else {
       throw StateFileError(file: dir, message: "cannot read the directory: \(String(cString: strerror(errno)))")
     }
@@ -36,19 +36,19 @@ final class ListDirectory {
     return names.sorted()
   }
 
-  func filePath(_ name: String) -> String { Self.filePath(name, in: path) }
+  package func filePath(_ name: String) -> String { Self.filePath(name, in: path) }
 
-  static func filePath(_ name: String, in dir: String) -> String { dir.hasSuffix("/") ? dir + name : dir + "/" + name }
+  package static func filePath(_ name: String, in dir: String) -> String { dir.hasSuffix("/") ? dir + name : dir + "/" + name }
 
-  func row(_ name: String, wall: Instant) -> ListRow { Self.row(name, in: path, nowOverride: nowOverride, wall: wall) }
+  package func row(_ name: String, wall: Instant) -> ListRow { Self.row(name, in: path, nowOverride: nowOverride, wall: wall) }
 
   /// One file's row at `wall`.
-  static func row(_ name: String, in dir: String, nowOverride: Instant?, wall: Instant) -> ListRow {
+  package static func row(_ name: String, in dir: String, nowOverride: Instant?, wall: Instant) -> ListRow {
     ListRow.read(path: filePath(name, in: dir), file: name, nowOverride: nowOverride, wall: wall)
   }
 
   /// Every row, read on all cores (the first open of a large directory is file parsing).
-  func loadAll(wall: Instant) throws(StateFileError) -> [ListRow] {
+  package func loadAll(wall: Instant) throws(StateFileError) -> [ListRow] {
     let names = try Self.stateFileNames(in: path)
     for name in names { identities[name] = FileIdentity(path: filePath(name)) }
     return ListRow.readAll(names.map { (filePath($0), $0) }, nowOverride: nowOverride, wall: wall,
@@ -57,7 +57,7 @@ final class ListDirectory {
 
   /// Rows for files that changed since they were read, and names that are gone. `names` is what
   /// inotify reported; nil means "compare every file by size, mtime and inode".
-  func changes(names: Set<String>?, wall: Instant) -> (upserts: [ListRow], removed: [String]) {
+  package func changes(names: Set<String>?, wall: Instant) -> (upserts: [ListRow], removed: [String]) {
     var candidates: [String]
     var removed: [String] = []
     if let names {

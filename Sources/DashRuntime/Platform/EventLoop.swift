@@ -2,7 +2,7 @@ import DashView
 import Glibc
 
 /// What woke the loop, in the order handled within one wakeup: signals, resize, keys, file, tick.
-enum LoopEvent: Equatable {
+package enum LoopEvent: Equatable {
   case key(Key)
   /// The watched file may have changed (not debounced).
   case fileChanged
@@ -16,10 +16,10 @@ enum LoopEvent: Equatable {
   case ttyClosed
 }
 
-enum LoopControl { case `continue`, stop }
+package enum LoopControl { case `continue`, stop }
 
 /// The parts of `Terminal` the loop drives; a protocol so the loop can be tested with a pipe.
-protocol LoopTerminal: AnyObject {
+package protocol LoopTerminal: AnyObject {
   func readKey() -> Key?
   /// Re-reads the window size after SIGWINCH; true if it changed.
   func updateSize() -> Bool
@@ -38,13 +38,13 @@ extension Terminal: LoopTerminal {}
 ///     loop.run(nextTimeout: { state.msUntilNextDeadline }) { event in
 ///       ...; return .continue   // or .stop
 ///     }
-final class EventLoop {
+package final class EventLoop {
   private let terminal: LoopTerminal
   private let ttyFD: Int32
   private let signals: SignalWatcher?
   private let watcher: FileWatcher?
 
-  init(terminal: LoopTerminal, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0) {
+  package init(terminal: LoopTerminal, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0) {
     self.terminal = terminal
     self.signals = signals
     self.watcher = watcher
@@ -55,7 +55,7 @@ final class EventLoop {
   /// - Parameter nextTimeout: asked before every wait: milliseconds until the caller wants a
   ///   `.tick` (nil = no tick; 0 = at once). Lets the caller implement clocks and debouncing
   ///   without the loop waking up when there is nothing to do.
-  func run(nextTimeout: () -> Int32? = { nil }, _ handle: (LoopEvent) -> LoopControl) {
+  package func run(nextTimeout: () -> Int32? = { nil }, _ handle: (LoopEvent) -> LoopControl) {
     var ttyOpen = true
     var nextStatCheck: Int64?
     var ignoreNextContinue = false
@@ -159,8 +159,8 @@ final class EventLoop {
 }
 
 /// Milliseconds on the monotonic clock: immune to wall-clock jumps (NTP, manual changes).
-enum Monotonic {
-  static func nowMs() -> Int64 {
+package enum Monotonic {
+  package static func nowMs() -> Int64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000

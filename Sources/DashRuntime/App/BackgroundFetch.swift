@@ -7,21 +7,21 @@ import Glibc
 /// through the usual locked path (the file watcher then shows the change); its last output line
 /// ("… 2 new transactions, 1 new notifications" or the error) becomes the status line.
 /// Credentials are the child's business: environment variables or the profile, never the file.
-final class BackgroundFetch {
+package final class BackgroundFetch {
   private let statePath: String
   private let binary: String
   private var child: pid_t?
   private var outputFD: Int32 = -1
 
-  init(statePath: String, binary: String = Fetch.siblingBinary("subdash-fetch")) {
+  package init(statePath: String, binary: String = ExecutablePath.sibling("subdash-fetch")) {
     self.statePath = statePath
     self.binary = binary
   }
 
-  var isRunning: Bool { child != nil }
+  package var isRunning: Bool { child != nil }
 
   /// The command line for `origin`: the same customer, environment and server as the first fetch.
-  static func arguments(for origin: FetchOrigin, statePath: String) -> [String] {
+  package static func arguments(for origin: FetchOrigin, statePath: String) -> [String] {
     var args = [origin.transactionId, "-o", statePath, "--environment", origin.environment.lowercased(), "--quiet", "--refresh"]
     if let url = origin.baseURL { args += ["--base-url", url] }
     for root in origin.roots { args += ["--root", root] }
@@ -29,7 +29,7 @@ final class BackgroundFetch {
   }
 
   /// Starts a fetch; returns an action at once only when it cannot start.
-  func start(_ origin: FetchOrigin) -> UIAction? {
+  package func start(_ origin: FetchOrigin) -> UIAction? {
     if child != nil { return .actionFailed("refresh: a fetch is already running") }
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { return .actionFailed("refresh: cannot create a pipe: \(String(cString: strerror(errno)))") }
@@ -55,7 +55,7 @@ final class BackgroundFetch {
 
   /// Non-blocking: nil while the child runs (its output is drained so it never blocks on a full
   /// pipe), else the outcome for the status line.
-  func poll() -> UIAction? {
+  package func poll() -> UIAction? {
     guard let pid = child else { return nil }
     drain()
     var status: Int32 = 0
@@ -85,7 +85,7 @@ final class BackgroundFetch {
   }
 
   /// "subdash fetch: " is noise on the dashboard's own status line.
-  static func short(_ line: String) -> String {
+  package static func short(_ line: String) -> String {
     line.hasPrefix("subdash fetch: ") ? String(line.dropFirst("subdash fetch: ".count)) : line
   }
 

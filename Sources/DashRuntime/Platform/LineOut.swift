@@ -2,9 +2,9 @@ import Glibc
 
 /// Unbuffered line output (plain write(2), no Foundation FileHandle), so `subdash simulate | grep` and a tailing reader see each event as
 /// it happens rather than when a buffer fills.
-enum LineOut {
-  static func stdout(_ line: String) { write(1, line + "\n") }
-  static func stderr(_ line: String) { write(2, line + "\n") }
+package enum LineOut {
+  package static func stdout(_ line: String) { write(1, line + "\n") }
+  package static func stderr(_ line: String) { write(2, line + "\n") }
 
   private static func write(_ fd: Int32, _ text: String) {
     var bytes = Array(text.utf8)

@@ -5,24 +5,39 @@ import Glibc
 /// The interactive subscriber list: `subdash DIR`. Enter opens a subscriber's dashboard (the
 /// same one `subdash FILE` opens, with the same options); when it closes, the list comes back on
 /// the same row. The directory is watched: new files appear, changed rows update and highlight.
-struct ListApp {
-  let directoryPath: String
-  let options: DisplayOptions
-  let colorWanted: Bool
-  let nowOverride: Instant?
-  let retryAccess: AccessPolicy.RetryAccess?
+package struct ListApp {
+  package let directoryPath: String
+  /// Where rows come from; the files read directly when nil.
+  package var source: (any ListRowSource)?
+  package let options: DisplayOptions
+  package let colorWanted: Bool
+  package let nowOverride: Instant?
+  package let retryAccess: AccessPolicy.RetryAccess?
   /// What the header names: the directory, or the database a mirror directory follows.
-  var title: String?
+  package var title: String?
+
+  package init(directoryPath: String, source: (any ListRowSource)? = nil, options: DisplayOptions, colorWanted: Bool,
+               nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?, title: String? = nil) {
+    self.directoryPath = directoryPath
+    self.source = source
+    self.options = options
+    self.colorWanted = colorWanted
+    self.nowOverride = nowOverride
+    self.retryAccess = retryAccess
+    self.title = title
+  }
 
   /// Runs until q, a signal or the terminal going away. Returns the process exit code.
-  func run() throws -> Int32 {
+  package func run() throws -> Int32 {
     // Before the parallel first read starts threads: they must inherit the blocked signal mask,
     // or a Ctrl-C could land on a worker and kill the process with the terminal still raw.
     let signals = try SignalWatcher()
-    let directory = ListDirectory(path: directoryPath, nowOverride: nowOverride)
+    let directory = source ?? ListDirectory(path: directoryPath, nowOverride: nowOverride)
     let wall0 = WallClock.now()
     var state = ListState(directory: title ?? directoryPath, rows: try directory.loadAll(wall: wall0), now: nowOverride ?? wall0)
     let watcher = FileWatcher(directory: directoryPath)
+    var checkPending = directory.checksAfterFirstScreen
+    if let notice = directory.takeNotice() { state.message = notice }
 
     while true {
       var exitCode: Int32 = 0
@@ -36,6 +51,15 @@ struct ListApp {
           terminal.draw(ListRender.render(state, width: size.width, height: size.height, readOnly: options.readOnly, ascii: options.ascii))
         }
         draw()
+        if checkPending {
+          // The first screen came from the index; now compare every file with it once.
+          checkPending = false
+          let wall = WallClock.now()
+          let (upserts, removed) = directory.changes(names: nil, wall: wall)
+          state.apply(upserts: upserts, removed: removed, at: nowOverride ?? wall)
+          if let notice = directory.takeNotice() { state.message = notice }
+          draw()
+        }
         EventLoop(terminal: terminal, signals: signals, watcher: watcher).run(nextTimeout: {
           // Wake only to fade a highlight or to move the countdowns on the next second.
           let wall = WallClock.now()
@@ -61,7 +85,7 @@ struct ListApp {
             // A renewal or expiry passed on the wall clock: those rows are derived again.
             let due = state.rowsDue(at: nowOverride ?? wall).files
             if !due.isEmpty {
-              state.apply(upserts: due.map { directory.row($0, wall: wall) }, removed: [], at: nowOverride ?? wall)
+              state.apply(upserts: directory.rows(due: due, wall: wall), removed: [], at: nowOverride ?? wall)
             }
           case .resize: break
           case .signal(let sig):

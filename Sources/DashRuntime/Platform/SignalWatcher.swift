@@ -6,7 +6,7 @@ import Glibc
 ///
 /// Must be created before any thread exists: the mask is per thread and only inherited, so a
 /// thread started earlier would still take the signal with its default action (death, for SIGTERM).
-final class SignalWatcher {
+package final class SignalWatcher {
   /// What the dashboard watches:
   /// - INT/TERM/HUP end the program gracefully (the loop restores the terminal first);
   ///   ncurses does not handle SIGHUP at all, so without this a closed SSH link leaves a raw tty.
@@ -14,11 +14,11 @@ final class SignalWatcher {
   /// - CONT repaints after any stop, including `kill -STOP` from outside.
   /// - WINCH: ncurses' own handler would set a flag that is only read inside get_wch, racing with
   ///   poll(); through signalfd the resize wakes poll instead and cannot be lost.
-  static let dashboardSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]
+  package static let dashboardSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]
 
-  enum Failure: Error, CustomStringConvertible {
+  package enum Failure: Error, CustomStringConvertible {
     case mask(errno: Int32), signalfd(errno: Int32)
-    var description: String {
+    package var description: String {
       switch self {
       case .mask(let e): return "cannot block signals: \(String(cString: strerror(e)))"
       case .signalfd(let e): return "signalfd failed: \(String(cString: strerror(e)))"
@@ -27,14 +27,14 @@ final class SignalWatcher {
   }
 
   /// Readable (POLLIN) whenever a watched signal is pending.
-  let fd: Int32
-  let signals: [Int32]
+  package let fd: Int32
+  package let signals: [Int32]
   /// The mask before blocking. A child process inherits blocked signals across exec, so
   /// anything the app spawns (an editor, a pager) must get this mask back
   /// (posix_spawnattr_setsigmask), or Ctrl-C would not reach it.
-  private(set) var previousMask = sigset_t()
+  package private(set) var previousMask = sigset_t()
 
-  init(signals: [Int32] = SignalWatcher.dashboardSignals) throws {
+  package init(signals: [Int32] = SignalWatcher.dashboardSignals) throws {
     self.signals = signals
     var mask = sigset_t()
     sigemptyset(&mask)
@@ -51,7 +51,7 @@ final class SignalWatcher {
   }
 
   /// Reads every pending signal, in arrival order, without blocking. Empty when none is pending.
-  func drain() -> [Int32] {
+  package func drain() -> [Int32] {
     var out: [Int32] = []
     var info = signalfd_siginfo()
     let size = MemoryLayout<signalfd_siginfo>.size

@@ -7,12 +7,12 @@ import Glibc
 /// the "Fatal error: ..." line is not lost, then puts back the previous action — normally the
 /// Swift runtime's backtracer — and lets the crash happen again under it, so the backtrace and
 /// the exit status (132 for SIGILL, 134 for SIGABRT, ...) stay exactly what they would have been.
-enum CrashGuard {
-  typealias Hook = @convention(c) () -> Void
+package enum CrashGuard {
+  package typealias Hook = @convention(c) () -> Void
 
   /// Faults and aborts, plus SIGQUIT (Ctrl-\), whose default action also kills the process
   /// without any cleanup and would leave the terminal raw.
-  static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGQUIT]
+  package static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGQUIT]
 
   nonisolated(unsafe) private static var hook: Hook?
   nonisolated(unsafe) private static var installed = false
@@ -21,7 +21,7 @@ enum CrashGuard {
 
   /// Installs the handlers once (later calls only swap the hook). `hook` must be safe to call
   /// from a signal handler more or less: `endwin()` is the accepted exception.
-  static func install(restoreTerminal: Hook?) {
+  package static func install(restoreTerminal: Hook?) {
     hook = restoreTerminal
     guard !installed else { return }
     installed = true
@@ -42,7 +42,7 @@ enum CrashGuard {
   }
 
   /// Called by `Terminal` when it ends curses normally, so a later crash doesn't call endwin again.
-  static func clearHook() { hook = nil }
+  package static func clearHook() { hook = nil }
 
   private static func runHook() {
     if let h = hook {

@@ -3,7 +3,7 @@ import DashView
 import Glibc
 
 /// What the dashboard's loop draws on: the real `Terminal`, or a pipe-backed fake in tests.
-protocol DashboardScreen: LoopTerminal {
+package protocol DashboardScreen: LoopTerminal {
   var size: (width: Int, height: Int) { get }
   func draw(_ frame: Frame)
 }
@@ -12,12 +12,17 @@ extension Terminal: DashboardScreen {}
 
 /// The interactive dashboard: one loop on the main thread multiplexing keys, file events, signals
 /// and a clock tick that only runs while something on screen counts down.
-struct DashboardApp {
-  let session: DashboardSession
-  let colorWanted: Bool
+package struct DashboardApp {
+  package let session: DashboardSession
+  package let colorWanted: Bool
+
+  package init(session: DashboardSession, colorWanted: Bool) {
+    self.session = session
+    self.colorWanted = colorWanted
+  }
 
   /// Runs until q, a signal or the terminal going away. Returns the process exit code.
-  func run() throws -> Int32 {
+  package func run() throws -> Int32 {
     // Before anything can start a thread: the blocked signal mask is inherited, not shared.
     let signals = try SignalWatcher()
     let terminal = try Terminal.start(options: .init(color: colorWanted))
@@ -28,7 +33,7 @@ struct DashboardApp {
   /// The loop itself: every event becomes a `UIAction`, `reduce` decides, effects run through the
   /// session and report back as actions, and each frame's scroll extents return as `.laidOut`.
   /// - Parameter clock: the wall clock (a fixed one in tests).
-  func loop(on terminal: DashboardScreen, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0,
+  package func loop(on terminal: DashboardScreen, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0,
             clock: () -> Instant) -> Int32 {
     var ui = UIState()
     // Each goes to the message log (`?`); the last stays on the status line.

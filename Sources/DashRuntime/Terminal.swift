@@ -7,19 +7,20 @@ import Glibc
 ///
 /// Single-threaded by design (ncurses is not thread-safe): create, draw, read and restore on
 /// the main thread, from the one event loop.
-final class Terminal {
-  struct Options {
+package final class Terminal {
+  package struct Options {
     /// Use colour pairs. The caller decides (NO_COLOR, --no-color); attributes such as bold,
     /// reverse and dim are drawn either way, so no meaning is lost without colour.
-    var color: Bool = true
+    package var color: Bool = true
+    package init(color: Bool = true) { self.color = color }
   }
 
-  enum StartError: Error, CustomStringConvertible {
+  package enum StartError: Error, CustomStringConvertible {
     case notATerminal(stream: String)
     case unknownTerminal(term: String?)
     case cannotAddressCursor(term: String)
 
-    var description: String {
+    package var description: String {
       switch self {
       case .notATerminal(let stream):
         return "\(stream) is not a terminal; the dashboard needs an interactive terminal (not a pipe, file or /dev/null); for a text report use: subdash show FILE"
@@ -34,13 +35,13 @@ final class Terminal {
   }
 
   /// The terminal type ncurses is using ($TERM), for diagnostics.
-  let termName: String
+  package let termName: String
   /// Whether colour pairs are in use (asked for, and the terminal has colours).
-  let colorEnabled: Bool
+  package let colorEnabled: Bool
   /// Colours the terminal reports (0 when colour is off), for diagnostics.
-  let colorCount: Int
+  package let colorCount: Int
   /// Whether the active locale encodes UTF-8, so non-ASCII cells can be sent as they are.
-  let utf8Output: Bool
+  package let utf8Output: Bool
 
   private let screen: OpaquePointer
   private var active = true
@@ -66,7 +67,7 @@ final class Terminal {
   /// non-ASCII character as a blank, silently; the caller should then draw ASCII only, since the
   /// terminal on the other end probably does not speak UTF-8. Safe to call more than once.
   @discardableResult
-  static func localeIsUTF8() -> Bool {
+  package static func localeIsUTF8() -> Bool {
     _ = setlocale(LC_ALL, "")
     let userUTF8 = cn_codeset_is_utf8() != 0
     if !userUTF8 { _ = setlocale(LC_CTYPE, "C.UTF-8") }
@@ -78,7 +79,7 @@ final class Terminal {
   /// Takes over the terminal. Throws a message fit for end users when that is impossible.
   /// Create the `SignalWatcher` first (before any thread exists); `restore()` must run on every
   /// exit path (it also runs from `deinit`, atexit and the crash handler).
-  static func start(options: Options = Options()) throws -> Terminal {
+  package static func start(options: Options = Options()) throws -> Terminal {
     // Without these checks a redirected stdin makes poll() report EOF forever (a 100% CPU spin).
     guard isatty(0) == 1 else { throw StartError.notATerminal(stream: "standard input") }
     guard isatty(1) == 1 else { throw StartError.notATerminal(stream: "standard output") }
@@ -128,7 +129,7 @@ final class Terminal {
 
   /// Gives the terminal back: normal screen, cooked mode, visible cursor, and replays anything
   /// written to stderr meanwhile. Idempotent.
-  func restore() {
+  package func restore() {
     guard active else { return }
     // Terminals without an alternate screen (vt100, the Linux console) would keep the last
     // frame, and the shell prompt would land in the middle of it: clear it instead.
@@ -152,7 +153,7 @@ final class Terminal {
 
   /// Ctrl-Z: give the terminal back, stop, and repaint when continued (`fg`).
   /// SIGTSTP arrives through the signal watcher, so this runs in the loop, not in a handler.
-  func suspend() {
+  package func suspend() {
     guard active else { return }
     endwin()
     _ = kill(getpid(), SIGSTOP)  // returns once someone sends SIGCONT
@@ -162,7 +163,7 @@ final class Terminal {
 
   // MARK: Size
 
-  var size: (width: Int, height: Int) {
+  package var size: (width: Int, height: Int) {
     let win = cn_stdscr()
     return (Int(getmaxx(win)), Int(getmaxy(win)))
   }
@@ -170,7 +171,7 @@ final class Terminal {
   /// Asks the kernel for the window size and resizes curses to it (SIGWINCH is delivered via
   /// signalfd, so ncurses' own handler never runs). Returns true when the size changed.
   @discardableResult
-  func updateSize() -> Bool {
+  package func updateSize() -> Bool {
     guard active else { return false }
     var rows: Int32 = 0
     var cols: Int32 = 0
@@ -185,7 +186,7 @@ final class Terminal {
 
   /// Shows `frame`, writing only the cells that differ from the last frame drawn.
   /// A frame larger than the screen is clipped (it can happen for one frame after a resize).
-  func draw(_ frame: Frame) {
+  package func draw(_ frame: Frame) {
     guard active else { return }
     let win = cn_stdscr()
     let (cols, rows) = size
@@ -210,7 +211,7 @@ final class Terminal {
 
   /// Repaints the whole screen from scratch (Ctrl-L, after Ctrl-Z, after someone else wrote to
   /// the tty). Uses the last frame; the caller may draw a new one right after.
-  func redrawAll() {
+  package func redrawAll() {
     guard active else { return }
     _ = clearok(cn_stdscr(), true)  // next refresh clears the physical screen and sends everything
     guard let frame = previous else {
@@ -295,7 +296,7 @@ final class Terminal {
   /// The next key, or nil when none is waiting (never blocks, except up to ESCDELAY after a lone
   /// Esc). Call until nil on every wakeup: ncurses buffers bytes that poll() no longer sees.
   /// Ctrl-L also repaints the screen here, so every screen supports it; it is still returned.
-  func readKey() -> Key? {
+  package func readKey() -> Key? {
     guard active else { return nil }
     var wch: wint_t = 0
     let rc = wget_wch(cn_stdscr(), &wch)
@@ -310,7 +311,7 @@ final class Terminal {
   }
 
   /// Maps ncurses keypad codes (KEY_*) to keys.
-  static func key(forKeyCode code: Int32) -> Key {
+  package static func key(forKeyCode code: Int32) -> Key {
     switch code {
     case KEY_UP: return .up
     case KEY_DOWN: return .down

@@ -4,24 +4,24 @@ import DashView
 /// The dashboard's file side: the last good file contents and what was derived from them. It
 /// loads, derives and performs effects; what the screen remembers (highlights, the file error,
 /// dialogs) is `UIState`, changed only by `reduce`.
-final class DashboardSession {
-  let path: String
-  let displayName: String
-  let options: DisplayOptions
-  let nowOverride: Instant?
-  let retryAccess: AccessPolicy.RetryAccess?
+package final class DashboardSession {
+  package let path: String
+  package let displayName: String
+  package let options: DisplayOptions
+  package let nowOverride: Instant?
+  package let retryAccess: AccessPolicy.RetryAccess?
 
-  private(set) var state: SubscriptionState
-  private(set) var notifications: [NotificationRecord] = []
+  package private(set) var state: SubscriptionState
+  package private(set) var notifications: [NotificationRecord] = []
   private var lastModel: ViewModel?
   /// Bumped whenever `state` or `notifications` change, so `model(wall:)`
   /// derives once per change and wall-clock instant even when asked twice (reload, then the loop).
   private var generation = 0
   private var lastModelKey: (generation: Int, wall: Instant)?
 
-  static let eventsShown = 50
+  package static let eventsShown = 50
 
-  init(path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) throws(StateFileError) {
+  package init(path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) throws(StateFileError) {
     self.path = path
     self.displayName = displayName
     self.options = options
@@ -37,9 +37,9 @@ final class DashboardSession {
   private var inMemory = false
   /// Messages for the status line and its log when the dashboard opens (an in-memory import's
   /// warnings), so nothing the import skipped goes unsaid.
-  private(set) var openingMessages: [String] = []
+  package private(set) var openingMessages: [String] = []
 
-  init(importedState: SubscriptionState, warnings: [String] = [], path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) {
+  package init(importedState: SubscriptionState, warnings: [String] = [], path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) {
     // The header names the file already; the warning keeps its JSON path.
     openingMessages = warnings.map { "import warning: " + ($0.hasPrefix(path + ": ") ? String($0.dropFirst(path.count + 2)) : $0) }
     self.path = path
@@ -61,7 +61,7 @@ final class DashboardSession {
   /// Re-reads the file. On failure the last good state stays (the reducer shows the error in a
   /// banner). Returns what happened as the reducer's action: the fields that changed, or the error.
   /// An imported input held in memory is never read again: nothing changed.
-  func reload(wall: Instant) -> UIAction {
+  package func reload(wall: Instant) -> UIAction {
     if inMemory { return .fileReloaded(changed: []) }
     do {
       let loaded = try StateFile.load(path: path)
@@ -78,11 +78,11 @@ final class DashboardSession {
   }
 
   /// The moment the model reasons about: `--now`, else the file's simulated clock, else the wall.
-  func viewingTime(wall: Instant) -> (now: Instant, simulated: Bool) {
+  package func viewingTime(wall: Instant) -> (now: Instant, simulated: Bool) {
     WallClock.viewingTime(for: state, override: nowOverride, wall: wall)
   }
 
-  func model(wall: Instant) -> ViewModel {
+  package func model(wall: Instant) -> ViewModel {
     if let vm = lastModel, let key = lastModelKey, key.generation == generation, key.wall == wall { return vm }
     let (now, simulated) = viewingTime(wall: wall)
     let vm = ViewModel.derived(
@@ -96,18 +96,18 @@ final class DashboardSession {
 
   /// The file's renewal rate. Previews and applied actions both use it, so "new period ends …" in a
   /// confirmation is what the write then does, at any simulated time rate.
-  static func timing(of state: SubscriptionState) -> any RenewalTiming {
+  package static func timing(of state: SubscriptionState) -> any RenewalTiming {
     Simulator.timing(state)
   }
 
   /// Applies a plan action to the latest on-disk state under the lock. Returns the status message.
-  func perform(_ action: PlanAction, wall: Instant) -> EffectOutcome {
+  package func perform(_ action: PlanAction, wall: Instant) -> EffectOutcome {
     guard !options.readOnly else { return .failed(ActionError.readOnly.message) }
     return write(wall: wall) { current, now in Actions.apply(action, to: current, at: now, timing: Self.timing(of: current)) }
   }
 
   /// Runs one simulation step on the latest on-disk state. Refused on Production data.
-  func simulate(_ command: SimCommand, wall: Instant) -> EffectOutcome {
+  package func simulate(_ command: SimCommand, wall: Instant) -> EffectOutcome {
     guard !options.readOnly else { return .failed(ActionError.readOnly.message) }
     return write(wall: wall) { current, now in
       if current.subscriber.environment == .production {
@@ -136,14 +136,14 @@ final class DashboardSession {
 
   /// Milliseconds until the screen would change by itself (`ScreenTimer`), or nil when nothing
   /// on screen moves: then the loop sleeps until a key or a file event, with no wake-ups at all.
-  func msUntilScreenChanges(wall: Instant, _ ui: UIState) -> Int32? {
+  package func msUntilScreenChanges(wall: Instant, _ ui: UIState) -> Int32? {
     // The model last derived (the frame on screen); deriving again would double every wake-up.
     ScreenTimer.msUntilChange(lastModel ?? model(wall: wall), ui, wall: wall)
   }
 }
 
 /// The result of performing an effect, as the status line will show it.
-enum EffectOutcome {
+package enum EffectOutcome {
   case succeeded(String)
   case failed(String)
 }

@@ -7,14 +7,14 @@ import Glibc
 ///
 /// State lives in plain globals (not a class instance) because the crash handler must reach it
 /// without allocating; everything in `restore()` is async-signal-safe (dup2, lseek, read, write).
-enum StderrLog {
+package enum StderrLog {
   nonisolated(unsafe) private static var savedFD: Int32 = -1
   nonisolated(unsafe) private static var logFD: Int32 = -1
 
   /// Starts capturing. Does nothing when stderr is not a terminal (already redirected by the
   /// user, so it cannot disturb the screen) or when no temp file can be made (then output may
   /// show up on screen, which is better than losing it).
-  static func begin() {
+  package static func begin() {
     guard savedFD < 0, isatty(2) == 1 else { return }
     let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     var template = Array("\(dir)/subdash-stderr.XXXXXX".utf8CString)
@@ -34,7 +34,7 @@ enum StderrLog {
 
   /// Puts the real stderr back and copies everything captured onto it. Idempotent and
   /// async-signal-safe, so the crash handler and normal shutdown share it.
-  static func restore() {
+  package static func restore() {
     let saved = savedFD, log = logFD
     guard saved >= 0 else { return }
     savedFD = -1

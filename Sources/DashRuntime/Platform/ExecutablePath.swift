@@ -3,10 +3,10 @@ import Glibc
 
 /// Where the running executable is, for starting a sibling binary (`subdash-fetch` beside
 /// `subdash`). Linux reads /proc/self/exe; a macOS port uses `_NSGetExecutablePath` here.
-enum ExecutablePath {
+package enum ExecutablePath {
   /// `name` in the running executable's directory, or `name` alone (found through PATH) when the
   /// executable's path cannot be read.
-  static func sibling(_ name: String) -> String {
+  package static func sibling(_ name: String) -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard n > 0 else { return name }

@@ -5,8 +5,8 @@ import Glibc
 /// into a private temporary directory, then rewrites each one a writer commits (LISTEN/NOTIFY).
 /// The list and the dashboard then follow it with the file watching they already do, and
 /// postgres-nio never loads into `subdash`. The child stops when its stdin closes.
-final class DatabaseMirror {
-  let directory: String
+package final class DatabaseMirror {
+  package let directory: String
   private let pid: pid_t
   private let stdinFD: Int32
 
@@ -18,16 +18,16 @@ final class DatabaseMirror {
 
   /// The child could not read the database; it has printed why (one line on stderr) and this is
   /// its exit status, for `subdash` to exit with.
-  struct Failed: Error { let status: Int32 }
+  package struct Failed: Error { package let status: Int32 }
 
   /// Starts the mirror and waits for its first export (`ready: …`). `follow: false` exports once
   /// and exits (`subdash list --db`).
-  static func start(url: String, follow: Bool) throws -> DatabaseMirror {
+  package static func start(url: String, follow: Bool) throws -> DatabaseMirror {
     let tmp = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     var template = Array((tmp + "/subdash-db-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { throw StateFileError(file: "--db", message: "cannot create a temporary directory: \(String(cString: strerror(errno)))") }
     let dir = String(cString: made)
-    let binary = Fetch.siblingBinary("subdash-db")
+    let binary = ExecutablePath.sibling("subdash-db")
     let argv = [binary, follow ? "mirror" : "export", dir, "--db", url]
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw StateFileError(file: "--db", message: "cannot create a pipe") }
@@ -74,7 +74,7 @@ final class DatabaseMirror {
   private var reaped = false
 
   /// Ends the child (closing its stdin), waits for it and removes the directory.
-  func stop() {
+  package func stop() {
     guard !stopped else { return }
     stopped = true
     close(stdinFD)

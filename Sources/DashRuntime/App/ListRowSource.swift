@@ -1,0 +1,28 @@
+import DashModel
+import DashView
+
+/// Where the list's rows come from: the files read directly (`ListDirectory`), or the SQLite
+/// index beside them (`subdash-list`, which links GRDB so `subdash` itself never loads it).
+/// Either way the files are the truth and a row is derived from one file at one moment.
+package protocol ListRowSource: AnyObject {
+  /// Every row, for the first screen.
+  func loadAll(wall: Instant) throws(StateFileError) -> [ListRow]
+  /// Rows for files that changed since they were read, and names that are gone. `names` is what
+  /// the watcher reported; nil means "compare every file".
+  func changes(names: Set<String>?, wall: Instant) -> (upserts: [ListRow], removed: [String])
+  /// The rows of these files derived again at `wall` (their renewal or expiry passed).
+  func rows(due files: [String], wall: Instant) -> [ListRow]
+  /// Where a row's file is, to open its dashboard.
+  func filePath(_ name: String) -> String
+  /// True when rows on the first screen may be stale and every file must be compared once
+  /// after it is drawn (an index read before its files were checked).
+  var checksAfterFirstScreen: Bool { get }
+  /// Something the list should say once (the index could not be used, say); nil when all is well.
+  func takeNotice() -> String?
+}
+
+extension ListDirectory: ListRowSource {
+  package func rows(due files: [String], wall: Instant) -> [ListRow] { files.map { row($0, wall: wall) } }
+  package var checksAfterFirstScreen: Bool { false }
+  package func takeNotice() -> String? { nil }
+}

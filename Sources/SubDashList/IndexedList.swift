@@ -1,0 +1,79 @@
+import DashModel
+import DashRuntime
+import DashView
+import SubscriberStore
+
+/// The list's rows through the SQLite index: the first screen comes from the index alone, then
+/// every file is compared with it once (size, mtime, inode) and the watcher's names keep it up to
+/// date. When the index cannot be used (a locked or unwritable database, a full disk) the list
+/// carries on reading the files directly and says so once.
+final class IndexedList: ListRowSource {
+  private let directory: ListDirectory
+  private var store: DirectoryStore?
+  private var notice: String?
+  private(set) var checksAfterFirstScreen = true
+
+  init(directory: String, indexPath: String?) {
+    self.directory = ListDirectory(path: directory, nowOverride: nil)
+    guard let path = indexPath ?? IndexLocation.path(for: directory) else {
+      notice = "no index (neither the directory nor ~/.cache is writable): every file is read"
+      return
+    }
+    do { store = try DirectoryStore(directory: directory, indexPath: path) } catch {
+      notice = "no index (\(error)): every file is read"
+    }
+  }
+
+  func loadAll(wall: Instant) throws(StateFileError) -> [ListRow] {
+    if let store {
+      do {
+        var rows = try store.list()
+        if rows.isEmpty {
+          // A new (or rebuilt) index: every file is read now, on all cores, and stored.
+          _ = try store.refresh(names: nil, wall: wall)
+          rows = try store.list()
+          checksAfterFirstScreen = false
+        }
+        // The files are compared with the index after the first screen; the directory's own
+        // stamps start from the index's view so that check reports only real changes.
+        return rows
+      } catch {
+        fallBack(error)
+      }
+    }
+    checksAfterFirstScreen = false
+    return try directory.loadAll(wall: wall)
+  }
+
+  func changes(names: Set<String>?, wall: Instant) -> (upserts: [ListRow], removed: [String]) {
+    if let store {
+      do {
+        let changes = try store.refresh(names: names, wall: wall)
+        return (changes.upserts, changes.removed)
+      } catch {
+        fallBack(error)
+        // Everything is read again from the files: the rows may be from an index now gone.
+        let rows = (try? directory.loadAll(wall: wall)) ?? []
+        return (rows, [])
+      }
+    }
+    return directory.changes(names: names, wall: wall)
+  }
+
+  func rows(due files: [String], wall: Instant) -> [ListRow] {
+    if store != nil { return changes(names: Set(files), wall: wall).upserts }
+    return directory.rows(due: files, wall: wall)
+  }
+
+  func filePath(_ name: String) -> String { directory.filePath(name) }
+
+  func takeNotice() -> String? {
+    defer { notice = nil }
+    return notice
+  }
+
+  private func fallBack(_ error: any Error) {
+    store = nil
+    notice = "index not used (\(error)): every file is read"
+  }
+}

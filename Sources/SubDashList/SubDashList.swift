@@ -1,0 +1,94 @@
+import ArgumentParser
+import DashModel
+import DashRuntime
+import DashView
+import Glibc
+import SubscriberStore
+
+/// `subdash DIR` and `subdash list DIR` run this binary (execv, same process) so the list reads
+/// its SQLite index: GRDB loads Foundation, which `subdash` keeps out of its other commands'
+/// start-up (StartupLinkageTests). The options are the ones `subdash` already checked.
+@main
+struct SubDashList: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "subdash-list",
+    abstract: "The subscriber list over a directory's SQLite index (run by `subdash DIR` and `subdash list DIR`).",
+    subcommands: [OpenList.self, PrintList.self])
+}
+
+struct IndexOptions: ParsableArguments {
+  @Argument(help: "The directory of state files (*.json).")
+  var directory: String
+
+  @Option(name: .customLong("index"), help: "Where the index is kept (default DIR/.subdash-index.sqlite, or ~/.cache/subdash when DIR is not writable).")
+  var indexPath: String?
+
+  func validate() throws {
+    guard ListDirectory.isDirectory(directory) else { throw ValidationError("\(directory): not a directory") }
+  }
+}
+
+/// The interactive list (keys as in docs/list.md).
+struct OpenList: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "open", abstract: "Open the interactive subscriber list.")
+  @OptionGroup var index: IndexOptions
+  @Flag(name: .long) var readOnly = false
+  @Flag(name: .long) var ascii = false
+  @Flag(name: .long) var noColor = false
+  @Option(name: .long) var retryAccess: String?
+
+  func run() throws {
+    var retry: AccessPolicy.RetryAccess?
+    if let retryAccess {
+      guard let r = AccessPolicy.RetryAccess(rawValue: retryAccess) else { throw ValidationError("--retry-access must be none or limited") }
+      retry = r
+    }
+    let options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: !noColor)
+    let app = ListApp(directoryPath: index.directory, source: IndexedList(directory: index.directory, indexPath: index.indexPath),
+                      options: options, colorWanted: !noColor, nowOverride: nil, retryAccess: retry)
+    let code: Int32
+    do { code = try app.run() } catch let error as StateFileError {
+      LineOut.stderr("subdash: " + error.description)
+      throw ExitCode(2)
+    }
+    if code != 0 { throw ExitCode(code) }
+  }
+}
+
+/// `subdash list DIR`: the same rows for scripts, brought up to date through the index first.
+struct PrintList: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "print", abstract: "Print the subscriber list (as `subdash list`).")
+  @OptionGroup var index: IndexOptions
+  @Flag(name: .long) var json = false
+  @Flag(name: .long) var ascii = false
+  @Option(name: .long) var filter = ""
+  @Option(name: .long) var sort = "id"
+
+  func run() throws {
+    guard let sortOrder = ListPrinter.parseSort(sort) else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event") }
+    let wall = WallClock.now()
+    let source = IndexedList(directory: index.directory, indexPath: index.indexPath)
+    var rows: [ListRow]
+    do { rows = try source.loadAll(wall: wall) } catch {
+      LineOut.stderr("subdash: " + error.description)
+      throw ExitCode(2)
+    }
+    if source.checksAfterFirstScreen {
+      // A script gets the truth: every file compared with the index before anything is printed.
+      let (upserts, removed) = source.changes(names: nil, wall: wall)
+      var state = ListState(directory: index.directory, rows: rows, now: wall)
+      state.apply(upserts: upserts, removed: removed, at: wall)
+      rows = state.rows
+    }
+    if let notice = source.takeNotice() { LineOut.stderr("subdash: " + notice) }
+    let text = ListPrinter.text(rows: rows, now: wall, directory: index.directory, shownName: index.directory, isDatabase: false,
+                                filter: filter, sort: sortOrder, json: json, ascii: ascii)
+    var bytes = Array(text.utf8)
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + done, $0.count - done) }
+      if n < 0 { if errno == EINTR { continue }; throw ExitCode(1) }
+      done += n
+    }
+  }
+}
