@@ -81,7 +81,48 @@ public struct ListFilter: Equatable, Sendable {
 extension ListRow {
   /// Every id-like field, lowercased and joined by a separator no term contains, for `ListFilter`.
   public var searchText: [UInt8] {
-    let parts = [file, originalTransactionId, appAccountToken, productId, productName].compactMap { $0 } + otherIds
-    return Array(parts.joined(separator: "\u{1}").lowercased().utf8)
+    var out: [UInt8] = []
+    appendSearchText(to: &out)
+    return out
+  }
+
+  /// `searchText` written straight into a buffer (the list's search keeps every row's in one).
+  func appendSearchText(to out: inout [UInt8]) {
+    for part in [file, originalTransactionId, appAccountToken, productId, productName] {
+      if let part { Self.appendLowercased(part, to: &out) }
+      out.append(1)
+    }
+    for id in otherIds {
+      Self.appendLowercased(id, to: &out)
+      out.append(1)
+    }
+  }
+
+  /// The product id and name, lowercased, for `product:` terms.
+  func appendProductText(to out: inout [UInt8]) {
+    if let productId { Self.appendLowercased(productId, to: &out) }
+    out.append(1)
+    if let productName { Self.appendLowercased(productName, to: &out) }
+  }
+
+  /// ASCII is copied and lowercased in place (ids, tokens, most names); anything else goes
+  /// through String's full lowercasing. 100,000 rows are built on every open, so the common case
+  /// must be a copy.
+  static func appendLowercased(_ text: String, to out: inout [UInt8]) {
+    let start = out.count
+    let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+      var high: UInt8 = 0
+      for b in bytes { high |= b }
+      guard high < 0x80 else { return false }
+      out.append(contentsOf: bytes)
+      return true
+    }
+    if copied == true {
+      out.withUnsafeMutableBufferPointer { buffer in
+        for i in start..<buffer.count where buffer[i] &- 0x41 < 26 { buffer[i] |= 0x20 }
+      }
+    } else {
+      out.append(contentsOf: text.lowercased().utf8)
+    }
   }
 }

@@ -27,8 +27,12 @@ struct ListSearch: Equatable, Sendable {
   /// Replaces row `i`'s entry (a live change).
   mutating func set(_ i: Int, _ row: ListRow) {
     liveBytes -= text[i].count + product[i].count
-    text[i] = store(row.searchText)
-    product[i] = store(Array(((row.productId ?? "") + "\u{1}" + (row.productName ?? "")).lowercased().utf8))
+    var start = Int32(bytes.count)
+    row.appendSearchText(to: &bytes)
+    text[i] = start..<Int32(bytes.count)
+    start = Int32(bytes.count)
+    row.appendProductText(to: &bytes)
+    product[i] = start..<Int32(bytes.count)
     masks[i] = Self.mask(row)
     liveBytes += text[i].count + product[i].count
     if bytes.count > 1 << 16 && bytes.count > 2 * liveBytes { compact() }

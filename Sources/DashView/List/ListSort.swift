@@ -47,6 +47,47 @@ public struct ListSort: Equatable, Sendable {
     return a.file < b.file
   }
 
+  /// Every row's index in this order. Each row's key is taken once and the indices are sorted on
+  /// the keys: comparing whole rows copied every field of two rows per comparison, which made a
+  /// sort of 100,000 rows take 300 ms.
+  public func order(_ rows: [ListRow]) -> [Int] {
+    let files = rows.map(\.file)
+    switch column {
+    case .id:
+      let keys = rows.map { $0.originalTransactionId ?? "" }
+      let lengths = keys.map(\.utf8.count)
+      return sortIndices(rows.count, files) { a, b in
+        lengths[a] != lengths[b] ? Self.cmp(lengths[a], lengths[b]) : Self.cmp(keys[a], keys[b])
+      }
+    case .status:
+      let keys = rows.map { ListStatus.allCases.firstIndex(of: $0.status)! }
+      return sortIndices(rows.count, files) { Self.cmp(keys[$0], keys[$1]) }
+    case .product:
+      let keys = rows.map { $0.productName ?? $0.productId ?? "" }
+      return sortIndices(rows.count, files) { Self.cmp(keys[$0], keys[$1]) }
+    case .due:
+      let keys = rows.map { $0.due?.date.ms ?? .infinity }
+      return sortIndices(rows.count, files) { Self.cmp(keys[$0], keys[$1]) }
+    case .flags:
+      let keys = rows.map(\.flags.count)
+      return sortIndices(rows.count, files) { Self.cmp(keys[$1], keys[$0]) }
+    case .token:
+      let keys = rows.map { $0.appAccountToken ?? "" }
+      return sortIndices(rows.count, files) { Self.cmp(keys[$0], keys[$1]) }
+    case .lastEvent:
+      let keys = rows.map { $0.lastEventDate?.ms ?? -.infinity }
+      return sortIndices(rows.count, files) { Self.cmp(keys[$1], keys[$0]) }
+    }
+  }
+
+  private func sortIndices(_ count: Int, _ files: [String], _ compare: (Int, Int) -> Int) -> [Int] {
+    Array(0..<count).sorted { a, b in
+      let c = compare(a, b)
+      if c != 0 { return descending ? c > 0 : c < 0 }
+      return files[a] < files[b]
+    }
+  }
+
   private func compare(_ a: ListRow, _ b: ListRow) -> Int {
     switch column {
     case .id: return Self.numericFirst(a.originalTransactionId, b.originalTransactionId)
