@@ -23,8 +23,13 @@ struct IndexOptions: ParsableArguments {
   @Option(name: .customLong("index"), help: "Where the index is kept (default DIR/.subdash-index.sqlite, or ~/.cache/subdash when DIR is not writable).")
   var indexPath: String?
 
-  func validate() throws {
-    guard ListDirectory.isDirectory(directory) else { throw ValidationError("\(directory): not a directory") }
+  /// A directory that cannot be read is bad input (exit 2, one line naming it), as `subdash list` says it.
+  func checkReadable() throws {
+    guard let d = opendir(directory) else {
+      LineOut.stderr("subdash: \(directory): cannot read the directory: \(String(cString: strerror(errno)))")
+      throw ExitCode(2)
+    }
+    closedir(d)
   }
 }
 
@@ -38,6 +43,7 @@ struct OpenList: ParsableCommand {
   @Option(name: .long) var retryAccess: String?
 
   func run() throws {
+    try index.checkReadable()
     var retry: AccessPolicy.RetryAccess?
     if let retryAccess {
       guard let r = AccessPolicy.RetryAccess(rawValue: retryAccess) else { throw ValidationError("--retry-access must be none or limited") }
@@ -66,6 +72,7 @@ struct PrintList: ParsableCommand {
 
   func run() throws {
     guard let sortOrder = ListPrinter.parseSort(sort) else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event") }
+    try index.checkReadable()
     let wall = WallClock.now()
     let source = IndexedList(directory: index.directory, indexPath: index.indexPath)
     var rows: [ListRow]

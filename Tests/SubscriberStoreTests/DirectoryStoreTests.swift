@@ -105,6 +105,17 @@ import Testing
     #expect(try after.get("auto-renew-off.json")?.status == .expired)
   }
 
+  /// A row derived at its file's own simulated clock changes only when the file does: the wall
+  /// clock passing its renewal date must not make every open read it again.
+  @Test func aRowOnItsFilesSimulatedClockIsNeverDueByTheWallClock() throws {
+    let dir = try freshDirectory()
+    let late = Instant(ms: 4_000_000_000_000)  // 2096: every Example's dates have passed
+    _ = try DirectoryStore(directory: dir).refresh(names: nil, wall: late)
+    let rows = try DirectoryStore(directory: dir).list()
+    #expect(rows.contains { $0.simulatedNow != nil && ($0.changesAt.map { $0 < late } ?? false) })
+    #expect(try DirectoryStore(directory: dir).refresh(names: nil, wall: late).isEmpty)
+  }
+
   @Test func anUnreadableDirectoryIsAOneLineErrorNamingIt() throws {
     let store = try DirectoryStore(directory: "/nonexistent-subdash-dir", indexPath: FileManager.default.temporaryDirectory.path + "/idx-\(UUID().uuidString).sqlite")
     #expect {

@@ -77,6 +77,30 @@ test_list_command_for_scripts() {
   [[ $code == 2 ]] && grep -qF "$DIR/missing" "$E2E_TMP/err.txt" && [[ $(wc -l <"$E2E_TMP/err.txt") == 1 ]]
 }
 
+# The index: built beside the files on the first open, read on the next, caught up with a file
+# changed while no list was open; --index puts it elsewhere, --no-index reads the files.
+test_index_beside_the_files() {
+  fresh_dir
+  e2e_start idx1 120 30 "$SUBDASH_BIN" --read-only "$DIR"
+  e2e_wait_for "$N of $N shown"
+  e2e_type q
+  e2e_wait_exit 0
+  [[ -s "$DIR/.subdash-index.sqlite" ]]
+  replace_atomically "$DIR/active.json" -e 's/2000000871234560/2000000777777777/g'
+  e2e_start idx2 120 30 "$SUBDASH_BIN" --read-only "$DIR"
+  e2e_wait_for "2000000777777777"
+  e2e_refute_screen "2000000871234560"
+  e2e_type q
+  e2e_wait_exit 0
+  # Scripts see the same through the index, with another index path, and with none.
+  "$SUBDASH_BIN" list "$DIR" --filter 2000000777777777 >"$E2E_TMP/a.txt"
+  "$SUBDASH_BIN" list "$DIR" --index "$E2E_TMP/elsewhere.sqlite" --filter 2000000777777777 >"$E2E_TMP/b.txt"
+  "$SUBDASH_BIN" list "$DIR" --no-index --filter 2000000777777777 >"$E2E_TMP/c.txt"
+  [[ -s "$E2E_TMP/elsewhere.sqlite" ]]
+  grep -qF "(1 of $N shown)" "$E2E_TMP/a.txt"
+  cmp "$E2E_TMP/a.txt" "$E2E_TMP/b.txt" && cmp "$E2E_TMP/a.txt" "$E2E_TMP/c.txt"
+}
+
 test_demo_population() {
   e2e_start demopop 120 30 "$SUBDASH_BIN" --demo-population
   e2e_wait_for "200 of 200 shown"
@@ -89,5 +113,6 @@ test_demo_population() {
 
 e2e_run "the list filters as you type, opens a subscriber, comes back to the row, sorts and follows the directory" test_filter_open_back_sort_live
 e2e_run "subdash list prints matching rows and JSON for scripts; a missing directory is a one-line error" test_list_command_for_scripts
+e2e_run "the index is built beside the files, read on the next open and caught up with a file changed meanwhile" test_index_beside_the_files
 e2e_run "--demo-population opens the list on a simulated population of 200" test_demo_population
 e2e_summary

@@ -13,4 +13,7 @@ package enum ExecutablePath {
     let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return PathName.directory(of: path) + "/" + name
   }
+
+  /// True when `name` is installed beside the running executable (a partial install may lack it).
+  package static func hasSibling(_ name: String) -> Bool { access(sibling(name), X_OK) == 0 }
 }

@@ -57,7 +57,7 @@ struct List: ParsableCommand {
 
   func run() throws {
     let wall = WallClock.now()
-    if database == nil, try viewing.nowOverride() == nil, !noIndex {
+    if database == nil, try viewing.nowOverride() == nil, !noIndex, ExecutablePath.hasSibling("subdash-list") {
       // The index lives in subdash-list (GRDB loads Foundation; `subdash` stays without it).
       var args = ["print", directory!, "--sort", sort, "--filter", filter]
       if json { args.append("--json") }

@@ -81,7 +81,7 @@ struct Open: ParsableCommand {
       listDirectory = mirror?.directory
       options.readOnly = true
     }
-    if let listDirectory, database == nil, demoDirectory == nil, try viewing.nowOverride() == nil, !noIndex {
+    if let listDirectory, database == nil, demoDirectory == nil, try viewing.nowOverride() == nil, !noIndex, ExecutablePath.hasSibling("subdash-list") {
       // A directory of state files opens the list over its SQLite index, in subdash-list: GRDB
       // loads Foundation, which `subdash` keeps out of every other command's start-up. Rows at
       // another moment (--now), a database mirror and the demo population read the files here.

@@ -1,0 +1,77 @@
+import DashModel
+import DashView
+import Foundation
+import Testing
+@testable import DashRuntime
+@testable import subdash_list
+
+/// `subdash DIR` through the SQLite index: the first open builds it beside the files, a later open
+/// shows the index's rows at once and then catches up with files changed meanwhile, and an index
+/// that cannot be used never stops the list: it reads the files and says so.
+@Suite struct IndexedListTests {
+  static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Examples")
+  static let wall = Instant(ms: 1_778_770_000_000)
+
+  func freshDirectory() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-list-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: Self.examples, to: dir)
+    return dir.path
+  }
+
+  func byFile(_ rows: [ListRow]) -> [String: ListRow] { Dictionary(uniqueKeysWithValues: rows.map { ($0.file, $0) }) }
+
+  @Test func theFirstOpenBuildsTheIndexBesideTheFilesAndShowsWhatTheFilesSay() throws {
+    let dir = try freshDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let source = IndexedList(directory: dir, indexPath: nil)
+    let rows = try source.loadAll(wall: Self.wall)
+    #expect(FileManager.default.fileExists(atPath: dir + "/.subdash-index.sqlite"))
+    #expect(!source.checksAfterFirstScreen, "a new index was just filled from the files")
+    #expect(source.takeNotice() == nil)
+    #expect(byFile(rows) == byFile(try ListDirectory(path: dir, nowOverride: nil).loadAll(wall: Self.wall)))
+  }
+
+  @Test func aLaterOpenShowsTheIndexAtOnceThenCatchesUpWithChangedFiles() throws {
+    let dir = try freshDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try IndexedList(directory: dir, indexPath: nil).loadAll(wall: Self.wall)
+    // While no list was open: one file rewritten (atomically), one deleted, one added.
+    let text = try String(contentsOfFile: dir + "/active.json", encoding: .utf8)
+    try text.replacingOccurrences(of: "2000000871234560", with: "2000000999999999").write(toFile: dir + "/.edit", atomically: false, encoding: .utf8)
+    #expect(rename(dir + "/.edit", dir + "/active.json") == 0)
+    try FileManager.default.removeItem(atPath: dir + "/refunded.json")
+    try FileManager.default.copyItem(atPath: dir + "/grace-period.json", toPath: dir + "/zz-new.json")
+
+    let source = IndexedList(directory: dir, indexPath: nil)
+    let first = byFile(try source.loadAll(wall: Self.wall))
+    #expect(source.checksAfterFirstScreen)
+    #expect(first["active.json"]?.originalTransactionId == "2000000871234560", "the first screen is the index as it was")
+    let (upserts, removed) = source.changes(names: nil, wall: Self.wall)
+    #expect(Set(upserts.map(\.file)) == ["active.json", "zz-new.json"])
+    #expect(removed == ["refunded.json"])
+    #expect(upserts.first { $0.file == "active.json" }?.originalTransactionId == "2000000999999999")
+  }
+
+  @Test func anIndexThatCannotBeCreatedLeavesTheListReadingTheFiles() throws {
+    let dir = try freshDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let source = IndexedList(directory: dir, indexPath: "/nonexistent-subdash-dir/index.sqlite")
+    let rows = try source.loadAll(wall: Self.wall)
+    let notice = try #require(source.takeNotice())
+    #expect(notice.contains("every file is read"))
+    #expect(!notice.contains("\n"))
+    #expect(byFile(rows) == byFile(try ListDirectory(path: dir, nowOverride: nil).loadAll(wall: Self.wall)))
+    #expect(source.takeNotice() == nil, "said once")
+  }
+
+  @Test func aWritableDirectoryKeepsItsIndexBesideTheFilesAndOtherwiseTheCacheDoes() throws {
+    let dir = try freshDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    #expect(IndexLocation.path(for: dir) == dir + "/.subdash-index.sqlite")
+    // The cache name is stable for a directory and differs between directories.
+    #expect(IndexLocation.fnv1a("/srv/a") == IndexLocation.fnv1a("/srv/a"))
+    #expect(IndexLocation.fnv1a("/srv/a") != IndexLocation.fnv1a("/srv/b"))
+    #expect(IndexLocation.fnv1a("/srv/a").count == 16)
+  }
+}
