@@ -14,7 +14,7 @@ public final class DirectoryStore: SubscriberStore {
   private let db: DatabaseQueue
   /// Bumped when the table or the row summary changes meaning: an index of another version is
   /// rebuilt from the files rather than read.
-  static let schemaVersion = 1
+  static let schemaVersion = 2  // 2: the last event of a journalled file comes from its journal
   public static let defaultIndexName = ".subdash-index.sqlite"
 
   /// Opens (or creates) the index. A damaged index or one from another version is removed and

@@ -1,4 +1,5 @@
 import DashModel
+import DashView
 import Foundation
 import Testing
 @testable import DashRuntime
@@ -95,5 +96,118 @@ import Testing
     let r = try run(refunded, count: 20, mix: refunds)
     #expect((r.notifications["REFUND"] ?? 0) + r.skipped == 20)
     #expect((r.notifications["REFUND"] ?? 0) > 0)
+  }
+
+  /// The first transaction in a subscriber's journal, and every journalled transaction.
+  func journalTransactions(_ dir: URL, _ name: String) throws -> [[String: Any]] {
+    let text = try String(contentsOf: dir.appendingPathComponent(name.replacingOccurrences(of: ".json", with: ".journal.jsonl")), encoding: .utf8)
+    return text.split(separator: "\n").compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }.compactMap { $0["transaction"] as? [String: Any] }
+  }
+
+  func stateNames(_ dir: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
+  }
+
+  /// A mix with products: every subscriber is a new customer who buys a drawn plan at the start,
+  /// with its own ids (not a sequence number every file shares), the demo's app, and the
+  /// introductory offer for `introOfferRate` of them.
+  @Test func newCustomersBuyTheMixsPlansWithOrWithoutTheIntroductoryOffer() throws {
+    let dir = fresh()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var mix = SimulatePopulation.Mix(failureRate: 0, autoRenewOff: 0)
+    mix.products = [("pass.premium.annual", 1), ("pass.individual.monthly", 3)]
+    mix.introOfferRate = 0
+    _ = try run(dir, count: 40, mix: mix)
+    var products: [String: Int] = [:]
+    for name in try stateNames(dir) {
+      let first = try #require(try journalTransactions(dir, name).first)
+      #expect(first["originalTransactionId"] as? String == name.replacingOccurrences(of: ".json", with: ""))
+      #expect(first["bundleId"] as? String == "com.example.birdwatch")
+      #expect(first["offerType"] == nil, "introOfferRate 0: nobody takes the free trial")
+      products[first["productId"] as? String ?? "?", default: 0] += 1
+    }
+    #expect(Set(products.keys) == ["pass.premium.annual", "pass.individual.monthly"])
+    #expect(products["pass.individual.monthly"]! > products["pass.premium.annual"]!, "weights 3:1 over 40")
+
+    let trial = fresh()
+    defer { try? FileManager.default.removeItem(at: trial) }
+    mix.introOfferRate = 1
+    mix.products = [("pass.individual.monthly", 1)]  // the annual plan has no introductory offer
+    _ = try run(trial, count: 10, mix: mix)
+    for name in try stateNames(trial) {
+      #expect(try journalTransactions(trial, name).first?["offerType"] as? Int == 1, "\(name): the introductory offer")
+    }
+  }
+
+  /// Lapsed subscribers who accept win-back offers come back on one (offerType 4); with an
+  /// acceptance of 0 nobody does. Offer codes are redeemed (offerType 3) or skipped when the
+  /// subscriber is not eligible, never lost.
+  @Test func winBackAcceptanceAndOfferCodesFollowTheMix() throws {
+    // Premium's win-back wants 2 paid months and a month lapsed: subscribers who paid, then
+    // lost their subscription to billing, become eligible during 8 months.
+    var mix = SimulatePopulation.Mix(failureRate: 0.5, autoRenewOff: 0)
+    mix.products = [("pass.premium.monthly", 1)]
+    mix.introOfferRate = 0
+    mix.winBackAcceptance = 1
+    let dir = fresh()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let summary = try SimulatePopulation(directory: dir.path, count: 20, seed: 7, mix: mix, months: 8).run()
+    var winBacks = 0
+    for name in try stateNames(dir) { winBacks += try journalTransactions(dir, name).filter { $0["offerType"] as? Int == 4 }.count }
+    #expect(winBacks > 0)
+    #expect((summary.notifications["SUBSCRIBED / RESUBSCRIBE"] ?? 0) > 0)
+
+    mix.winBackAcceptance = 0
+    let none = fresh()
+    defer { try? FileManager.default.removeItem(at: none) }
+    let noWinBack = try SimulatePopulation(directory: none.path, count: 20, seed: 7, mix: mix, months: 8).run()
+    #expect(noWinBack.notifications["SUBSCRIBED / RESUBSCRIBE"] == nil)
+
+    var codes = SimulatePopulation.Mix(failureRate: 0, autoRenewOff: 0)
+    codes.offerCodeRate = 1
+    let coded = fresh()
+    defer { try? FileManager.default.removeItem(at: coded) }
+    let c = try run(coded, count: 20, mix: codes)
+    var redeemed = 0
+    for name in try stateNames(coded) { redeemed += try journalTransactions(coded, name).contains { $0["offerType"] as? Int == 3 } ? 1 : 0 }
+    let offerNotes = c.notifications.filter { $0.key.hasPrefix("OFFER_REDEEMED") || $0.key.hasPrefix("SUBSCRIBED") }.values.reduce(0, +)
+    #expect(offerNotes + c.skipped == 20, "every subscriber redeemed a code or was refused one: \(c.notifications), skipped \(c.skipped)")
+    #expect(redeemed + c.skipped <= 20)
+  }
+
+  @Test func aMixNamingAPlanTheCatalogLacksIsRefusedWithItsPath() throws {
+    let dir = fresh()
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("mix.json")
+    try Data(#"{"products": {"pass.family.monthly": 1, "pass.gold.weekly": 2}, "offerCodeRate": 0.2, "winBackAcceptance": 0.3}"#.utf8).write(to: file)
+    let mix = try SimulatePopulation.Mix.read(file.path)
+    #expect(mix.products.map(\.id) == ["pass.family.monthly", "pass.gold.weekly"])
+    #expect(mix.offerCodeRate == 0.2 && mix.winBackAcceptance == 0.3)
+    do { try SimulatePopulation.checkProducts(mix, mixPath: file.path); Issue.record("an unknown plan was accepted") } catch let e as SimulateInputError {
+      #expect(e.message.hasPrefix(file.path + ": $.products.pass.gold.weekly is not a plan in the demo catalog"))
+    }
+    try Data(#"{"products": {"pass.family.monthly": 0}}"#.utf8).write(to: file)
+    do { _ = try SimulatePopulation.Mix.read(file.path); Issue.record("a zero weight was accepted") } catch let e as SimulateInputError {
+      #expect(e.message.contains("$.products.pass.family.monthly must be a weight above 0"))
+    }
+  }
+
+  /// The list's last event for a simulated subscriber is the newest in its journal, as the
+  /// dashboard's events panel shows, not the template's inline log.
+  @Test func theListsLastEventIsTheJournalsNewest() throws {
+    let dir = fresh()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    _ = try run(dir, count: 1, mix: .init(failureRate: 0, autoRenewOff: 0))
+    let name = try #require(try stateNames(dir).first)
+    let path = dir.appendingPathComponent(name).path
+    let state = try StateFile.load(path: path)
+    let newest = try #require(try StateFile.recentNotifications(state, statePath: path, limit: 1).first)
+    let row = ListRow.read(path: path, file: name, nowOverride: nil, wall: Instant(ms: 0))
+    #expect(row.lastEventDate == newest.signedDate)
+    #expect(row.lastEvent == "DID_RENEW")
+    #expect(row.lastEventDate! > (state.subscriber.notifications.last?.signedDate ?? Instant(ms: 0)))
   }
 }

@@ -18,13 +18,16 @@ extension ListRow {
     if let provenance = state.importProvenance {
       row.flags.append(provenance.signature == .appleSigned ? .appleSigned : .notAppleSigned)
     }
-    if let last = sub.notifications.last {
-      row.lastEvent = last.notificationType.rawValue + (last.subtype.map { "/" + $0.rawValue } ?? "")
-      row.lastEventDate = last.signedDate
-    }
+    if let last = sub.notifications.last { row.setLastEvent(last) }
     let t = sub.latestTransaction
     row.otherIds = [t?.transactionId, t?.webOrderLineItemId].compactMap { $0 }
     return row
+  }
+
+  /// The newest notification's type/subtype and date.
+  mutating func setLastEvent(_ n: NotificationRecord) {
+    lastEvent = n.notificationType.rawValue + (n.subtype.map { "/" + $0.rawValue } ?? "")
+    lastEventDate = n.signedDate
   }
 
   private static func due(_ r: LifecycleReport) -> Due? {

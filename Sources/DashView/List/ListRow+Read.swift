@@ -11,6 +11,11 @@ extension ListRow {
       let simulated = nowOverride == nil ? (try? Simulator.settings(state))?.now : nil
       var row = derive(file: file, state: state, at: nowOverride ?? simulated ?? wall)
       row.simulatedNow = simulated
+      // The newest event of a journalled file is in its journal, not the inline log (the
+      // simulator and `listen` append there): the dashboard's newest event, read the same way.
+      if state.document.journal != nil, let last = try? StateFile.recentNotifications(state, statePath: path, limit: 1).first {
+        row.setLastEvent(last)
+      }
       return row
     } catch {
       return .unreadable(file: file, error: error.description)

@@ -130,8 +130,9 @@ struct Simulate: ParsableCommand {
     let path = file!
     if let population {
       do {
-        var run = SimulatePopulation(directory: path, count: population, seed: seed ?? 1,
-                                     mix: try mix.map(SimulatePopulation.Mix.read) ?? .init(), months: months)
+        let populationMix = try mix.map(SimulatePopulation.Mix.read) ?? .init()
+        try SimulatePopulation.checkProducts(populationMix, mixPath: mix ?? "--mix")
+        var run = SimulatePopulation(directory: path, count: population, seed: seed ?? 1, mix: populationMix, months: months)
         run.deliverTo = deliver
         let started = WallClock.now()
         let summary = try run.run()

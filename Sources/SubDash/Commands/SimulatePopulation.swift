@@ -26,14 +26,46 @@ struct SimulatePopulation {
     var priceIncreaseRate = 0.0
     var priceIncreaseConsent = 0.5
     var upgradeRate = 0.0
+    /// Starting plans by weight (`{"pass.family.monthly": 3, "pass.premium.annual": 1}`). Without
+    /// it every subscriber is a copy of the demo subscriber; with it each is a new customer who
+    /// buys the drawn plan at the start (SUBSCRIBED / INITIAL_BUY), taking its introductory offer
+    /// when eligible for `introOfferRate` of them.
+    var products: [(id: String, weight: Double)] = []
+    var introOfferRate = 1.0
+    /// Share of subscribers who redeem one of the file's offer codes once during the run (the
+    /// code drawn from the file's codes; one the subscriber is not eligible for is skipped).
+    var offerCodeRate = 0.0
+    /// Share of subscribers who, once lapsed and offered a win-back offer, accept it (checked at
+    /// every 30 days of the run).
+    var winBackAcceptance = 0.0
 
-    static let keys = "failureRate, autoRenewOff, refundRate, priceIncreaseRate, priceIncreaseConsent, upgradeRate"
+    static let keys = "failureRate, autoRenewOff, refundRate, priceIncreaseRate, priceIncreaseConsent, upgradeRate, products, introOfferRate, offerCodeRate, winBackAcceptance"
+
+    static func == (a: Mix, b: Mix) -> Bool {
+      a.failureRate == b.failureRate && a.autoRenewOff == b.autoRenewOff && a.refundRate == b.refundRate
+        && a.priceIncreaseRate == b.priceIncreaseRate && a.priceIncreaseConsent == b.priceIncreaseConsent
+        && a.upgradeRate == b.upgradeRate && a.products.map(\.id) == b.products.map(\.id)
+        && a.products.map(\.weight) == b.products.map(\.weight) && a.introOfferRate == b.introOfferRate
+        && a.offerCodeRate == b.offerCodeRate && a.winBackAcceptance == b.winBackAcceptance
+    }
 
     static func read(_ path: String) throws -> Mix {
       guard let bytes = readInput(path) else { throw SimulateInputError("\(path): cannot read the mix") }
       guard case .object(let o)? = try? JSONParser.parse(bytes) else { throw SimulateInputError("\(path): the mix must be a JSON object") }
       var mix = Mix()
       for (key, value) in o.entries {
+        if key == "products" {
+          guard case .object(let weights) = value, !weights.entries.isEmpty else {
+            throw SimulateInputError("\(path): $.products must be an object of product ids and weights")
+          }
+          for (id, w) in weights.entries {
+            guard case .number(let text) = w, let x = Double(text), x > 0, x.isFinite else {
+              throw SimulateInputError("\(path): $.products.\(id) must be a weight above 0")
+            }
+            mix.products.append((id, x))
+          }
+          continue
+        }
         guard case .number(let text) = value, let x = Double(text), (0...1).contains(x) else {
           throw SimulateInputError("\(path): $.\(key) must be a number from 0 to 1")
         }
@@ -44,6 +76,9 @@ struct SimulatePopulation {
         case "priceIncreaseRate": mix.priceIncreaseRate = x
         case "priceIncreaseConsent": mix.priceIncreaseConsent = x
         case "upgradeRate": mix.upgradeRate = x
+        case "introOfferRate": mix.introOfferRate = x
+        case "offerCodeRate": mix.offerCodeRate = x
+        case "winBackAcceptance": mix.winBackAcceptance = x
         default: throw SimulateInputError("\(path): $.\(key) is not a mix setting (\(Mix.keys))")
         }
       }
@@ -119,11 +154,19 @@ struct SimulatePopulation {
       let digits = String(n)
       return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
+    let newCustomer = mix.products.isEmpty ? nil : try Self.newCustomerTemplate()
+    let totalWeight = mix.products.reduce(0) { $0 + $1.weight }
     var rng = SplitMix(seed: seed)
     for i in 0..<count {
       let id = "4" + padded(i, 15)
-      var text = template.replacing(templateId, with: id)
-      if let templateToken { text = text.replacing(templateToken, with: "00000000-0000-4000-8000-" + padded(i, 12)) }
+      let token = "00000000-0000-4000-8000-" + padded(i, 12)
+      var text: String
+      if let newCustomer {
+        text = newCustomer.replacing(Self.placeholderId, with: id).replacing(Self.placeholderToken, with: token)
+      } else {
+        text = template.replacing(templateId, with: id)
+        if let templateToken { text = text.replacing(templateToken, with: token) }
+      }
       let path = directory + "/" + id + ".json"
       // Under the file's lock, as every save: the fixed temporary name, no directory read per new
       // file (reading a growing directory for each of N new files cost O(N²)).
@@ -134,9 +177,22 @@ struct SimulatePopulation {
       } catch { throw SimulateInputError(error.description) }
       let subscriberSeed = rng.next()
       let churns = Double(rng.next() % 1_000_000) / 1_000_000 < mix.autoRenewOff
+      // Drawn only for a mix with products, so a population without them stays as it was.
+      var purchase: PurchaseRequest?
+      if newCustomer != nil {
+        var x = rng.unit() * totalWeight
+        let product = mix.products.first { x -= $0.weight; return x < 0 } ?? mix.products[mix.products.count - 1]
+        purchase = PurchaseRequest(productId: product.id, useIntroductoryOffer: rng.unit() < mix.introOfferRate)
+      }
       _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
         var change = try Simulator.setSettings(s, [("seed", .int(Int64(bitPattern: subscriberSeed))),
                                                    ("failureRate", .number(String(mix.failureRate)))]).get()
+        if let purchase {
+          let now = (try Simulator.settings(change.state)).now ?? Instant(ms: 0)
+          let bought = try Simulator.buy(purchase, state: change.state, at: now).get()
+          change = Change(state: bought.state, transactions: change.transactions + bought.transactions,
+                          notifications: change.notifications + bought.notifications, message: bought.message)
+        }
         if churns {
           let now = (try Simulator.settings(change.state)).now ?? Instant(ms: 0)
           let off = try Actions.apply(.setAutoRenew(false), to: change.state, at: now, timing: TimeRate.realTime).get()
@@ -145,6 +201,43 @@ struct SimulatePopulation {
         }
         return change
       }
+    }
+  }
+
+  static let placeholderId = "4999999999999999"
+  static let placeholderToken = "00000000-0000-4000-8000-999999999999"
+
+  /// The demo file with a customer who never subscribed (its catalog, offer codes and clock),
+  /// whose account already has its originalTransactionId and appAccountToken, so the first
+  /// purchase gets them rather than a sequence number every file would share.
+  static func newCustomerTemplate() throws -> String {
+    guard case .object(var doc)? = try? JSONParser.parse(Array(DemoState.json.utf8)) else {
+      throw SimulateInputError("the demo subscriber did not parse")
+    }
+    // The demo's app and environment, which its transactions say and a new account has no
+    // transaction to say yet (else new purchases would carry a placeholder bundle id).
+    var simulation = doc["simulation"]?.objectValue ?? JSONObject()
+    let demoTransaction = doc["subscriber"]?.objectValue?["latestTransaction"]?.objectValue
+    if simulation["bundleId"] == nil, let bundle = demoTransaction?["bundleId"] { simulation["bundleId"] = bundle }
+    if simulation["environment"] == nil, let environment = demoTransaction?["environment"] { simulation["environment"] = environment }
+    doc["simulation"] = .object(simulation)
+    doc["subscriber"] = .object(JSONObject([
+      ("renewalInfo", .object(JSONObject([("originalTransactionId", .string(placeholderId)), ("appAccountToken", .string(placeholderToken))]))),
+      ("notifications", .array([])),
+    ]))
+    return JSONWriter.string(.object(doc))
+  }
+
+  /// Refuses a mix naming a product the demo catalog lacks, before any file is made.
+  static func checkProducts(_ mix: Mix, mixPath: String) throws {
+    guard !mix.products.isEmpty else { return }
+    let state: SubscriptionState
+    do { state = try StateFile.decode(Array(DemoState.json.utf8), fileName: "demo", catalogFile: { name throws(StateFileError) in throw StateFileError(file: name, message: "no catalog file") }) } catch {
+      throw SimulateInputError("the demo subscriber did not load: \(error.description)")
+    }
+    for (id, _) in mix.products where state.catalog.product(id) == nil {
+      let known = state.catalog.allSubscriptions.map(\.productID).joined(separator: ", ")
+      throw SimulateInputError("\(mixPath): $.products.\(id) is not a plan in the demo catalog (\(known))")
     }
   }
 
@@ -171,7 +264,19 @@ struct SimulatePopulation {
       }
       let target = start + Span.days(Double(30 * months))
       var reached = start
-      for event in events(state, from: start, to: target) {
+      var timeline = events(state, from: start, to: target)
+      // A subscriber who accepts win-back offers looks for one every 30 days of the run (drawn
+      // from the file's own seed, after the other events' draws).
+      var acceptsWinBack = false
+      if mix.winBackAcceptance > 0 {
+        var rng = SplitMix(seed: ((try? Simulator.settings(state))?.seed ?? 1) ^ 0x7769_6E62_6163_6B21)
+        acceptsWinBack = rng.unit() < mix.winBackAcceptance
+      }
+      if acceptsWinBack {
+        for month in 1...max(1, months) { timeline.append((start + Span.days(Double(30 * month)) - .millisecond, [.acceptAWinBack])) }
+        timeline.sort { $0.at < $1.at }
+      }
+      for event in timeline {
         reached = try advance(path, from: reached, to: event.at, &tally)
         apply(event.commands, to: path, &tally)
       }
@@ -211,12 +316,29 @@ struct SimulatePopulation {
       out.append((when(), [.sim(.requestPriceIncrease), .sim(rng.unit() < mix.priceIncreaseConsent ? .consentPriceIncrease : .declinePriceIncrease)]))
     }
     if rng.unit() < mix.upgradeRate, let top = topProduct(state) { out.append((when(), [.plan(.upgrade(toProductId: top))])) }
+    // Drawn only when asked for, so a mix without them draws what it always did.
+    if mix.offerCodeRate > 0, rng.unit() < mix.offerCodeRate { out.append((when(), [.redeemACode(draw: rng.unit())])) }
     return out.sorted { $0.at < $1.at }
   }
 
   enum MixCommand {
     case sim(SimCommand)
     case plan(PlanAction)
+    /// One of the file's offer codes still redeemable, chosen by `draw` (0..<1) among them.
+    case redeemACode(draw: Double)
+    /// The first win-back offer the App Store offers this subscriber now, if it has lapsed and
+    /// one is offered (nothing happens otherwise: not a skip).
+    case acceptAWinBack
+  }
+
+  /// The codes a customer could type today: custom codes, and one-time codes not yet redeemed.
+  static func availableCodes(_ s: SubscriptionState, at now: Instant) -> [String] {
+    s.document.offerCodes.filter { $0.expiresDate.map { $0 > now } ?? true }.flatMap { batch -> [String] in
+      switch batch.kind {
+      case .custom: return batch.code.map { [$0] } ?? []
+      case .oneTime: return batch.codes.filter { !batch.redeemedCodes.contains($0) }
+      }
+    }
   }
 
   /// The highest level of the subscriber's group other than its own plan, if any is higher.
@@ -235,6 +357,14 @@ struct SimulatePopulation {
           switch command {
           case .sim(let c): return try Simulator.apply(c, to: s, at: now).get()
           case .plan(let a): return try Actions.apply(a, to: s, at: now, timing: Simulator.timing(s)).get()
+          case .redeemACode(let draw):
+            let codes = Self.availableCodes(s, at: now)
+            guard !codes.isEmpty else { throw ActionError.other("no offer code to redeem") }
+            let code = codes[min(codes.count - 1, Int(draw * Double(codes.count)))]
+            return try Actions.apply(.redeemOfferCode(code), to: s, at: now, timing: Simulator.timing(s)).get()
+          case .acceptAWinBack:
+            guard let offer = s.subscriber.renewalInfo?.eligibleWinBackOfferIds?.first else { return nil }
+            return try Actions.apply(.acceptWinBack(offerId: offer), to: s, at: now, timing: Simulator.timing(s)).get()
           }
         }
         for n in change?.notifications ?? [] { tally.notifications[n.label, default: 0] += 1 }
@@ -258,6 +388,7 @@ struct SimulatePopulation {
     func record(_ worker: Int, _ t: Tally) {
       slots[worker].subscriberMonths += t.subscriberMonths
       slots[worker].failures += t.failures
+      slots[worker].skipped += t.skipped
       for (k, v) in t.notifications { slots[worker].notifications[k, default: 0] += v }
     }
     var all: [Tally] { slots }
