@@ -60,7 +60,30 @@ test_a_bad_database_is_one_line() {
   [[ $code == 1 ]] && grep -qF "database \"no_such_db_$$\" does not exist" "$E2E_TMP/err.txt" && [[ $(wc -l <"$E2E_TMP/err.txt") == 1 ]]
 }
 
+# A population in the database: made, advanced a year and stored back; an open list follows it,
+# and a second run advances the same subscribers rather than making new ones.
+test_population_in_the_database() {
+  local url
+  url=$(database_url) || return 1
+  fresh_database
+  e2e_start dbpop 120 30 "$SUBDASH_BIN" --db "$url"
+  e2e_wait_for "0 of 0 shown"
+  "$SUBDASH_BIN" simulate --population 30 --seed 4 --months 3 --db "$url" >"$E2E_TMP/pop1.txt"
+  grep -qF "created 30 subscribers" "$E2E_TMP/pop1.txt"
+  grep -qF "stored 30 subscribers in" "$E2E_TMP/pop1.txt"
+  e2e_wait_for "30 of 30 shown"
+  e2e_type q
+  e2e_wait_exit 0
+  "$SUBDASH_BIN" simulate --population 30 --months 1 --db "$url" >"$E2E_TMP/pop2.txt"
+  ! grep -qF "created" "$E2E_TMP/pop2.txt"
+  grep -qF "30 subscribers advanced; 30 subscriber-months" "$E2E_TMP/pop2.txt"
+  "$SUBDASH_BIN" list --db "$url" | grep -qF "(30 of 30 shown)"
+  # Neither run left its private directory behind.
+  [[ -z $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'subdash-population-*' -newer "$E2E_TMP/pop1.txt") ]]
+}
+
 e2e_run "db import, list --db, the list following the database live, and db export byte for byte" test_import_list_follow_export
 e2e_run "a database that does not exist is one line and exit 1" test_a_bad_database_is_one_line
+e2e_run "simulate --population --db makes, advances and stores a population an open list follows" test_population_in_the_database
 psql "${SUBDASH_TEST_DB%/*}/postgres" -qAtc "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 || true
 e2e_summary

@@ -1,6 +1,8 @@
 import ArgumentParser
 import DashModel
 import DashRuntime
+import FoundationEssentials
+import Glibc
 
 /// `subdash simulate FILE`: runs the App Store's clock against a state file.
 struct Simulate: ParsableCommand {
@@ -57,6 +59,9 @@ struct Simulate: ParsableCommand {
   @Option(help: "With --population: how many 30-day months to advance every subscriber.")
   var months = 12
 
+  @Option(name: .customLong("db"), help: ArgumentHelp("With --population instead of DIRECTORY: the subscribers of a team database (exported to a private directory, advanced, stored back; see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
+  var database: String?
+
   @Option(help: ArgumentHelp("Send every notification to URL as an App Store Server Notification V2 while simulating (runs `subdash deliver`; see its --help).", valueName: "URL"))
   var deliver: String?
 
@@ -97,9 +102,11 @@ struct Simulate: ParsableCommand {
       if scenario != nil || check != nil || fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil {
         throw ValidationError("--population takes --seed, --mix, --months and --deliver only")
       }
-      if file == nil { throw ValidationError("missing the population DIRECTORY") }
+      if file == nil && database == nil { throw ValidationError("missing the population DIRECTORY (or --db URL)") }
+      if file != nil && database != nil { throw ValidationError("give the population DIRECTORY or --db URL, not both") }
       return
     }
+    if database != nil { throw ValidationError("--db goes with --population") }
     if mix != nil { throw ValidationError("--mix goes with --population") }
     if scenario != nil && check != nil { throw ValidationError("use either --scenario or --check, not both") }
     let scripted = scenario != nil || check != nil
@@ -126,6 +133,10 @@ struct Simulate: ParsableCommand {
     let out = SimulateOutput(jsonl: jsonl)
     if let script = check ?? scenario {
       throw ExitCode(SimulateScenario(script: script, file: file, checkOnly: check != nil, output: out).run(&signals))
+    }
+    if let population, let database {
+      try populationInDatabase(population, url: database, output: out)
+      return
     }
     let path = file!
     if let population {
@@ -163,6 +174,46 @@ struct Simulate: ParsableCommand {
       } else {
         try runner.wallClock(signals: &signals)
       }
+    } catch let e as SimulateInputError {
+      LineOut.stderr("subdash: \(e.message)")
+      throw ExitCode(2)
+    }
+  }
+
+  /// `--population N --db URL`: the database's subscribers (none: N new ones) are exported into a
+  /// private directory by `subdash-db`, advanced there like any population (deliveries sent from
+  /// there), and stored back in one transaction, which every list on the database sees at once
+  /// (LISTEN/NOTIFY). The directory is removed afterwards.
+  func populationInDatabase(_ population: Int, url: String, output out: SimulateOutput) throws {
+    let tmp = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array((tmp + "/subdash-population-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw badInput("cannot create a temporary directory: \(String(cString: strerror(errno)))") }
+    let dir = String(cString: made)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func database(_ args: [String]) throws {
+      // Its one-line error (a refused connection, a bad URL) goes straight to our stderr.
+      let binary = ExecutablePath.sibling("subdash-db")
+      switch ChildProcess.spawn([binary] + args + ["--db", url], redirects: [0: nil, 1: nil, 2: 2]) {
+      case .failure(let f): throw badInput("cannot run \(binary): \(f.text) (it is built beside subdash)")
+      case .success(let pid):
+        let status = ChildProcess.wait(pid)
+        if status != 0 { throw ExitCode(status) }
+      }
+    }
+    do {
+      try database(["export", dir])
+      let populationMix = try mix.map(SimulatePopulation.Mix.read) ?? .init()
+      try SimulatePopulation.checkProducts(populationMix, mixPath: mix ?? "--mix")
+      var run = SimulatePopulation(directory: dir, count: population, seed: seed ?? 1, mix: populationMix, months: months)
+      run.deliverTo = deliver
+      let started = WallClock.now()
+      let summary = try run.run()
+      out.population(summary, directory: List.withoutPassword(url), seconds: Double((WallClock.now() - started).ms) / 1000)
+      if !summary.failures.isEmpty { throw ExitCode(2) }
+      // Sent before storing, so the database keeps each delivery's attempts with the subscriber.
+      if let options = deliveryOptions, try DeliveryChild.drain(options, directory: dir) != 0 { throw ExitCode(2) }
+      try database(["import", dir])
+      LineOut.stdout("stored \(counted(summary.subscribers, "subscriber")) in \(List.withoutPassword(url))")
     } catch let e as SimulateInputError {
       LineOut.stderr("subdash: \(e.message)")
       throw ExitCode(2)
