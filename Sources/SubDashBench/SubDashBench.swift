@@ -8,7 +8,7 @@ struct SubDashBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "SubDashBench",
     abstract: "Benchmarks for loading and saving SubDash state files.",
-    subcommands: [Generate.self, Load.self, Growth.self, LoadOnce.self, ImportBench.self, ListBench.self, ListOpenOnce.self])
+    subcommands: [Generate.self, Load.self, Growth.self, LoadOnce.self, ImportBench.self, ListBench.self, ListOpenOnce.self, PostBench.self])
 }
 
 /// Where generated files live (kept out of the repository).
