@@ -177,6 +177,30 @@ import Testing
     #expect(redeemed + c.skipped <= 20)
   }
 
+  /// The whole mix (new customers, offers, codes, win-backs, refunds, price increases, upgrades)
+  /// is drawn from the seeds alone: two runs give the same bytes whatever the threads did.
+  @Test func theFullMixIsByteIdenticalForTheSameSeed() throws {
+    var mix = SimulatePopulation.Mix(failureRate: 0.3, autoRenewOff: 0.2)
+    mix.products = [("pass.family.monthly", 2), ("pass.premium.monthly", 1), ("pass.individual.monthly", 1)]
+    mix.introOfferRate = 0.5
+    mix.offerCodeRate = 0.3
+    mix.winBackAcceptance = 0.7
+    mix.refundRate = 0.1
+    mix.priceIncreaseRate = 0.2
+    mix.upgradeRate = 0.1
+    let a = fresh(), b = fresh()
+    defer { for d in [a, b] { try? FileManager.default.removeItem(at: d) } }
+    let first = try SimulatePopulation(directory: a.path, count: 30, seed: 11, mix: mix, months: 8).run()
+    let second = try SimulatePopulation(directory: b.path, count: 30, seed: 11, mix: mix, months: 8).run()
+    #expect(first.notifications == second.notifications)
+    #expect(first.skipped == second.skipped)
+    let names = try FileManager.default.contentsOfDirectory(atPath: a.path).filter { !$0.hasSuffix(".lock") }.sorted()
+    #expect(names.count >= 60)
+    for name in names {
+      #expect(try Data(contentsOf: a.appendingPathComponent(name)) == (try Data(contentsOf: b.appendingPathComponent(name))), "\(name)")
+    }
+  }
+
   @Test func aMixNamingAPlanTheCatalogLacksIsRefusedWithItsPath() throws {
     let dir = fresh()
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
