@@ -1,6 +1,7 @@
 import DashModel
 import DashRuntime
 import DashView
+import Glibc
 import SubscriberStore
 
 /// The list's rows through the SQLite index: the first screen comes from the index alone, then
@@ -29,7 +30,9 @@ final class IndexedList: ListRowSource {
       do {
         var rows = try store.list()
         if rows.isEmpty {
-          // A new (or rebuilt) index: every file is read now, on all cores, and stored.
+          // A new (or rebuilt) index: every file is read now, on all cores, and stored. A large
+          // directory takes seconds (100,000 files: about 6 s), so a person waiting is told why.
+          if isatty(2) != 0 { LineOut.stderr("subdash: indexing \(directory.path) (later opens read the index)…") }
           _ = try store.refresh(names: nil, wall: wall)
           rows = try store.list()
           checksAfterFirstScreen = false

@@ -201,6 +201,32 @@ import Testing
     }
   }
 
+  /// A server looking a transaction up by id (Get Transaction Info, `serve`) must find one
+  /// subscriber: no transactionId or order id is shared between two files of a population, for
+  /// demo copies and new customers alike, after a run that renews, fails and resubscribes.
+  @Test func noTwoSubscribersShareATransactionId() throws {
+    var newCustomers = SimulatePopulation.Mix(failureRate: 0.3, autoRenewOff: 0.2)
+    newCustomers.products = [("pass.family.monthly", 1)]
+    for mix in [SimulatePopulation.Mix(failureRate: 0.3, autoRenewOff: 0.2), newCustomers] {
+      let dir = fresh()
+      defer { try? FileManager.default.removeItem(at: dir) }
+      _ = try run(dir, count: 15, mix: mix)
+      var owner: [String: String] = [:]
+      for name in try stateNames(dir) {
+        let state = try StateFile.load(path: dir.appendingPathComponent(name).path)
+        var ids = Set(try state.subscriber.transactions.typed().flatMap { [$0.transactionId, $0.webOrderLineItemId] }.compactMap { $0 })
+        for t in try journalTransactions(dir, name) {
+          for key in ["transactionId", "webOrderLineItemId"] { if let v = t[key] as? String { ids.insert(v) } }
+        }
+        #expect(ids.count >= 2, "\(name) has a history")
+        for id in ids {
+          if let other = owner[id] { Issue.record("\(id) is in both \(other) and \(name)") }
+          owner[id] = name
+        }
+      }
+    }
+  }
+
   @Test func aMixNamingAPlanTheCatalogLacksIsRefusedWithItsPath() throws {
     let dir = fresh()
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -34,9 +34,9 @@ enum PayloadFactory {
 
   static func transaction(_ s: TransactionSpec, previous p: TransactionPayload?, account: AccountDefaults) -> TransactionPayload {
     var t = TransactionPayload()
-    let id = Identifiers.transactionId(sequence: s.sequence)
+    let id = Identifiers.transactionId(sequence: s.sequence + account.idOffset)
     t.transactionId = id
-    t.webOrderLineItemId = Identifiers.webOrderLineItemId(sequence: s.sequence)
+    t.webOrderLineItemId = Identifiers.webOrderLineItemId(sequence: s.sequence + account.idOffset)
     t.originalTransactionId = p?.originalTransactionId ?? p?.transactionId ?? account.originalTransactionId ?? id
     t.originalPurchaseDate = p?.originalPurchaseDate ?? p?.purchaseDate ?? s.purchaseDate
     t.bundleId = p?.bundleId ?? account.bundleId
@@ -82,6 +82,8 @@ struct AccountDefaults {
   var currency: String?
   var environment: AppStoreEnvironment
   var appAccountToken: String?
+  /// `simulation.transactionIdOffset`: where this account's sequence of ids starts.
+  var idOffset: Int
 
   /// A made-up bundle id for files that name none, so every transaction has one as Apple's do.
   static let exampleBundleId = "com.example.app"
@@ -98,5 +100,6 @@ struct AccountDefaults {
       ?? (storefront == "USA" ? "USD" : nil)
     environment = state.subscriber.environment ?? settings?.environment ?? (sandboxRate ? .sandbox : .xcode)
     appAccountToken = info?.appAccountToken
+    idOffset = Int(settings?.transactionIdOffset ?? 0)
   }
 }

@@ -45,6 +45,12 @@ public struct SimulationSettings: Equatable, Sendable {
   public var bundleId: String?
   public var currency: String?
   public var storefront: String?
+  /// Added to the sequence numbers new transactionIds and webOrderLineItemIds are made from
+  /// (`Identifiers`), so the subscribers of one population never share an id (a server looking
+  /// a transaction up by id must find one subscriber). Nil: 0.
+  public var transactionIdOffset: Int64?
+  /// The largest offset: ids stay 16 digits (2… for transactions, 3… for order line items).
+  public static let maxTransactionIdOffset: Int64 = 899_999_999_000_000
 
   public init() {
     source = JSONObject()
@@ -101,6 +107,10 @@ public struct SimulationSettings: Equatable, Sendable {
     bundleId = try r.string("bundleId")
     currency = try r.string("currency")
     storefront = try r.string("storefront")
+    transactionIdOffset = try r.int64("transactionIdOffset")
+    if let o = transactionIdOffset, !(0...Self.maxTransactionIdOffset).contains(o) {
+      throw DecodeError(r.path.appending("transactionIdOffset"), "must be between 0 and \(Self.maxTransactionIdOffset)")
+    }
   }
 
   /// The settings of a state; an absent `simulation` object reads as defaults.
@@ -140,6 +150,7 @@ public struct SimulationSettings: Equatable, Sendable {
     if old.bundleId != bundleId { w.set("bundleId", bundleId) }
     if old.currency != currency { w.set("currency", currency) }
     if old.storefront != storefront { w.set("storefront", storefront) }
+    if old.transactionIdOffset != transactionIdOffset { w.set("transactionIdOffset", json: transactionIdOffset.map(JSON.int)) }
     return w.json
   }
 
@@ -152,6 +163,7 @@ public struct SimulationSettings: Equatable, Sendable {
       && same(a.priceOverrides, b.priceOverrides) && a.periodAnchor == b.periodAnchor
       && a.renewalExtensions == b.renewalExtensions && a.refundRequest == b.refundRequest
       && a.environment == b.environment && a.bundleId == b.bundleId && a.currency == b.currency && a.storefront == b.storefront
+      && a.transactionIdOffset == b.transactionIdOffset
   }
 
   static func same(_ a: [(productId: String, priceMilli: Int64)], _ b: [(productId: String, priceMilli: Int64)]) -> Bool {

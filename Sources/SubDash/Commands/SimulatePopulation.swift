@@ -155,6 +155,7 @@ struct SimulatePopulation {
       return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
     let newCustomer = mix.products.isEmpty ? nil : try Self.newCustomerTemplate()
+    let templateHistoryIds = Self.historyIds(template).filter { $0 != templateId }
     let totalWeight = mix.products.reduce(0) { $0 + $1.weight }
     var rng = SplitMix(seed: seed)
     for i in 0..<count {
@@ -166,6 +167,11 @@ struct SimulatePopulation {
       } else {
         text = template.replacing(templateId, with: id)
         if let templateToken { text = text.replacing(templateToken, with: token) }
+        // The demo's own history ids, made this subscriber's (above the range its new ones use).
+        for (k, old) in templateHistoryIds.enumerated() {
+          let base: Int64 = old.hasPrefix("3") ? 3_000_000_000_000_000 : 2_000_000_000_000_000
+          text = text.replacing(old, with: String(base + Self.idOffset(i) + 900_000 + Int64(k)))
+        }
       }
       let path = directory + "/" + id + ".json"
       // Under the file's lock, as every save: the fixed temporary name, no directory read per new
@@ -186,7 +192,8 @@ struct SimulatePopulation {
       }
       _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
         var change = try Simulator.setSettings(s, [("seed", .int(Int64(bitPattern: subscriberSeed))),
-                                                   ("failureRate", .number(String(mix.failureRate)))]).get()
+                                                   ("failureRate", .number(String(mix.failureRate))),
+                                                   ("transactionIdOffset", .int(Self.idOffset(i)))]).get()
         if let purchase {
           let now = (try Simulator.settings(change.state)).now ?? Instant(ms: 0)
           let bought = try Simulator.buy(purchase, state: change.state, at: now).get()
@@ -202,6 +209,22 @@ struct SimulatePopulation {
         return change
       }
     }
+  }
+
+  /// Subscriber i's ids start at i × 1,000,000 past Apple-style 2…/3… (a million each).
+  static func idOffset(_ i: Int) -> Int64 { Int64(i) * 1_000_000 }
+
+  /// Every transactionId and webOrderLineItemId in a state text's subscriber history.
+  static func historyIds(_ text: String) -> [String] {
+    guard case .object(let doc)? = try? JSONParser.parse(Array(text.utf8)), let sub = doc["subscriber"]?.objectValue else { return [] }
+    var ids: [String] = []
+    let transactions = (sub["transactions"]?.arrayValue ?? []) + [sub["latestTransaction"]].compactMap { $0 }
+    for t in transactions.compactMap(\.objectValue) {
+      for key in ["transactionId", "webOrderLineItemId"] {
+        if let v = t[key]?.stringValue, !ids.contains(v) { ids.append(v) }
+      }
+    }
+    return ids
   }
 
   static let placeholderId = "4999999999999999"
