@@ -50,7 +50,7 @@ import Testing
   }
 
   @Test func withoutGraceTheFailureHasNoSubtypeAndNoAccess() {
-    var sim = failingSecondRenewal(grace: .bool(false))
+    let sim = failingSecondRenewal(grace: .bool(false))
     #expect(sim.labels.last == "DID_FAIL_TO_RENEW")
     #expect(sim.status == .billingRetry)
     #expect(sim.info.gracePeriodExpiresDate == nil)
