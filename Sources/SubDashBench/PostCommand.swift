@@ -119,7 +119,7 @@ private struct Sender {
     // Headers, then the body by Content-Length.
     var headerEnd: Int?
     while headerEnd == nil {
-      if let e = find([13, 10, 13, 10]) { headerEnd = e + 4; break }
+      if let e = self.headerEnd() { headerEnd = e + 4; break }
       guard fill() else { close(); return nil }
     }
     let head = String(decoding: buffer[0..<headerEnd!], as: UTF8.self)
@@ -142,9 +142,10 @@ private struct Sender {
     return status
   }
 
-  private func find(_ needle: [UInt8]) -> Int? {
-    guard buffer.count >= needle.count else { return nil }
-    for i in 0...(buffer.count - needle.count) where buffer[i] == needle[0] && Array(buffer[i..<i + needle.count]) == needle { return i }
+  /// Where the header block ends (CR LF CR LF), if it has arrived.
+  private func headerEnd() -> Int? {
+    guard buffer.count >= 4 else { return nil }
+    for i in 0...(buffer.count - 4) where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 { return i }
     return nil
   }
 

@@ -1,13 +1,13 @@
+import DashRuntime
 import Glibc
+import SubscriberStore
 
 /// Where a directory's index is kept: beside the files when the directory is writable (every
 /// agent on the machine shares it), else in the user's cache directory under a name made from
 /// the directory's real path (a support agent reading a service's files it cannot write).
 enum IndexLocation {
-  static let fileName = ".subdash-index.sqlite"
-
   static func path(for directory: String) -> String? {
-    if access(directory, W_OK) == 0 { return join(directory, fileName) }
+    if access(directory, W_OK) == 0 { return join(directory, DirectoryStore.defaultIndexName) }
     guard let cache = cacheDirectory() else { return nil }
     var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let real = realpath(directory, &resolved).map { _ in String(cString: resolved) } ?? directory
@@ -30,7 +30,7 @@ enum IndexLocation {
     return access(dir, W_OK) == 0 ? dir : nil
   }
 
-  private static func join(_ dir: String, _ name: String) -> String { dir.hasSuffix("/") ? dir + name : dir + "/" + name }
+  private static func join(_ dir: String, _ name: String) -> String { ListDirectory.filePath(name, in: dir) }
 
   /// A stable 64-bit hash (FNV-1a) of the path, in hex: the same directory finds the same index.
   static func fnv1a(_ text: String) -> String {

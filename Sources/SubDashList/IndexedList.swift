@@ -37,8 +37,7 @@ final class IndexedList: ListRowSource {
           rows = try store.list()
           checksAfterFirstScreen = false
         }
-        // The files are compared with the index after the first screen; the directory's own
-        // stamps start from the index's view so that check reports only real changes.
+        // Rows as the index holds them; `checksAfterFirstScreen` then compares every file.
         return rows
       } catch {
         fallBack(error)

@@ -83,19 +83,13 @@ struct PrintList: ParsableCommand {
     if source.checksAfterFirstScreen {
       // A script gets the truth: every file compared with the index before anything is printed.
       let (upserts, removed) = source.changes(names: nil, wall: wall)
-      var state = ListState(directory: index.directory, rows: rows, now: wall)
-      state.apply(upserts: upserts, removed: removed, at: wall)
-      rows = state.rows
+      var byFile = Dictionary(rows.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
+      for row in upserts { byFile[row.file] = row }
+      for file in removed { byFile[file] = nil }
+      rows = Array(byFile.values)  // ListPrinter sorts
     }
     if let notice = source.takeNotice() { LineOut.stderr("subdash: " + notice) }
-    let text = ListPrinter.text(rows: rows, now: wall, directory: index.directory, shownName: index.directory, isDatabase: false,
-                                filter: filter, sort: sortOrder, json: json, ascii: ascii)
-    var bytes = Array(text.utf8)
-    var done = 0
-    while done < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + done, $0.count - done) }
-      if n < 0 { if errno == EINTR { continue }; throw ExitCode(1) }
-      done += n
-    }
+    LineOut.stdoutText(ListPrinter.text(rows: rows, now: wall, directory: index.directory, shownName: index.directory, isDatabase: false,
+                                        filter: filter, sort: sortOrder, json: json, ascii: ascii))
   }
 }

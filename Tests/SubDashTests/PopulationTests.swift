@@ -117,7 +117,7 @@ import Testing
     let dir = fresh()
     defer { try? FileManager.default.removeItem(at: dir) }
     var mix = SimulatePopulation.Mix(failureRate: 0, autoRenewOff: 0)
-    mix.products = [("pass.premium.annual", 1), ("pass.individual.monthly", 3)]
+    mix.products = [.init("pass.premium.annual", 1), .init("pass.individual.monthly", 3)]
     mix.introOfferRate = 0
     _ = try run(dir, count: 40, mix: mix)
     var products: [String: Int] = [:]
@@ -134,7 +134,7 @@ import Testing
     let trial = fresh()
     defer { try? FileManager.default.removeItem(at: trial) }
     mix.introOfferRate = 1
-    mix.products = [("pass.individual.monthly", 1)]  // the annual plan has no introductory offer
+    mix.products = [.init("pass.individual.monthly", 1)]  // the annual plan has no introductory offer
     _ = try run(trial, count: 10, mix: mix)
     for name in try stateNames(trial) {
       #expect(try journalTransactions(trial, name).first?["offerType"] as? Int == 1, "\(name): the introductory offer")
@@ -148,7 +148,7 @@ import Testing
     // Premium's win-back wants 2 paid months and a month lapsed: subscribers who paid, then
     // lost their subscription to billing, become eligible during 8 months.
     var mix = SimulatePopulation.Mix(failureRate: 0.5, autoRenewOff: 0)
-    mix.products = [("pass.premium.monthly", 1)]
+    mix.products = [.init("pass.premium.monthly", 1)]
     mix.introOfferRate = 0
     mix.winBackAcceptance = 1
     let dir = fresh()
@@ -181,7 +181,7 @@ import Testing
   /// is drawn from the seeds alone: two runs give the same bytes whatever the threads did.
   @Test func theFullMixIsByteIdenticalForTheSameSeed() throws {
     var mix = SimulatePopulation.Mix(failureRate: 0.3, autoRenewOff: 0.2)
-    mix.products = [("pass.family.monthly", 2), ("pass.premium.monthly", 1), ("pass.individual.monthly", 1)]
+    mix.products = [.init("pass.family.monthly", 2), .init("pass.premium.monthly", 1), .init("pass.individual.monthly", 1)]
     mix.introOfferRate = 0.5
     mix.offerCodeRate = 0.3
     mix.winBackAcceptance = 0.7
@@ -206,7 +206,7 @@ import Testing
   /// demo copies and new customers alike, after a run that renews, fails and resubscribes.
   @Test func noTwoSubscribersShareATransactionId() throws {
     var newCustomers = SimulatePopulation.Mix(failureRate: 0.3, autoRenewOff: 0.2)
-    newCustomers.products = [("pass.family.monthly", 1)]
+    newCustomers.products = [.init("pass.family.monthly", 1)]
     for mix in [SimulatePopulation.Mix(failureRate: 0.3, autoRenewOff: 0.2), newCustomers] {
       let dir = fresh()
       defer { try? FileManager.default.removeItem(at: dir) }

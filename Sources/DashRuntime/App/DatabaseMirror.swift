@@ -23,10 +23,7 @@ package final class DatabaseMirror {
   /// Starts the mirror and waits for its first export (`ready: …`). `follow: false` exports once
   /// and exits (`subdash list --db`).
   package static func start(url: String, follow: Bool) throws -> DatabaseMirror {
-    let tmp = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array((tmp + "/subdash-db-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { throw StateFileError(file: "--db", message: "cannot create a temporary directory: \(String(cString: strerror(errno)))") }
-    let dir = String(cString: made)
+    guard let dir = TemporaryDirectory.make("subdash-db") else { throw StateFileError(file: "--db", message: "cannot create a temporary directory: \(String(cString: strerror(errno)))") }
     let binary = ExecutablePath.sibling("subdash-db")
     let argv = [binary, follow ? "mirror" : "export", dir, "--db", url]
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
@@ -63,11 +60,9 @@ package final class DatabaseMirror {
 
   /// Waits for an `export` child; its exit status.
   private func wait() -> Int32 {
-    var status: Int32 = 0
     if reaped { return 0 }
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     reaped = true
-    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return ChildProcess.wait(pid)
   }
 
   private var stopped = false
@@ -80,19 +75,8 @@ package final class DatabaseMirror {
     close(stdinFD)
     if !reaped { kill(pid, SIGTERM) }
     _ = wait()
-    removeTree(directory)
+    TemporaryDirectory.remove(directory)
   }
 
   deinit { stop() }
-
-  /// The mirror's own files only: state files, journals, catalogs and temporaries, one level deep.
-  private func removeTree(_ dir: String) {
-    guard let d = opendir(dir) else { return }
-    while let entry = readdir(d) {
-      let name = DirectoryEntry.name(entry)
-      if name != "." && name != ".." { unlink(dir + "/" + name) }
-    }
-    closedir(d)
-    rmdir(dir)
-  }
 }

@@ -5,6 +5,8 @@ import Glibc
 package enum LineOut {
   package static func stdout(_ line: String) { write(1, line + "\n") }
   package static func stderr(_ line: String) { write(2, line + "\n") }
+  /// Text that carries its own line ends (`subdash list`'s whole output).
+  package static func stdoutText(_ text: String) { write(1, text) }
 
   private static func write(_ fd: Int32, _ text: String) {
     var bytes = Array(text.utf8)

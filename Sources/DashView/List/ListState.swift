@@ -96,8 +96,9 @@ public struct ListState: Equatable, Sendable {
     do {
       let gone = Set(removed)
       var keep: [Int] = []
-      for (i, r) in rows.enumerated() where !gone.contains(r.file) { keep.append(i) }
-      for i in rows.indices where gone.contains(rows[i].file) { counts[rows[i].status, default: 0] -= 1 }
+      for (i, r) in rows.enumerated() {
+        if gone.contains(r.file) { counts[r.status, default: 0] -= 1 } else { keep.append(i) }
+      }
       rows = keep.map { rows[$0] }
       search?.keep(keep)
       byFile = Dictionary(rows.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { a, _ in a })

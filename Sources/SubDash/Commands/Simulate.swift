@@ -1,7 +1,6 @@
 import ArgumentParser
 import DashModel
 import DashRuntime
-import FoundationEssentials
 import Glibc
 
 /// `subdash simulate FILE`: runs the App Store's clock against a state file.
@@ -134,30 +133,20 @@ struct Simulate: ParsableCommand {
     if let script = check ?? scenario {
       throw ExitCode(SimulateScenario(script: script, file: file, checkOnly: check != nil, output: out).run(&signals))
     }
-    if let population, let database {
-      try populationInDatabase(population, url: database, output: out)
-      return
-    }
-    let path = file!
     if let population {
       do {
-        let populationMix = try mix.map(SimulatePopulation.Mix.read) ?? .init()
-        try SimulatePopulation.checkProducts(populationMix, mixPath: mix ?? "--mix")
-        var run = SimulatePopulation(directory: path, count: population, seed: seed ?? 1, mix: populationMix, months: months)
-        run.deliverTo = deliver
-        let started = WallClock.now()
-        let summary = try run.run()
-        let seconds = Double((WallClock.now() - started).ms) / 1000
-        out.population(summary, directory: path, seconds: seconds)
-        if !summary.failures.isEmpty { throw ExitCode(2) }
-        // The population's notifications, now that every file has them: `subdash deliver --drain DIR`.
-        if let options = deliveryOptions, try DeliveryChild.drain(options, directory: path) != 0 { throw ExitCode(2) }
+        if let database {
+          try populationInDatabase(population, url: database, output: out)
+        } else {
+          _ = try runPopulation(population, in: file!, shownAs: file!, output: out)
+        }
       } catch let e as SimulateInputError {
         LineOut.stderr("subdash: \(e.message)")
         throw ExitCode(2)
       }
       return
     }
+    let path = file!
     var delivery: DeliveryChild?
     do {
       try applyFlags(to: path)
@@ -180,16 +169,31 @@ struct Simulate: ParsableCommand {
     }
   }
 
+  /// Makes N subscribers when `directory` has none, advances every one `--months`, prints the
+  /// tally under `shownAs`, then sends the run's notifications when `--deliver` was given
+  /// (`subdash deliver --drain DIR`, now that every file has them).
+  func runPopulation(_ population: Int, in directory: String, shownAs: String, output out: SimulateOutput) throws -> SimulatePopulation.Summary {
+    let populationMix = try mix.map(SimulatePopulation.Mix.read) ?? .init()
+    try SimulatePopulation.checkProducts(populationMix, mixPath: mix ?? "--mix")
+    var run = SimulatePopulation(directory: directory, count: population, seed: seed ?? 1, mix: populationMix, months: months)
+    run.deliverTo = deliver
+    let started = WallClock.now()
+    let summary = try run.run()
+    out.population(summary, directory: shownAs, seconds: Double((WallClock.now() - started).ms) / 1000)
+    if !summary.failures.isEmpty { throw ExitCode(2) }
+    if let options = deliveryOptions, try DeliveryChild.drain(options, directory: directory) != 0 { throw ExitCode(2) }
+    return summary
+  }
+
   /// `--population N --db URL`: the database's subscribers (none: N new ones) are exported into a
   /// private directory by `subdash-db`, advanced there like any population (deliveries sent from
-  /// there), and stored back in one transaction, which every list on the database sees at once
-  /// (LISTEN/NOTIFY). The directory is removed afterwards.
+  /// there, so the database keeps each delivery's attempts), and stored back in one transaction,
+  /// which every list on the database sees at once (LISTEN/NOTIFY). The directory is removed.
   func populationInDatabase(_ population: Int, url: String, output out: SimulateOutput) throws {
-    let tmp = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array((tmp + "/subdash-population-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { throw badInput("cannot create a temporary directory: \(String(cString: strerror(errno)))") }
-    let dir = String(cString: made)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+    guard let dir = TemporaryDirectory.make("subdash-population") else {
+      throw badInput("cannot create a temporary directory: \(String(cString: strerror(errno)))")
+    }
+    defer { TemporaryDirectory.remove(dir) }
     func database(_ args: [String]) throws {
       // Its one-line error (a refused connection, a bad URL) goes straight to our stderr.
       let binary = ExecutablePath.sibling("subdash-db")
@@ -200,24 +204,10 @@ struct Simulate: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
       }
     }
-    do {
-      try database(["export", dir])
-      let populationMix = try mix.map(SimulatePopulation.Mix.read) ?? .init()
-      try SimulatePopulation.checkProducts(populationMix, mixPath: mix ?? "--mix")
-      var run = SimulatePopulation(directory: dir, count: population, seed: seed ?? 1, mix: populationMix, months: months)
-      run.deliverTo = deliver
-      let started = WallClock.now()
-      let summary = try run.run()
-      out.population(summary, directory: List.withoutPassword(url), seconds: Double((WallClock.now() - started).ms) / 1000)
-      if !summary.failures.isEmpty { throw ExitCode(2) }
-      // Sent before storing, so the database keeps each delivery's attempts with the subscriber.
-      if let options = deliveryOptions, try DeliveryChild.drain(options, directory: dir) != 0 { throw ExitCode(2) }
-      try database(["import", dir])
-      LineOut.stdout("stored \(counted(summary.subscribers, "subscriber")) in \(List.withoutPassword(url))")
-    } catch let e as SimulateInputError {
-      LineOut.stderr("subdash: \(e.message)")
-      throw ExitCode(2)
-    }
+    try database(["export", dir])
+    let summary = try runPopulation(population, in: dir, shownAs: List.withoutPassword(url), output: out)
+    try database(["import", dir])
+    LineOut.stdout("stored \(counted(summary.subscribers, "subscriber")) in \(List.withoutPassword(url))")
   }
 
   /// Writes --rate, --grace, --fail-renewals and --seed into the file's simulation settings, so

@@ -30,7 +30,7 @@ struct SimulatePopulation {
     /// it every subscriber is a copy of the demo subscriber; with it each is a new customer who
     /// buys the drawn plan at the start (SUBSCRIBED / INITIAL_BUY), taking its introductory offer
     /// when eligible for `introOfferRate` of them.
-    var products: [(id: String, weight: Double)] = []
+    var products: [Plan] = []
     var introOfferRate = 1.0
     /// Share of subscribers who redeem one of the file's offer codes once during the run (the
     /// code drawn from the file's codes; one the subscriber is not eligible for is skipped).
@@ -41,12 +41,14 @@ struct SimulatePopulation {
 
     static let keys = "failureRate, autoRenewOff, refundRate, priceIncreaseRate, priceIncreaseConsent, upgradeRate, products, introOfferRate, offerCodeRate, winBackAcceptance"
 
-    static func == (a: Mix, b: Mix) -> Bool {
-      a.failureRate == b.failureRate && a.autoRenewOff == b.autoRenewOff && a.refundRate == b.refundRate
-        && a.priceIncreaseRate == b.priceIncreaseRate && a.priceIncreaseConsent == b.priceIncreaseConsent
-        && a.upgradeRate == b.upgradeRate && a.products.map(\.id) == b.products.map(\.id)
-        && a.products.map(\.weight) == b.products.map(\.weight) && a.introOfferRate == b.introOfferRate
-        && a.offerCodeRate == b.offerCodeRate && a.winBackAcceptance == b.winBackAcceptance
+    /// A starting plan and its weight among the mix's plans.
+    struct Plan: Equatable {
+      var id: String
+      var weight: Double
+      init(_ id: String, _ weight: Double) {
+        self.id = id
+        self.weight = weight
+      }
     }
 
     static func read(_ path: String) throws -> Mix {
@@ -62,7 +64,7 @@ struct SimulatePopulation {
             guard case .number(let text) = w, let x = Double(text), x > 0, x.isFinite else {
               throw SimulateInputError("\(path): $.products.\(id) must be a weight above 0")
             }
-            mix.products.append((id, x))
+            mix.products.append(Plan(id, x))
           }
           continue
         }
@@ -154,25 +156,21 @@ struct SimulatePopulation {
       let digits = String(n)
       return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
-    let newCustomer = mix.products.isEmpty ? nil : try Self.newCustomerTemplate()
-    let templateHistoryIds = Self.historyIds(template).filter { $0 != templateId }
+    // What each subscriber's copy replaces: a new customer's placeholders, or the demo's id,
+    // token and history ids (the history made this subscriber's, above the range its new ids use).
+    let newCustomers = !mix.products.isEmpty
+    let historyIds = newCustomers ? [] : Self.historyIds(template).filter { $0 != templateId }
+    let marked = newCustomers ? [Self.placeholderId, Self.placeholderToken] : [templateId, templateToken ?? ""] + historyIds
+    let copy = PopulationTemplate(newCustomers ? try Self.newCustomerTemplate() : template, marking: marked)
     let totalWeight = mix.products.reduce(0) { $0 + $1.weight }
     var rng = SplitMix(seed: seed)
     for i in 0..<count {
       let id = "4" + padded(i, 15)
       let token = "00000000-0000-4000-8000-" + padded(i, 12)
-      var text: String
-      if let newCustomer {
-        text = newCustomer.replacing(Self.placeholderId, with: id).replacing(Self.placeholderToken, with: token)
-      } else {
-        text = template.replacing(templateId, with: id)
-        if let templateToken { text = text.replacing(templateToken, with: token) }
-        // The demo's own history ids, made this subscriber's (above the range its new ones use).
-        for (k, old) in templateHistoryIds.enumerated() {
-          let base: Int64 = old.hasPrefix("3") ? 3_000_000_000_000_000 : 2_000_000_000_000_000
-          text = text.replacing(old, with: String(base + Self.idOffset(i) + 900_000 + Int64(k)))
-        }
+      let ids = historyIds.enumerated().map { k, old in
+        String((old.hasPrefix("3") ? 3_000_000_000_000_000 : 2_000_000_000_000_000) + Self.idOffset(i) + 900_000 + Int64(k))
       }
+      let text = copy.filled([id, token] + ids)
       let path = directory + "/" + id + ".json"
       // Under the file's lock, as every save: the fixed temporary name, no directory read per new
       // file (reading a growing directory for each of N new files cost O(N²)).
@@ -185,7 +183,7 @@ struct SimulatePopulation {
       let churns = Double(rng.next() % 1_000_000) / 1_000_000 < mix.autoRenewOff
       // Drawn only for a mix with products, so a population without them stays as it was.
       var purchase: PurchaseRequest?
-      if newCustomer != nil {
+      if newCustomers {
         var x = rng.unit() * totalWeight
         let product = mix.products.first { x -= $0.weight; return x < 0 } ?? mix.products[mix.products.count - 1]
         purchase = PurchaseRequest(productId: product.id, useIntroductoryOffer: rng.unit() < mix.introOfferRate)
@@ -258,7 +256,7 @@ struct SimulatePopulation {
     do { state = try StateFile.decode(Array(DemoState.json.utf8), fileName: "demo", catalogFile: { name throws(StateFileError) in throw StateFileError(file: name, message: "no catalog file") }) } catch {
       throw SimulateInputError("the demo subscriber did not load: \(error.description)")
     }
-    for (id, _) in mix.products where state.catalog.product(id) == nil {
+    for id in mix.products.map(\.id) where state.catalog.product(id) == nil {
       let known = state.catalog.allSubscriptions.map(\.productID).joined(separator: ", ")
       throw SimulateInputError("\(mixPath): $.products.\(id) is not a plan in the demo catalog (\(known))")
     }
