@@ -10,31 +10,56 @@ enum Base64URL {
   }
 
   /// nil when the text is not base64url (a `+`, `/`, `=` or any other stray character counts).
-  /// Works on the bytes: building a standard-base64 String first cost 17 % of `listen`'s CPU.
+  /// Works on the bytes, four characters at a time through a table: building a standard-base64
+  /// String first cost 17 % of `listen`'s CPU, and a per-character switch still cost 5 %.
   static func decode(_ text: Substring) -> [UInt8]? {
-    let utf8 = text.utf8
-    if utf8.count % 4 == 1 { return nil }
-    var out: [UInt8] = []
-    out.reserveCapacity(utf8.count * 3 / 4)
-    var buffer: UInt32 = 0
-    var bits = 0
-    for c in utf8 {
-      let v: UInt8
-      switch c {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = c &- UInt8(ascii: "A")
-      case UInt8(ascii: "a")...UInt8(ascii: "z"): v = c &- UInt8(ascii: "a") &+ 26
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c &- UInt8(ascii: "0") &+ 52
-      case UInt8(ascii: "-"): v = 62
-      case UInt8(ascii: "_"): v = 63
-      default: return nil
+    if let result = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return result }
+    return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
+  }
+
+  static func decode(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+    bytes.withUnsafeBufferPointer { decode(bytes: $0) }
+  }
+
+  /// 0…63 for each base64url character, 0xFF for every other byte.
+  private static let values: [UInt8] = {
+    var table = [UInt8](repeating: 0xFF, count: 256)
+    for (value, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() { table[Int(c)] = UInt8(value) }
+    return table
+  }()
+
+  static func decode(bytes src: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    let n = src.count
+    let leftover = n % 4
+    if leftover == 1 { return nil }  // one character cannot hold a byte: the text was cut
+    let count = n / 4 * 3 + (leftover == 0 ? 0 : leftover - 1)
+    return values.withUnsafeBufferPointer { table -> [UInt8]? in
+      var valid = true
+      let out = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+        var i = 0, j = 0
+        while i + 4 <= n {
+          let a = table[Int(src[i])], b = table[Int(src[i + 1])], c = table[Int(src[i + 2])], d = table[Int(src[i + 3])]
+          if (a | b | c | d) & 0x80 != 0 { valid = false; break }
+          let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+          out[j] = UInt8(truncatingIfNeeded: v >> 16)
+          out[j + 1] = UInt8(truncatingIfNeeded: v >> 8)
+          out[j + 2] = UInt8(truncatingIfNeeded: v)
+          i += 4
+          j += 3
+        }
+        if valid && leftover > 0 {
+          let a = table[Int(src[i])], b = table[Int(src[i + 1])], c = leftover == 3 ? table[Int(src[i + 2])] : 0
+          if (a | b | c) & 0x80 != 0 {
+            valid = false
+          } else {
+            let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+            out[j] = UInt8(truncatingIfNeeded: v >> 16)
+            if leftover == 3 { out[j + 1] = UInt8(truncatingIfNeeded: v >> 8) }
+          }
+        }
+        initialized = valid ? count : 0
       }
-      buffer = (buffer << 6) | UInt32(v)
-      bits += 6
-      if bits >= 8 {
-        bits -= 8
-        out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-      }
+      return valid ? out : nil
     }
-    return out
   }
 }

@@ -54,7 +54,7 @@ struct PayloadFields: Decodable {
 }
 
 /// The protected header: only `alg` and `x5c` matter (a `kid`/`typ` from Xcode is ignored).
-struct JWSHeader: Decodable {
+struct JWSHeader: Decodable, Sendable {
   var alg: String?
   var x5c: [String]?
 }

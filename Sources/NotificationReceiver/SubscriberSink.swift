@@ -25,16 +25,17 @@ public struct DirectorySink: SubscriberSink {
     }
   }
 
+  /// The redelivery check happens under the file's lock, inside the importer's merge (known
+  /// notificationUUIDs are never added twice), and a merge that adds nothing writes nothing: no
+  /// unlocked read of the subscriber and its whole journal before the locked one.
   static func applyNow(_ input: ImportInput, verdicts: any SignedDataChecking, path: String, otid: String, uuid: String) throws -> String {
     let name = PathName.fileName(of: path)
-    if let state = try? StateFile.load(path: path),
-       let known = try? StateFile.recentNotifications(state, statePath: path, limit: Int.max),
-       known.contains(where: { $0.notificationUUID == uuid }) {
-      return "already applied to \(name) (redelivery; nothing changed)"
-    }
     let merged = try Importer.merge(inputs: [input], options: .init(originalTransactionId: otid, checker: verdicts))
     let written = try Importer.write(merged, to: path, catalog: nil)
-    if written.newNotifications == 0 && written.newTransactions == 0 { return "already applied to \(name) (nothing new)" }
+    if written.newNotifications == 0 && written.newTransactions == 0 {
+      let redelivery = merged.notifications.contains { $0.notificationUUID == uuid }
+      return "already applied to \(name) (\(redelivery ? "redelivery; nothing changed" : "nothing new"))"
+    }
     return "\(written.created ? "created" : "applied to") \(name): \(counted(written.newNotifications, "new notification")), \(counted(written.newTransactions, "new transaction"))"
   }
 }

@@ -99,6 +99,28 @@ import Testing
     #expect(state.historySummary.transactionCount == 2)
   }
 
+  /// A re-import of what the file already holds is not a save: no new file is renamed into place
+  /// (a dashboard following it is not woken) and the journal does not grow.
+  @Test func importingTheSameInputAgainWritesNothing() throws {
+    let dir = TempDir()
+    let path = dir.file("s.json")
+    let page = ImportKit.historyPage([ImportKit.transaction(1, purchase: t0)], hasMore: false)
+    _ = try Importer.write(try ImportKit.merge([ImportKit.input("a.json", page)]), to: path, catalog: nil)
+    var before = stat(), after = stat()
+    #expect(stat(path, &before) == 0)
+    let journalBefore = dir.bytes("s.journal.jsonl")
+    let again = try Importer.write(try ImportKit.merge([ImportKit.input("a.json", page)]), to: path, catalog: nil)
+    #expect(!again.created && again.newTransactions == 0 && again.newNotifications == 0)
+    #expect(stat(path, &after) == 0)
+    #expect(after.st_ino == before.st_ino)
+    #expect(dir.bytes("s.journal.jsonl") == journalBefore)
+    // The same transaction from another input is news for the document (its list of sources).
+    _ = try Importer.write(try ImportKit.merge([ImportKit.input("b.json", page)]), to: path, catalog: nil)
+    #expect(stat(path, &after) == 0)
+    #expect(after.st_ino != before.st_ino)
+    #expect(dir.bytes("s.journal.jsonl") == journalBefore)
+  }
+
   @Test func severalSubscribersNeedAChoice() throws {
     let inputs = [ImportKit.input("a.jws", ImportKit.jws(ImportKit.transaction(1, otid: "111", purchase: t0))),
                   ImportKit.input("b.jws", ImportKit.jws(ImportKit.transaction(2, otid: "222", purchase: t0)))]

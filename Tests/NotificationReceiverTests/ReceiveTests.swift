@@ -32,10 +32,17 @@ import Testing
     #expect(await store.post(body).status == 200)
     let path = store.directory.appendingPathComponent("2000000100.json")
     let before = try Data(contentsOf: path)
+    let fileBefore = try FileManager.default.attributesOfItem(atPath: path.path)
+    let journal = store.directory.appendingPathComponent("2000000100.journal.jsonl").path
+    let journalBefore = try FileManager.default.attributesOfItem(atPath: journal)
     let again = await store.post(body)
     #expect(again.status == 200)
-    #expect(again.message.contains("already applied to 2000000100.json"))
+    #expect(again.message.contains("already applied to 2000000100.json (redelivery; nothing changed)"))
     #expect(try Data(contentsOf: path) == before)
+    // Not rewritten either: the same file (no rename put a new one in place), the journal as long.
+    let fileAfter = try FileManager.default.attributesOfItem(atPath: path.path)
+    #expect(fileAfter[.systemFileNumber] as? UInt64 == fileBefore[.systemFileNumber] as? UInt64)
+    #expect(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? UInt64 == journalBefore[.size] as? UInt64)
   }
 
   /// Apple does not promise order: a renewal signed earlier arriving after a later one is kept in

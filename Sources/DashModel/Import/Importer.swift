@@ -96,7 +96,8 @@ public enum Importer {
   }
 
   /// Writes the merge to `path`: a new state file, or added to the existing one through
-  /// `StateFile.update` (locked, re-read, journal appended, document renamed atomically).
+  /// `StateFile.update` (locked, re-read, journal appended, document renamed atomically). A merge
+  /// the file already holds whole (a re-import, a redelivered notification) writes nothing.
   public static func write(_ m: ImportMerge, to path: String, catalog: CatalogChoice?) throws(StateFileError) -> Written {
     do {
       let lock = try FileLock(for: path)
@@ -114,7 +115,7 @@ public enum Importer {
       }
     }
     var counts = (0, 0)
-    let saved = try StateFile.update(path: path) { (current) throws(StateFileError) -> Change in
+    let saved = try StateFile.update(path: path, unchangedWritesNothing: true) { (current) throws(StateFileError) -> Change in
       let change = try addition(m, to: current, statePath: path, catalog: catalog)
       counts = (change.transactions.count, change.notifications.count)
       return change

@@ -205,7 +205,7 @@ struct InputReader {
   /// Decodes a JWS and asks the checker for its verdict; an invalid signature stops the import.
   func signed(_ jws: String, at path: JSONPath, shape: String) throws(DecodeError) -> (JSONObject, Provenance) {
     let payload: JSONObject
-    switch CompactJWS.payload(jws) {
+    switch checker.verifiedPayload(compactJWS: jws).map(CompactJWS.payloadObject) ?? CompactJWS.payload(jws) {
     case .failure(let p): throw DecodeError(path, p.message)
     case .success(let o): payload = o
     }

@@ -18,6 +18,14 @@ public enum SignatureVerdict: Equatable, Sendable {
 /// its own target); tests use their own small implementations.
 public protocol SignedDataChecking: Sendable {
   func check(compactJWS: String) -> SignatureVerdict
+  /// The payload of `compactJWS` as the checker already decoded it while verifying it (alg,
+  /// segments and signature checked), so the importer does not decode the same JWS twice; nil
+  /// when the checker has none and the importer decodes the JWS itself.
+  func verifiedPayload(compactJWS: String) -> [UInt8]?
+}
+
+extension SignedDataChecking {
+  public func verifiedPayload(compactJWS: String) -> [UInt8]? { nil }
 }
 
 /// The checker used when none is given: every JWS is marked unverified, so nothing is ever shown

@@ -35,15 +35,25 @@ public enum AtomicWriter {
     // Before creating ours, not after the rename: a writer killed during its own first save must
     // not leave its file beside its predecessor's, so at most one leftover ever exists.
     if sweep == .everySave { removeStaleTemporaryFiles(of: name, in: dir) }
-    // The name is predictable: remove whatever has it (a crashed writer's leftover, or a planted
-    // symlink) and create it exclusively, so the write can only go to a new file of our own.
-    unlink(tmp)
+    // The name is predictable: it is created exclusively, so the write can only go to a new file
+    // of our own; whatever already has it (a crashed writer's leftover, or a planted symlink) is
+    // removed and the creation tried once more. Not unlinked up front: an unlink takes the
+    // directory's lock even when there is nothing to remove, and every save in the directory
+    // waits on that lock (perf: 3.6 % of `listen`'s CPU under load).
+    func create() throws(Errno) -> FileDescriptor {
+      do {
+        return try FileDescriptor.open(FilePath(tmp), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                       permissions: FilePermissions(rawValue: mode))
+      } catch { throw error as? Errno ?? .ioError }
+    }
     let fd: FileDescriptor
     do {
-      fd = try FileDescriptor.open(FilePath(tmp), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
-                                   permissions: FilePermissions(rawValue: mode))
+      do { fd = try create() } catch .fileExists {
+        unlink(tmp)
+        fd = try create()
+      }
     } catch {
-      throw fail("cannot create a temporary file in \(dir)", (error as? Errno ?? .ioError).rawValue)
+      throw fail("cannot create a temporary file in \(dir)", error.rawValue)
     }
     var failure = Posix.writeAll(fd, bytes)
     if failure == nil, fchmod(fd.rawValue, mode) != 0 { failure = Errno(rawValue: errno) }

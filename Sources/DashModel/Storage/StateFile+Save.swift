@@ -15,10 +15,11 @@ extension StateFile {
   @discardableResult
   public static func update(
     path: String,
+    unchangedWritesNothing: Bool = false,
     _ apply: (SubscriptionState) throws(StateFileError) -> Change
   ) throws(StateFileError) -> Saved {
     do throws(UpdateFailure<StateFileError>) {
-      return try update(path: path, refusing: StateFileError.self, apply)
+      return try update(path: path, refusing: StateFileError.self, unchangedWritesNothing: unchangedWritesNothing, apply)
     } catch {
       switch error {
       case .file(let e), .refused(let e): throw e
@@ -35,10 +36,15 @@ extension StateFile {
   }
 
   /// `update` for a change that may refuse with its own typed error.
+  ///
+  /// `unchangedWritesNothing`: a change that adds no history and leaves the state as it was is not
+  /// written at all (an import or a redelivered notification that holds nothing new), so the file,
+  /// its journal and its modification time stay as they were and no reader is woken for nothing.
   @discardableResult
   public static func update<Refusal: Error>(
     path: String,
     refusing _: Refusal.Type,
+    unchangedWritesNothing: Bool = false,
     _ apply: (SubscriptionState) throws(Refusal) -> Change
   ) throws(UpdateFailure<Refusal>) -> Saved {
     let lock: FileLock
@@ -50,6 +56,9 @@ extension StateFile {
     defer { withExtendedLifetime(lock) {} }
     var change: Change
     do throws(Refusal) { change = try apply(current) } catch { throw .refused(error) }
+    if unchangedWritesNothing, change.transactions.isEmpty, change.notifications.isEmpty, change.state == current {
+      return Saved(state: current, change: change)
+    }
     do throws(StateFileError) {
       try checkDates(change, path: path)
       try commit(&change, at: path)
