@@ -1,5 +1,4 @@
 import DashModel
-import Dispatch
 import SubscriberDatabase
 
 /// Where received notifications go: a directory of state files, or a team database.
@@ -10,18 +9,17 @@ public protocol SubscriberSink: Sendable {
 }
 
 /// `DIR/<originalTransactionId>.json`, created when new, written by `Importer.write` (locked,
-/// atomic, journalled, fsynced before it returns). Blocking file work runs on a dispatch queue,
-/// never on Swift's cooperative threads, where a waiting lock would stall every other request.
+/// atomic, journalled, fsynced before it returns). Blocking file work runs on the receiver's own
+/// threads (`BlockingWorkers`), never on Swift's cooperative threads, where a waiting lock would
+/// stall every other request.
 public struct DirectorySink: SubscriberSink {
   public let directory: String
   public init(directory: String) { self.directory = directory }
 
   public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> String {
     let path = directory + "/" + originalTransactionId + ".json"
-    return try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(with: Result { try Self.applyNow(input, verdicts: verdicts, path: path, otid: originalTransactionId, uuid: notificationUUID) })
-      }
+    return try await BlockingWorkers.shared.run {
+      try Self.applyNow(input, verdicts: verdicts, path: path, otid: originalTransactionId, uuid: notificationUUID)
     }
   }
 
