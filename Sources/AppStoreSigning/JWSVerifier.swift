@@ -110,7 +110,7 @@ public final class JWSVerifier: Sendable {
     }
     headers.withLock {
       if $0.count >= Self.headerCacheLimit { $0.removeAll(keepingCapacity: true) }
-      $0[text] = header
+      $0[Substring(String(text))] = header  // its own copy: not the whole JWS the header came from
     }
     return header
   }
