@@ -141,8 +141,80 @@ test_population_deliver() {
   [[ $(ls "$theirs" | grep -c 'json$') == 30 ]]
 }
 
+# Starts a listen backend on a free port for DIR; prints its URL, and its pid to the file $2.
+start_backend() {
+  local dir=$1 pidfile=$2 name i url=""
+  name=$(basename "$dir")
+  "$SUBDASH_BIN" listen --port 0 --root "$CA/root.pem" "$dir" >"$E2E_TMP/$name.out" 2>"$E2E_TMP/$name.log" &
+  echo $! >"$pidfile"
+  e2e_track "$!"
+  for ((i = 0; i < 200; i++)); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*' "$E2E_TMP/$name.out" 2>/dev/null) && break
+    sleep 0.05  # polling a file for the port line, as start_listen does
+  done
+  [[ -n $url ]] && echo "$url/"
+}
+
+# Every file's notificationUUIDs, one "file uuid" line each, sorted (duplicates kept).
+received() {
+  local f
+  for f in "$1"/*.json; do
+    "$SUBDASH_BIN" show --json --events 100000 "$f" | grep -o '"notificationUUID": "[^"]*"' | sed "s|^|$(basename "$f") |"
+  done | sort
+}
+
+# Waits until the backend's log shows N applied notifications, then kill -9s the deliverer
+# (`subdash-deliver … --drain DIR`) in the middle of its stream.
+kill_deliverer_after() {
+  local n=$1 log=$2 dir=$3 i pid
+  for ((i = 0; i < 2000; i++)); do
+    (($(grep -c '^subdash listen: 200 ' "$log") >= n)) && break
+    sleep 0.01  # polling the backend's log for a count; there is no screen to wait on
+  done
+  pid=$(pgrep -f "subdash-deliver .*--drain $dir\$") || { echo "no deliverer running after $n applied" >&2; return 1; }
+  kill -9 $pid
+}
+
+# kill -9 of the deliverer twice in the middle of a population's delivery, then a restart that
+# drains what is left: the backend ends with exactly what an undisturbed delivery of the same
+# population (same seed) gives another backend, each notification once; and every file's book
+# says every notification was delivered. A notification the killed deliverer had sent but not yet
+# recorded is sent again on restart, and the backend answers it 200 "already applied".
+test_kill_9_of_the_deliverer() {
+  [[ -f "$CA/root.pem" ]] || "$SUBDASH_BIN" ca init "$CA" >/dev/null
+  local calm="$E2E_TMP/calm-backend" shaken="$E2E_TMP/shaken-backend" url_calm url_shaken pop="$E2E_TMP/shaken-population" sim
+  url_calm=$(start_backend "$calm" "$E2E_TMP/calm.pid")
+  url_shaken=$(start_backend "$shaken" "$E2E_TMP/shaken.pid")
+  "$SUBDASH_BIN" simulate --population 50 --months 12 --seed 9 --deliver "$url_calm" --ca "$CA" "$E2E_TMP/calm-population" >"$E2E_TMP/calm-pop.out" 2>&1
+  "$SUBDASH_BIN" simulate --population 50 --months 12 --seed 9 --deliver "$url_shaken" --ca "$CA" "$pop" >"$E2E_TMP/shaken-pop.out" 2>&1 &
+  sim=$!
+  kill_deliverer_after 100 "$E2E_TMP/shaken-backend.log" "$pop"
+  if wait "$sim"; then echo "simulate did not notice its deliverer was killed" >&2; return 1; fi
+  "$SUBDASH_BIN" deliver --to "$url_shaken" --ca "$CA" --drain "$pop" >"$E2E_TMP/redeliver-1.out" 2>&1 &
+  sim=$!
+  kill_deliverer_after 250 "$E2E_TMP/shaken-backend.log" "$pop"
+  wait "$sim" 2>/dev/null || true  # killed
+  "$SUBDASH_BIN" deliver --to "$url_shaken" --ca "$CA" --drain "$pop" >"$E2E_TMP/redeliver-2.out" 2>&1
+  tail -n 1 "$E2E_TMP/redeliver-2.out" | grep -qE '^subdash deliver: 50 files; [0-9]+ attempts, [0-9]+ delivered in'
+  kill "$(cat "$E2E_TMP/calm.pid")" "$(cat "$E2E_TMP/shaken.pid")"; wait 2>/dev/null || true
+  received "$calm" >"$E2E_TMP/calm.uuids"
+  received "$shaken" >"$E2E_TMP/shaken.uuids"
+  local total
+  total=$(wc -l <"$E2E_TMP/calm.uuids")
+  ((total > 400)) || { echo "only $total notifications in the undisturbed run" >&2; return 1; }
+  diff "$E2E_TMP/calm.uuids" "$E2E_TMP/shaken.uuids" >&2 || { echo "the killed deliverer's backend differs" >&2; return 1; }
+  [[ -z $(uniq -d "$E2E_TMP/shaken.uuids") ]] || { echo "a notification stored twice" >&2; return 1; }
+  # Every file's book: nothing pending, and each notification counted delivered once.
+  local books
+  books=$(python3 -c 'import json, sys
+books = [json.load(open(f))["deliveries"] for f in sys.argv[1:]]
+print(sum(b["delivered"] for b in books), sum(len(b["pending"]) for b in books))' "$pop"/*.json)
+  [[ $books == "$total 0" ]] || { echo "books: delivered and pending $books, want $total 0" >&2; return 1; }
+}
+
 e2e_run "ca init, ca sign, listen over HTTP, a dashboard following the file it writes" test_ca_listen_and_a_dashboard_following
 e2e_run "kill -9 of listen mid-stream: after restart and retries, every notification exactly once" test_kill_9_loses_nothing
 e2e_run "simulate --deliver to listen, a dashboard showing each delivery land" test_simulate_deliver_with_a_dashboard_following
 e2e_run "simulate --population --deliver: every notification the run reports arrives once" test_population_deliver
+e2e_run "kill -9 of the deliverer twice mid-population: the backend ends as an undisturbed run's, each notification once" test_kill_9_of_the_deliverer
 e2e_summary
