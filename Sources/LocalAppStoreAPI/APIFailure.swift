@@ -17,7 +17,9 @@ enum APIFailure: Error, Equatable {
   var status: Int {
     switch self {
     case .unauthorized: 401
-    case .invalidTransactionId, .invalidRevision, .invalidPaginationToken, .invalidRequest: 400
+    case .invalidTransactionId, .invalidRevision, .invalidPaginationToken: 400
+    // Apple's codes begin with their HTTP status: 4000009 is a 400, 4040009 a 404.
+    case .invalidRequest(let code, _): code / 10_000
     case .transactionNotFound, .notFound: 404
     case .methodNotAllowed: 405
     case .extensionRefused(let code, _): code / 100_000 == 40 ? 400 : 403

@@ -54,9 +54,12 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   let authority: LocalCertificateAuthority
   let wallClock: @Sendable () -> Date
   let sender: (any NotificationSending)?
-  private let lock = NSLock()
+  let lock = NSLock()
   private var testNotifications: [String: (payload: String, attempts: [DeliveryAttempt])] = [:]
   private var ownReceiver: String?
+  /// Mass extensions by environment and requestIdentifier (kept while the server runs, as test
+  /// notifications are).
+  var massExtensions: [String: MassExtensionProgress] = [:]
 
   /// The URL of the notification receiver on the same server: TEST goes there without `notifyURL`.
   public func receiverStarted(at url: String) { lock.withLock { ownReceiver = url } }
@@ -110,6 +113,9 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     case ("GET", "v1", "transactions", 1): return try transactionInfo(rest[0], env)
     case ("GET", "v1", "subscriptions", 1): return try statuses(rest[0], request.query, env)
     case ("PUT", "v1", "subscriptions", 2) where rest[0] == "extend": return try extend(rest[1], request.body, env)
+    case ("POST", "v1", "subscriptions", 2) where rest == ["extend", "mass"]: return try extendAll(request.body, env)
+    case ("GET", "v1", "subscriptions", 4) where rest[0] == "extend" && rest[1] == "mass":
+      return try massExtensionStatus(productId: rest[2], requestIdentifier: rest[3], env)
     case ("GET", "v2", "history", 1): return try history(rest[0], request.query, env, refundsOnly: false)
     case ("GET", "v2", "refund", 2) where rest[0] == "lookup": return try history(rest[1], request.query, env, refundsOnly: true)
     case ("POST", "v1", "notifications", 1) where rest[0] == "history": return try notificationHistory(request.query, request.body, env)
@@ -201,7 +207,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     let subtype = o["notificationSubtype"] as? String
     let onlyFailures = (o["onlyFailures"] as? Bool) ?? false
     // Chosen and ordered first; only the page asked for is signed (three signatures each).
-    var items: [(date: Double, envelope: NotificationEnvelope, attempts: [DeliveryAttempt])] = []
+    enum Payload { case toSign(NotificationEnvelope), signed(String) }
+    var items: [(date: Double, payload: Payload, attempts: [DeliveryAttempt])] = []
     for s in subscribers {
       let book = s.state.document.deliveries
       for (n, t) in s.notifications {
@@ -211,14 +218,27 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
         let attempts = book.map { b in n.notificationUUID.map { b.deliveries(of: $0).filter { !$0.isDuplicate }.flatMap(\.sendAttempts) } ?? [] } ?? []
         if onlyFailures && !attempts.contains(where: { $0.result != .success }) { continue }
         let envelope = NotificationEnvelope(n, transaction: t, renewalInfo: s.state.subscriber.renewalInfo, appAppleId: settings.appAppleId)
-        items.append((date, envelope, attempts))
+        items.append((date, .toSign(envelope), attempts))
+      }
+    }
+    // A mass extension's SUMMARY concerns no transaction: listed when the request names none.
+    if id == nil {
+      for a in lock.withLock({ massExtensions.values.compactMap(\.summary) }) where a.environment == env {
+        let date = a.signedDate.ms
+        guard date >= start, date < end, type == nil || type == a.type, subtype == nil || subtype == a.subtype else { continue }
+        if onlyFailures && !a.attempts.contains(where: { $0.result != .success }) { continue }
+        items.append((date, .signed(a.signedPayload), a.attempts))
       }
     }
     items.sort { $0.date < $1.date }
     let offset = try cursor(query.first { $0.0 == "paginationToken" }?.1, prefix: "p", limit: items.count, failure: .invalidPaginationToken)
     let signer = NotificationSigner(authority: authority)
     let page: [JSON] = try items[offset..<min(items.count, offset + settings.pageSize)].map { item in
-      var fields: [(String, JSON)] = [("signedPayload", .string(try signer.signedPayload(item.envelope))),
+      let signed = switch item.payload {
+      case .toSign(let envelope): try signer.signedPayload(envelope)
+      case .signed(let payload): payload
+      }
+      var fields: [(String, JSON)] = [("signedPayload", .string(signed)),
                                       ("sendAttempts", .array(item.attempts.prefix(6).map { Self.attemptJSON($0) }))]
       if let first = item.attempts.first { fields.append(("firstSendAttemptResult", .string(first.result.rawValue))) }
       return .object(JSONObject(fields))
@@ -239,9 +259,18 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     let now = wallNow
     let token = UUID().uuidString.lowercased() + "_" + String(Int64(now.ms))
     let n = NotificationRecord(type: .test, uuid: UUID().uuidString.lowercased(), signedDate: now, status: nil)
+    let sent = try await sendAppLevel(n, env, summary: nil)
+    lock.withLock { testNotifications[token] = (sent.signedPayload, sent.attempts) }
+    return object([("testNotificationToken", .string(token))])
+  }
+
+  /// Signs a notification about the app (TEST, a mass extension's SUMMARY) and sends it to
+  /// `notifyURL`, else to this server's own receiver, once: Apple retries neither kind.
+  func sendAppLevel(_ n: NotificationRecord, _ env: AppStoreEnvironment, summary: JSONObject?) async throws -> AppLevelNotification {
     var envelope = NotificationEnvelope(n, transaction: nil, renewalInfo: nil, appAppleId: settings.appAppleId)
-    envelope.environment = env == .production ? "Production" : "Sandbox"
+    envelope.environment = env.rawValue
     envelope.bundleId = settings.check.bundleID
+    envelope.summary = summary
     let payload = try NotificationSigner(authority: authority).signedPayload(envelope)
     var attempts: [DeliveryAttempt] = []
     if let url = settings.notifyURL ?? lock.withLock({ ownReceiver }), let sender {
@@ -249,8 +278,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
       let outcome = await sender.send(NotificationSigner.body(payload), to: url, timeout: 5)
       attempts.append(DeliveryAttempt(attemptDate: started, result: outcome.result, httpStatus: outcome.httpStatus))
     }
-    lock.withLock { testNotifications[token] = (payload, attempts) }
-    return object([("testNotificationToken", .string(token))])
+    return AppLevelNotification(environment: env, signedDate: n.signedDate ?? wallNow, type: n.notificationType.rawValue,
+                                subtype: n.subtype?.rawValue, signedPayload: payload, attempts: attempts)
   }
 
   /// Get Test Notification Status.
@@ -301,7 +330,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
 
   private func sign(_ json: JSON) throws -> String { try authority.sign(payloadJSON: JSONWriter.write(json)) }
 
-  private func object(_ fields: [(String, JSON)]) -> [UInt8] { JSONWriter.write(.object(JSONObject(fields))) }
+  func object(_ fields: [(String, JSON)]) -> [UInt8] { JSONWriter.write(.object(JSONObject(fields))) }
 
   private func appFields(_ s: SubscriberRecord, _ env: AppStoreEnvironment) -> [(String, JSON)] {
     var out: [(String, JSON)] = [("environment", .string(env == .production ? "Production" : "Sandbox")),
@@ -311,12 +340,12 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   }
 
   /// The moment a status is as of: the file's simulated clock, else now.
-  private func now(of state: SubscriptionState) -> Instant {
+  func now(of state: SubscriptionState) -> Instant {
     (try? Simulator.settings(state))?.now ?? wallNow
   }
 
   /// The server's wall clock, to the millisecond.
-  private var wallNow: Instant { Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down)) }
+  var wallNow: Instant { Instant(ms: (wallClock().timeIntervalSince1970 * 1000).rounded(.down)) }
 
   private func cursor(_ token: String?, prefix: Character, limit: Int, failure: APIFailure) throws -> Int {
     guard let token else { return 0 }

@@ -21,15 +21,21 @@ struct ServeFixture {
     self.now = now
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-serve-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Examples").path
-    try FileManager.default.copyItem(atPath: examples + "/active.json", toPath: directory + "/\(Self.id).json")
+    try FileManager.default.copyItem(atPath: Self.examples + "/active.json", toPath: directory + "/\(Self.id).json")
     let check = BearerCheck(publicKey: key.publicKey, keyID: "KEY1", issuerID: "issuer-1", bundleID: "com.example.birdwatch")
     api = LocalAppStoreAPI(directory: directory, settings: .init(check: check, pageSize: pageSize), authority: Self.ca, sender: nil,
                            wallClock: { now })
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: directory) }
+
+  static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Examples").path
+
+  /// Another subscriber in the directory: Examples/NAME.json as NAME.json.
+  func add(example name: String) throws {
+    try FileManager.default.copyItem(atPath: Self.examples + "/\(name).json", toPath: directory + "/\(name).json")
+  }
 
   /// A bearer token as a backend makes one; `claims` overrides or removes (nil) any claim.
   func token(kid: String = "KEY1", signer: P256.Signing.PrivateKey? = nil, _ claims: [String: Any?] = [:]) -> String {

@@ -19,6 +19,8 @@ trap cleanup EXIT
 mkdir "$work/dir" "$work/out"
 id=2000000871234560
 cp Examples/active.json "$work/dir/$id.json"
+# A second subscriber, of another product, for the mass extension.
+cp Examples/auto-renew-off.json "$work/dir/2000000754102288.json"
 # Bring the subscriber's history up to two days ago, so recent notifications fall in the sandbox's
 # 30-day Get Notification History window.
 "$bin/subdash" simulate --until "$(date -u -d '1 hour ago' +%Y-%m-%dT%H:%M:%SZ)" "$work/dir/$id.json" >/dev/null 2>&1

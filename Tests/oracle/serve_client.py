@@ -14,6 +14,9 @@ from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHi
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
+from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+from appstoreserverlibrary.models.Subtype import Subtype
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 base, key_path, key_id, issuer, bundle, root_path, expect_path = sys.argv[1:8]
@@ -96,6 +99,43 @@ ext = client.extend_subscription_renewal_date(original, ExtendRenewalDateRequest
 check(ext.success is True, "extension not successful")
 check(ext.effectiveDate == expect["expiresDate"] + 3 * 86_400_000, f"effectiveDate {ext.effectiveDate}, expected {expect['expiresDate'] + 3 * 86_400_000}")
 done.append("Extend a Subscription Renewal Date")
+
+# Extend Subscription Renewal Dates for All Active Subscribers: the Premium subscriber (the
+# directory's second file) is extended; the Family one has had its two extensions this year, so its
+# request fails. Each is polled with Get Status of Subscription Renewal Date Extensions until
+# complete, and its RENEWAL_EXTENSION / SUMMARY is found in the notification history.
+def extend_all(product, storefronts):
+    request_id = str(uuid.uuid4())
+    answer = client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+        extendByDays=2, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=request_id,
+        productId=product, storefrontCountryCodes=storefronts))
+    check(answer.requestIdentifier == request_id, f"mass extension answered {answer.requestIdentifier}")
+    deadline = time.time() + 20
+    status = client.get_status_of_subscription_renewal_date_extensions(request_id, product)
+    while not status.complete and time.time() < deadline:
+        time.sleep(0.05)
+        status = client.get_status_of_subscription_renewal_date_extensions(request_id, product)
+    check(status.complete is True and status.completeDate, f"mass extension of {product} not complete")
+    return request_id, status
+
+
+premium_id, premium = extend_all("pass.premium.monthly", ["USA"])
+check((premium.succeededCount, premium.failedCount) == (1, 0), f"premium: {premium.succeededCount} succeeded, {premium.failedCount} failed")
+family_id, family = extend_all("pass.family.monthly", None)
+check((family.succeededCount, family.failedCount) == (0, 1), f"family: {family.succeededCount} succeeded, {family.failedCount} failed")
+now = int(time.time() * 1000)
+page = client.get_notification_history(None, NotificationHistoryRequest(
+    startDate=now - 86_400_000, endDate=now + 1000, notificationType=NotificationTypeV2.RENEWAL_EXTENSION, notificationSubtype=Subtype.SUMMARY))
+summaries = {}
+for item in page.notificationHistory:
+    n = verifier.verify_and_decode_notification(item.signedPayload)
+    check(n.data is None and n.summary is not None, "a SUMMARY with data, or without summary")
+    summaries[n.summary.requestIdentifier] = n.summary
+p, f = summaries.get(premium_id), summaries.get(family_id)
+check(p is not None and (p.productId, p.succeededCount, p.failedCount, p.storefrontCountryCodes) == ("pass.premium.monthly", 1, 0, ["USA"]),
+      f"premium SUMMARY {p}")
+check(f is not None and (f.productId, f.succeededCount, f.failedCount) == ("pass.family.monthly", 0, 1), f"family SUMMARY {f}")
+done.append("Extend Subscription Renewal Dates for All Active Subscribers + Get Status of Subscription Renewal Date Extensions + their SUMMARY in Get Notification History")
 
 # Apple's errors, as Apple's library reads them
 try:

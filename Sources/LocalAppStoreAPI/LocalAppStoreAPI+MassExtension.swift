@@ -1,0 +1,92 @@
+import DashModel
+import Foundation
+
+/// Extend Subscription Renewal Dates for All Active Subscribers and Get Status of Subscription
+/// Renewal Date Extensions. Apple's request is asynchronous: the answer is only the
+/// requestIdentifier, the work runs afterwards (here on a thread of its own, one locked write per
+/// subscriber file, as `subdash extend --all` does), and the status endpoint reports progress.
+/// Each subscriber's file gets RENEWAL_EXTENDED or RENEWAL_EXTENSION / FAILURE, which a deliverer
+/// following it sends; the one RENEWAL_EXTENSION / SUMMARY at the end is the server's to send.
+extension LocalAppStoreAPI {
+  func extendAll(_ body: [UInt8], _ env: AppStoreEnvironment) throws -> [UInt8] {
+    let request = try MassExtensionRequest(body: body)
+    let answer = object([("requestIdentifier", .string(request.requestIdentifier))])
+    // Apple: reusing a requestIdentifier answers 200 again and extends nobody twice.
+    let key = Self.massKey(request.requestIdentifier, env)
+    let isNew = lock.withLock {
+      guard massExtensions[key] == nil else { return false }
+      massExtensions[key] = MassExtensionProgress(request: request, environment: env)
+      return true
+    }
+    guard isNew else { return answer }
+    Thread.detachNewThread { [self] in
+      extendEach(request, env, key: key)
+      // Complete once the SUMMARY has been sent, so a client that sees `complete` finds it.
+      Task { await finish(key, at: wallNow) }
+    }
+    return answer
+  }
+
+  func massExtensionStatus(productId: String, requestIdentifier: String, _ env: AppStoreEnvironment) throws -> [UInt8] {
+    guard MassExtensionRequest.isRequestIdentifier(requestIdentifier) else { throw MassExtensionRequest.invalidRequestIdentifier }
+    guard MassExtensionRequest.isProductId(productId) else { throw MassExtensionRequest.invalidProductId }
+    guard let progress = lock.withLock({ massExtensions[Self.massKey(requestIdentifier, env)] }), progress.request.productId == productId else {
+      throw APIFailure.invalidRequest(code: 4_040_009, message: "Subscription-renewal-date extension request not found.")
+    }
+    return JSONWriter.write(progress.statusJSON)
+  }
+
+  /// Every subscriber of the product in the request's environment: extended, failed (recorded in
+  /// its file) or left out (not active), each decided on the file's latest state under its lock.
+  /// Requests are the environment's own: a sandbox request is unknown to production.
+  static func massKey(_ requestIdentifier: String, _ env: AppStoreEnvironment) -> String { env.rawValue + " " + requestIdentifier }
+
+  private func extendEach(_ request: MassExtensionRequest, _ env: AppStoreEnvironment, key: String) {
+    struct LeftOut: Error {}
+    for file in directory.stateFiles() {
+      // A cheap look first: most files of a directory are not the product's.
+      guard let seen = try? StateFile.load(path: file), seen.subscriber.environment ?? .sandbox == env,
+            request.covers(seen.subscriber.latestTransaction) else { continue }
+      var outcome: MassExtension.Outcome?
+      do throws(StateFile.UpdateFailure<LeftOut>) {
+        try StateFile.update(path: file, refusing: LeftOut.self) { (current) throws(LeftOut) -> Change in
+          guard current.subscriber.environment ?? .sandbox == env, request.covers(current.subscriber.latestTransaction) else { throw LeftOut() }
+          let o = MassExtension.apply(days: request.extendByDays, reason: request.reason, to: current, at: now(of: current),
+                                      timing: Simulator.timing(current))
+          outcome = o
+          switch o {
+          case .extended(let change), .failed(let change, _): return change
+          case .notIncluded: throw LeftOut()
+          }
+        }
+      } catch {
+        outcome = nil  // left out, or a file that cannot be read or written: not part of the counts
+      }
+      lock.withLock {
+        switch outcome {
+        case .extended?: massExtensions[key]?.succeeded += 1
+        case .failed?: massExtensions[key]?.failed += 1
+        default: break
+        }
+      }
+    }
+  }
+
+  /// RENEWAL_EXTENSION / SUMMARY (`summary` with the counts instead of `data`), then complete.
+  private func finish(_ key: String, at date: Instant) async {
+    guard let progress = lock.withLock({ massExtensions[key] }) else { return }
+    let r = progress.request
+    var summary: [(String, JSON)] = [("environment", .string(progress.environment.rawValue))]
+    if let id = settings.appAppleId { summary.append(("appAppleId", .int(id))) }
+    summary += [("bundleId", .string(settings.check.bundleID)), ("productId", .string(r.productId)),
+                ("requestIdentifier", .string(r.requestIdentifier))]
+    if let codes = r.storefrontCountryCodes { summary.append(("storefrontCountryCodes", .array(codes.map(JSON.string)))) }
+    summary += [("succeededCount", .int(Int64(progress.succeeded))), ("failedCount", .int(Int64(progress.failed)))]
+    let n = NotificationRecord(type: .renewalExtension, subtype: .summary, uuid: UUID().uuidString.lowercased(), signedDate: date, status: nil)
+    let sent = try? await sendAppLevel(n, progress.environment, summary: JSONObject(summary))
+    lock.withLock {
+      massExtensions[key]?.summary = sent
+      massExtensions[key]?.completeDate = date
+    }
+  }
+}
