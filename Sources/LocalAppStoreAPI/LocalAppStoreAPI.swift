@@ -67,6 +67,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   public init(directory: String, settings: Settings, authority: LocalCertificateAuthority,
               sender: (any NotificationSending)?, wallClock: @escaping @Sendable () -> Date = { Date() }) {
     self.directory = SubscriberDirectory(path: directory)
+    self.directory.learnInBackground()
     self.settings = settings
     self.authority = authority
     self.sender = sender

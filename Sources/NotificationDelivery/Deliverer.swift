@@ -52,7 +52,7 @@ public struct Deliverer: Sendable {
     // No stamp yet: the first turn always reads, so a write made just after `start` is not missed.
     var lastStamp: FileStamp?
     while !stop() {
-      let stamp = FileStamp(path)
+      let stamp = FileStamp(path: path)
       if stamp != lastStamp {
         lastStamp = stamp
         try take(&follow, rng: &rng)
@@ -62,13 +62,13 @@ public struct Deliverer: Sendable {
       if !due.isEmpty {
         let results = await send(due)
         try record(results, into: &follow, totals: &totals, rng: &rng)
-        lastStamp = FileStamp(path)
+        lastStamp = FileStamp(path: path)
         continue
       }
       if drain() {
         // The writer has finished: one last look for what it wrote, then stop when all is sent.
         try take(&follow, rng: &rng)
-        lastStamp = FileStamp(path)
+        lastStamp = FileStamp(path: path)
         if follow.book.pending.isEmpty { break }
       }
       let untilDue = follow.book.nextDue.map { max(0, ($0 - wallClock()).ms / 1000) } ?? 0.05
@@ -252,18 +252,5 @@ public struct Deliverer: Sendable {
     } catch {
       if case .file(let e) = error { throw DeliveryError(e.description) }
     }
-  }
-}
-
-/// Size, modification time and inode: enough to notice any writer's rename.
-struct FileStamp: Equatable {
-  var inode: UInt64 = 0, size: Int64 = 0, sec = 0, nsec = 0
-  init(_ path: String) {
-    var st = stat()
-    guard stat(path, &st) == 0 else { return }
-    inode = UInt64(st.st_ino)
-    size = Int64(st.st_size)
-    sec = st.st_mtim.tv_sec
-    nsec = st.st_mtim.tv_nsec
   }
 }
