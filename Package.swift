@@ -189,7 +189,7 @@ let package = Package(
       name: "LocalAppStoreAPITests",
       dependencies: ["LocalAppStoreAPI", "AppStoreAuth", "AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]
     ),
-    .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel"]),
+    .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel", "DashView", "DashRuntime"]),
     .testTarget(name: "SubscriberStoreTests", dependencies: ["SubscriberStore", "DashView", "DashModel"]),
     .testTarget(
       name: "AppStoreSigningTests",

@@ -18,14 +18,16 @@ enum APIFailure: Error, Equatable {
     switch self {
     case .unauthorized: 401
     case .invalidTransactionId, .invalidRevision, .invalidPaginationToken: 400
-    // Apple's codes begin with their HTTP status: 4000009 is a 400, 4040009 a 404.
-    case .invalidRequest(let code, _): code / 10_000
+    case .invalidRequest(let code, _): Self.status(of: code)
     case .transactionNotFound, .notFound: 404
     case .methodNotAllowed: 405
-    case .extensionRefused(let code, _): code / 100_000 == 40 ? 400 : 403
+    case .extensionRefused(let code, _): Self.status(of: code)
     case .unreadable: 500
     }
   }
+
+  /// Apple's codes begin with their HTTP status: 4000009 is a 400, 4030005 a 403, 4040009 a 404.
+  static func status(of code: Int) -> Int { code / 10_000 }
 
   /// Apple's error codes (docs/appstore-server-api.md §4).
   var body: [UInt8] {

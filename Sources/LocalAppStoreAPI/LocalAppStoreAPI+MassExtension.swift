@@ -10,12 +10,17 @@ import Foundation
 extension LocalAppStoreAPI {
   func extendAll(_ body: [UInt8], _ env: AppStoreEnvironment) throws -> [UInt8] {
     let request = try MassExtensionRequest(body: body)
+    // SubDash changes test data only, as the single extension does (4030004 there too).
+    guard env != .production else {
+      throw APIFailure.extensionRefused(code: 4_030_004, message: "Extending renewal dates is refused on Production data.")
+    }
     let answer = object([("requestIdentifier", .string(request.requestIdentifier))])
     // Apple: reusing a requestIdentifier answers 200 again and extends nobody twice.
     let key = Self.massKey(request.requestIdentifier, env)
     let isNew = lock.withLock {
       guard massExtensions[key] == nil else { return false }
       massExtensions[key] = MassExtensionProgress(request: request, environment: env)
+      massExtensionRunsStarted += 1
       return true
     }
     guard isNew else { return answer }
@@ -42,31 +47,16 @@ extension LocalAppStoreAPI {
   static func massKey(_ requestIdentifier: String, _ env: AppStoreEnvironment) -> String { env.rawValue + " " + requestIdentifier }
 
   private func extendEach(_ request: MassExtensionRequest, _ env: AppStoreEnvironment, key: String) {
-    struct LeftOut: Error {}
+    let inRequest = { (s: SubscriptionState) in s.subscriber.environment ?? .sandbox == env && request.covers(s.subscriber.latestTransaction) }
     for file in directory.stateFiles() {
       // A cheap look first: most files of a directory are not the product's.
-      guard let seen = try? StateFile.load(path: file), seen.subscriber.environment ?? .sandbox == env,
-            request.covers(seen.subscriber.latestTransaction) else { continue }
-      var outcome: MassExtension.Outcome?
-      do throws(StateFile.UpdateFailure<LeftOut>) {
-        try StateFile.update(path: file, refusing: LeftOut.self) { (current) throws(LeftOut) -> Change in
-          guard current.subscriber.environment ?? .sandbox == env, request.covers(current.subscriber.latestTransaction) else { throw LeftOut() }
-          let o = MassExtension.apply(days: request.extendByDays, reason: request.reason, to: current, at: now(of: current),
-                                      timing: Simulator.timing(current))
-          outcome = o
-          switch o {
-          case .extended(let change), .failed(let change, _): return change
-          case .notIncluded: throw LeftOut()
-          }
-        }
-      } catch {
-        outcome = nil  // left out, or a file that cannot be read or written: not part of the counts
-      }
+      guard let seen = try? StateFile.load(path: file), inRequest(seen) else { continue }
+      let outcome = MassExtension.apply(toFile: file, days: request.extendByDays, reason: request.reason, wall: wallNow, includes: inRequest)
       lock.withLock {
         switch outcome {
-        case .extended?: massExtensions[key]?.succeeded += 1
-        case .failed?: massExtensions[key]?.failed += 1
-        default: break
+        case .extended: massExtensions[key]?.succeeded += 1
+        case .failed: massExtensions[key]?.failed += 1
+        case .leftOut, .unreadable: break  // not active, or a file that cannot be read: not counted
         }
       }
     }
@@ -82,7 +72,10 @@ extension LocalAppStoreAPI {
                 ("requestIdentifier", .string(r.requestIdentifier))]
     if let codes = r.storefrontCountryCodes { summary.append(("storefrontCountryCodes", .array(codes.map(JSON.string)))) }
     summary += [("succeededCount", .int(Int64(progress.succeeded))), ("failedCount", .int(Int64(progress.failed)))]
-    let n = NotificationRecord(type: .renewalExtension, subtype: .summary, uuid: UUID().uuidString.lowercased(), signedDate: date, status: nil)
+    var n = MassExtension.summary(succeeded: progress.succeeded, failed: progress.failed, days: r.extendByDays, at: date)
+    // Two requests can end in the same millisecond with the same counts: a receiver would take
+    // the second SUMMARY for a redelivery of the first.
+    n.notificationUUID = UUID().uuidString.lowercased()
     let sent = try? await sendAppLevel(n, progress.environment, summary: JSONObject(summary))
     lock.withLock {
       massExtensions[key]?.summary = sent

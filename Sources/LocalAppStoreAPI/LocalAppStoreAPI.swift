@@ -60,6 +60,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   /// Mass extensions by environment and requestIdentifier (kept while the server runs, as test
   /// notifications are).
   var massExtensions: [String: MassExtensionProgress] = [:]
+  /// How many mass extensions have started work (a reused requestIdentifier starts none).
+  var massExtensionRunsStarted = 0
 
   /// The URL of the notification receiver on the same server: TEST goes there without `notifyURL`.
   public func receiverStarted(at url: String) { lock.withLock { ownReceiver = url } }
@@ -266,7 +268,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   }
 
   /// Signs a notification about the app (TEST, a mass extension's SUMMARY) and sends it to
-  /// `notifyURL`, else to this server's own receiver, once: Apple retries neither kind.
+  /// `notifyURL`, else to this server's own receiver, once (no retries here, unlike a deliverer's).
   func sendAppLevel(_ n: NotificationRecord, _ env: AppStoreEnvironment, summary: JSONObject?) async throws -> AppLevelNotification {
     var envelope = NotificationEnvelope(n, transaction: nil, renewalInfo: nil, appAppleId: settings.appAppleId)
     envelope.environment = env.rawValue

@@ -150,13 +150,12 @@ final class SubscriberDirectory: @unchecked Sendable {
       if indexed[file]?.stamp == stamp { continue }
       forget(file)
       // The stamp is taken before the read: a write in between makes the next refresh read again.
-      var entry = Indexed(stamp: stamp, ids: [], orderId: nil)
-      if let state = try? StateFile.load(path: file), let record = try? SubscriberRecord(path: file, state: state) {
-        var ids = Set(record.transactions.flatMap { [$0.transactionId, $0.originalTransactionId] }.compactMap { $0 })
-        if let original = state.subscriber.originalTransactionId { ids.insert(original) }
-        entry.ids = Array(ids)
-        entry.orderId = FetchOrigin(document: state.document)?.orderId
-      }
+      // A file that does not read now (mid-replace elsewhere, out of descriptors) is not
+      // remembered: the next refresh tries it again.
+      guard let state = try? StateFile.load(path: file), let record = try? SubscriberRecord(path: file, state: state) else { continue }
+      var ids = Set(record.transactions.flatMap { [$0.transactionId, $0.originalTransactionId] }.compactMap { $0 })
+      if let original = state.subscriber.originalTransactionId { ids.insert(original) }
+      let entry = Indexed(stamp: stamp, ids: Array(ids), orderId: FetchOrigin(document: state.document)?.orderId)
       indexed[file] = entry
       for id in entry.ids { owners[id, default: []].insertSorted(file) }
       if let order = entry.orderId { orders[order, default: []].insertSorted(file) }

@@ -45,8 +45,13 @@ final class BlockingWorkers: @unchecked Sendable {
       while next == jobs.count { condition.wait() }
       let job = jobs[next]
       next += 1
+      // Taken jobs are dropped as the queue is read, not only when it empties: under steady
+      // load it may never empty, and each job holds a request's body and decoded payloads.
       if next == jobs.count {
         jobs.removeAll(keepingCapacity: true)
+        next = 0
+      } else if next >= 64 && next * 2 >= jobs.count {
+        jobs.removeFirst(next)
         next = 0
       }
       condition.unlock()

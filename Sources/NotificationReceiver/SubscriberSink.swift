@@ -19,20 +19,20 @@ public struct DirectorySink: SubscriberSink {
   public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> String {
     let path = directory + "/" + originalTransactionId + ".json"
     return try await BlockingWorkers.shared.run {
-      try Self.applyNow(input, verdicts: verdicts, path: path, otid: originalTransactionId, uuid: notificationUUID)
+      try Self.applyNow(input, verdicts: verdicts, path: path, otid: originalTransactionId)
     }
   }
 
   /// The redelivery check happens under the file's lock, inside the importer's merge (known
   /// notificationUUIDs are never added twice), and a merge that adds nothing writes nothing: no
   /// unlocked read of the subscriber and its whole journal before the locked one.
-  static func applyNow(_ input: ImportInput, verdicts: any SignedDataChecking, path: String, otid: String, uuid: String) throws -> String {
+  static func applyNow(_ input: ImportInput, verdicts: any SignedDataChecking, path: String, otid: String) throws -> String {
     let name = PathName.fileName(of: path)
     let merged = try Importer.merge(inputs: [input], options: .init(originalTransactionId: otid, checker: verdicts))
     let written = try Importer.write(merged, to: path, catalog: nil)
     if written.newNotifications == 0 && written.newTransactions == 0 {
-      let redelivery = merged.notifications.contains { $0.notificationUUID == uuid }
-      return "already applied to \(name) (\(redelivery ? "redelivery; nothing changed" : "nothing new"))"
+      // The notification itself is in every merge, so nothing new means its UUID was there.
+      return "already applied to \(name) (redelivery; nothing changed)"
     }
     return "\(written.created ? "created" : "applied to") \(name): \(counted(written.newNotifications, "new notification")), \(counted(written.newTransactions, "new transaction"))"
   }
@@ -56,7 +56,7 @@ public struct DatabaseSink: SubscriberSink {
       try DirectoryFiles.reset(work)
       defer { DirectoryFiles.remove(work) }
       if let current { try DirectoryFiles.write(current, to: work) }
-      outcome.text = try DirectorySink.applyNow(input, verdicts: verdicts, path: work + "/" + name, otid: originalTransactionId, uuid: notificationUUID)
+      outcome.text = try DirectorySink.applyNow(input, verdicts: verdicts, path: work + "/" + name, otid: originalTransactionId)
       if outcome.text.hasPrefix("already") { return nil }
       return try DirectoryFiles.read(work).subscribers.first { $0.name == name }
     }

@@ -87,7 +87,8 @@ struct ExportDirectory: AsyncParsableCommand {
 
 /// Exports, prints `ready`, then rewrites each subscriber a writer commits, until stdin closes or
 /// a signal ends it. `subdash --db URL` runs this beside the list, so the list and the dashboard
-/// follow the database with the file watching they already do.
+/// follow the database with the file watching they already do; a dashboard's keys come back on
+/// stdin and are applied to the row under its lock (RowWrites).
 struct Mirror: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "mirror",
@@ -117,10 +118,12 @@ struct Mirror: AsyncParsableCommand {
         try DirectoryFiles.write(subscribers, catalogs: try await database.catalogs(), to: directory)
         // Unbuffered: the parent waits for this line before it opens the list.
         FileHandle.standardOutput.write(Data("ready: \(subscribers.count) subscribers in \(directory)\n".utf8))
-        // The parent closes our stdin when it quits: then stop (every write is atomic, so an
-        // exit between two leaves whole files).
-        Thread.detachNewThread {
-          while FileHandle.standardInput.availableData.count > 0 {}
+        // Stdin carries the dashboard's writes (RowWrites); the parent closes it when it quits:
+        // then stop (every file write is atomic, and a row write not committed is rolled back).
+        let lines = LineQueue()
+        lines.startReading()
+        group.addTask {
+          await RowWrites.serve(lines, database: database)
           Glibc.exit(0)
         }
         try await group.next()

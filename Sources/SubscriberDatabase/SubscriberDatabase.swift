@@ -131,10 +131,12 @@ public final class SubscriberDatabase: Sendable {
   }
 
   /// Changes one subscriber under its lock: `change` sees the latest committed row (or nil for a
-  /// new subscriber) and returns the new one (or nil to leave it). Concurrent writers queue on the
-  /// lock, so none is lost, including the first two writers of a subscriber not stored yet.
+  /// new subscriber) and returns the new one (or nil to leave it); it may wait while the lock is
+  /// held (a dashboard applying a key to the row through `subdash db mirror`). Concurrent writers
+  /// queue on the lock, so none is lost, including the first two writers of a subscriber not
+  /// stored yet.
   @discardableResult
-  public func update(_ name: String, _ change: @Sendable (StoredSubscriber?) throws -> StoredSubscriber?) async throws -> StoredSubscriber? {
+  public func update(_ name: String, _ change: @Sendable (StoredSubscriber?) async throws -> StoredSubscriber?) async throws -> StoredSubscriber? {
     try await transaction { c in
       // A row lock cannot lock a row that does not exist yet: two writers of a new subscriber
       // would both see nothing and the second insert would replace the first. A transaction-scoped
@@ -148,7 +150,7 @@ public final class SubscriberDatabase: Sendable {
         let j: (name: String, bytes: [UInt8])? = journalName.map { ($0, journal.map { Array($0.readableBytesView) } ?? []) }
         current = StoredSubscriber(name: n, document: Array(document.readableBytesView), journal: j, catalogName: catalog, version: version)
       }
-      guard var next = try change(current) else { return current }
+      guard var next = try await change(current) else { return current }
       next.name = name
       try await self.upsert(next, on: c)
       next.version = (current?.version ?? 0) + 1

@@ -59,9 +59,10 @@ import Testing
     // Another product's subscriber is not part of the request: not a byte changed.
     #expect(try Data(contentsOf: URL(fileURLWithPath: s.directory + "/auto-renew-off.json")) == premiumBefore)
 
-    // The same requestIdentifier again: 200, and nobody is extended twice.
+    // The same requestIdentifier again: 200, and no second run starts (so nobody is extended twice).
     let again = await s.send("POST", Self.mass, json: Self.request("mass-1"))
-    #expect(again.status == 200)
+    #expect(again.status == 200 && ServeFixture.object(again)["requestIdentifier"] as? String == "mass-1")
+    #expect(s.api.lock.withLock { s.api.massExtensionRunsStarted } == 1)
     #expect(try StateFile.load(path: s.path).subscriber.latestTransaction?.expiresDate == expires + .days(5))
     #expect(try await Self.completed(s, "mass-1")["succeededCount"] as? Int == 1)
   }
@@ -86,7 +87,8 @@ import Testing
     #expect(summary["environment"] as? String == "Sandbox" && summary["bundleId"] as? String == "com.example.birdwatch")
     // A history asked for one subscriber does not list it: it names no transaction.
     let one = await s.send("POST", "/sandbox/inApps/v1/notifications/history", json: [
-      "startDate": now - 86_400_000, "endDate": now + 1, "notificationSubtype": "SUMMARY", "transactionId": ServeFixture.id,
+      "startDate": now - 86_400_000, "endDate": now + 1, "notificationType": "RENEWAL_EXTENSION", "notificationSubtype": "SUMMARY",
+      "transactionId": ServeFixture.id,
     ])
     #expect((ServeFixture.object(one)["notificationHistory"] as? [Any])?.isEmpty == true)
   }
@@ -139,6 +141,15 @@ import Testing
     }
     // Production asks about production's requests: this one was made in the sandbox.
     let production = await s.get("/inApps/v1/subscriptions/extend/mass/pass.family.monthly/known")
-    #expect(production.status == 404)
+    #expect(production.status == 404 && ServeFixture.object(production)["errorCode"] as? Int == 4_040_009)
+  }
+
+  /// SubDash changes test data only: a production request is refused before anything starts.
+  @Test func aProductionRequestIsRefused() async throws {
+    let s = try Self.directory()
+    defer { s.remove() }
+    let r = await s.send("POST", "/inApps/v1/subscriptions/extend/mass", json: Self.request("prod"))
+    #expect(r.status == 403 && ServeFixture.object(r)["errorCode"] as? Int == 4_030_004)
+    #expect(s.api.lock.withLock { s.api.massExtensionRunsStarted } == 0)
   }
 }

@@ -154,4 +154,23 @@ import Testing
                                json: ["extendByDays": 91, "extendReasonCode": 1, "requestIdentifier": "c3d4"])
     #expect(tooMany.status == 400 && ServeFixture.object(tooMany)["errorCode"] as? Int == 4_000_009)
   }
+
+  /// Apple allows two extensions in 365 days; the third is 403 (don't retry), not 400.
+  @Test func aThirdExtensionInAYearIsForbidden() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    let path = "\(Self.sandbox)/v1/subscriptions/extend/\(ServeFixture.id)"
+    for id in ["first", "second"] {
+      #expect(await s.send("PUT", path, json: ["extendByDays": 1, "extendReasonCode": 1, "requestIdentifier": id]).status == 200)
+    }
+    let third = await s.send("PUT", path, json: ["extendByDays": 1, "extendReasonCode": 1, "requestIdentifier": "third"])
+    #expect(third.status == 403 && ServeFixture.object(third)["errorCode"] as? Int == 4_030_005)
+  }
+
+  @Test func anUnknownTestNotificationTokenIsNotFound() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    let r = await s.get("\(Self.sandbox)/v1/notifications/test/no-such-token")
+    #expect(r.status == 404 && ServeFixture.object(r)["errorCode"] as? Int == 4_040_008)
+  }
 }

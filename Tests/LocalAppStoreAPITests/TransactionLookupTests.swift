@@ -53,6 +53,22 @@ import Testing
     #expect(try await Self.answeredTransactionId(s, ids[1]) == ids[1])
   }
 
+  /// A file replaced by another subscriber under the same name (same size class, new inode): the
+  /// table's old entry is confirmed against the file as it is now, so the old ids are not answered.
+  @Test func aFileReplacedByAnotherSubscriberNoLongerAnswersForTheOld() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    let family = s.directory + "/family.json"
+    try FileManager.default.moveItem(atPath: s.path, toPath: family)
+    let old = try #require(try Self.transactionIds(family).last { $0 != ServeFixture.id })
+    #expect(try await Self.answeredTransactionId(s, old) == old)
+    let premium = try Data(contentsOf: URL(fileURLWithPath: ServeFixture.examples + "/auto-renew-off.json"))
+    try premium.write(to: URL(fileURLWithPath: family), options: .atomic)
+    #expect(await s.get(Self.info + old).status == 404)
+    let premiumId = try #require(try Self.transactionIds(family).first)
+    #expect(try await Self.answeredTransactionId(s, premiumId) == premiumId)
+  }
+
   @Test func aSubscriberMovedToAnotherFileIsFoundThere() async throws {
     let s = try ServeFixture()
     defer { s.remove() }

@@ -35,7 +35,7 @@ test_import_list_follow_export() {
   # The list follows the database: another agent's import shows without a key press.
   e2e_start dblist 120 30 "$SUBDASH_BIN" --db "$url"
   e2e_wait_for "$N of $N shown"
-  e2e_assert_screen "[read-only]"
+  e2e_refute_screen "[read-only]"
   e2e_assert_screen "postgres://postgres@127.0.0.1"
   sed -e 's/2000000871234560/2000000999999999/g' "$DIR/active.json" >"$E2E_TMP/active.json"
   mkdir -p "$E2E_TMP/update" && mv "$E2E_TMP/active.json" "$E2E_TMP/update/active.json"
@@ -51,6 +51,49 @@ test_import_list_follow_export() {
   cmp "$DIR/grace-period.json" "$E2E_TMP/exported/grace-period.json"
   # The mirror cleaned up after itself.
   ! ls -d "${TMPDIR:-/tmp}"/subdash-db-* >/dev/null 2>&1 || [[ -z $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'subdash-db-*' -newer "$DIR") ]]
+}
+
+# A support agent's key on a subscriber of the team database: the dashboard opened from the list
+# turns auto-renew on, the row holds it (with its notification) and the screen shows it; with
+# --read-only the same key is refused and the row is untouched.
+test_a_key_on_a_database_subscriber() {
+  local url
+  url=$(database_url) || return 1
+  fresh_database
+  "$SUBDASH_BIN" db import "$DIR" --db "$url" >/dev/null
+  e2e_start dbkey 140 40 "$SUBDASH_BIN" --db "$url"
+  e2e_wait_for "$N of $N shown"
+  e2e_type "/2000000754102288"
+  e2e_wait_for "1 of $N shown"
+  e2e_keys Enter Enter
+  e2e_wait_for "auto-renew off"
+  e2e_type a
+  e2e_wait_for "Turn auto-renew on"
+  e2e_type y
+  e2e_wait_for "AUTO_RENEW_ENABLED"
+  e2e_wait_for "renews on 2026-06-02"
+  e2e_type q
+  e2e_wait_for "[subscribers]"
+  e2e_type q
+  e2e_wait_exit 0
+  "$SUBDASH_BIN" db export "$E2E_TMP/after-key" --db "$url" >/dev/null
+  grep -qF '"autoRenewStatus": 1' "$E2E_TMP/after-key/auto-renew-off.json"
+  grep -qF 'AUTO_RENEW_ENABLED' "$E2E_TMP/after-key/auto-renew-off.journal.jsonl"
+  # Read-only: the key is refused and nothing is written.
+  e2e_start dbro 140 40 "$SUBDASH_BIN" --read-only --db "$url"
+  e2e_wait_for "[read-only]"
+  e2e_type "/2000000754102288"
+  e2e_wait_for "1 of $N shown"
+  e2e_keys Enter Enter
+  e2e_wait_for "renews on 2026-06-02"
+  e2e_type a
+  e2e_wait_for "disabled (started with --read-only)"
+  e2e_type q
+  e2e_wait_for "[subscribers]"
+  e2e_type q
+  e2e_wait_exit 0
+  "$SUBDASH_BIN" db export "$E2E_TMP/after-ro" --db "$url" >/dev/null
+  cmp "$E2E_TMP/after-key/auto-renew-off.json" "$E2E_TMP/after-ro/auto-renew-off.json"
 }
 
 test_a_bad_database_is_one_line() {
@@ -85,6 +128,7 @@ test_population_in_the_database() {
 }
 
 e2e_run "db import, list --db, the list following the database live, and db export byte for byte" test_import_list_follow_export
+e2e_run "a dashboard key on a database subscriber is stored in its row; --read-only refuses it" test_a_key_on_a_database_subscriber
 e2e_run "a database that does not exist is one line and exit 1" test_a_bad_database_is_one_line
 e2e_run "simulate --population --db makes, advances and stores a population an open list follows" test_population_in_the_database
 psql "${SUBDASH_TEST_DB%/*}/postgres" -qAtc "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 || true

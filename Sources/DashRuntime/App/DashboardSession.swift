@@ -10,6 +10,8 @@ package final class DashboardSession {
   package let options: DisplayOptions
   package let nowOverride: Instant?
   package let retryAccess: AccessPolicy.RetryAccess?
+  /// Set when the file mirrors a database row: keys are written to the row, under its lock.
+  package var rowWriter: (any LockedRowWriting)?
 
   package private(set) var state: SubscriptionState
   package private(set) var notifications: [NotificationRecord] = []
@@ -117,7 +119,21 @@ package final class DashboardSession {
     }
   }
 
+  /// Through the row writer when the file is a database row's mirror, else straight to the file.
   private func write(wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
+    guard let rowWriter else { return write(path, wall: wall, body) }
+    let written = rowWriter.write(fileName: PathName.fileName(of: path)) { scratch in
+      let outcome = write(scratch, wall: wall, body)
+      if case .succeeded = outcome { return (commit: true, value: outcome) }
+      return (commit: false, value: outcome)
+    }
+    switch written {
+    case .success(let outcome): return outcome
+    case .failure(let error): return .failed(error.message)
+    }
+  }
+
+  private func write(_ path: String, wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
     let override = nowOverride
     do throws(StateFile.UpdateFailure<ActionError>) {
       let saved = try StateFile.update(path: path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in

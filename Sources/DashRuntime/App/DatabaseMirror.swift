@@ -4,17 +4,29 @@ import Glibc
 /// The team database seen as a directory: `subdash-db mirror DIR --db URL` exports every subscriber
 /// into a private temporary directory, then rewrites each one a writer commits (LISTEN/NOTIFY).
 /// The list and the dashboard then follow it with the file watching they already do, and
-/// postgres-nio never loads into `subdash`. The child stops when its stdin closes.
-package final class DatabaseMirror {
+/// postgres-nio never loads into `subdash`. A dashboard's keys go back to the child, which applies
+/// them to the row under its lock (`write`, the protocol in Sources/SubDashDB/RowWrites.swift).
+/// The child stops when its stdin closes.
+package final class DatabaseMirror: LockedRowWriting {
   package let directory: String
-  private let pid: pid_t
+  package let pid: pid_t
   private let stdinFD: Int32
+  /// The child's stdout: `ready`, then the answers to row writes.
+  private let repliesFD: Int32
+  /// Set when the child stopped answering or answered out of turn: the protocol cannot be trusted
+  /// after that, so every later write is refused with this reason.
+  private var broken: String?
 
-  private init(directory: String, pid: pid_t, stdinFD: Int32) {
+  private init(directory: String, pid: pid_t, stdinFD: Int32, repliesFD: Int32) {
     self.directory = directory
     self.pid = pid
     self.stdinFD = stdinFD
+    self.repliesFD = repliesFD
   }
+
+  /// How long a row write waits for the child at each step: the row's lock may be held by another
+  /// writer (a `listen --db` applying a notification takes milliseconds; a stuck one is not waited out).
+  static let replyTimeoutMs: Int32 = 15_000
 
   /// The child could not read the database; it has printed why (one line on stderr) and this is
   /// its exit status, for `subdash` to exit with.
@@ -29,6 +41,9 @@ package final class DatabaseMirror {
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw StateFileError(file: "--db", message: "cannot create a pipe") }
     for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    // A write to a child that has died must fail with EPIPE, not end the program with the
+    // terminal still raw.
+    signal(SIGPIPE, SIG_IGN)
     let spawned = ChildProcess.spawn(argv, redirects: [0: toChild[0], 1: fromChild[1]])
     close(toChild[0])
     close(fromChild[1])
@@ -40,16 +55,9 @@ package final class DatabaseMirror {
     case .success(let child):
       pid = child
     }
-    let mirror = DatabaseMirror(directory: dir, pid: pid, stdinFD: toChild[1])
+    let mirror = DatabaseMirror(directory: dir, pid: pid, stdinFD: toChild[1], repliesFD: fromChild[0])
     // Its stderr is ours: a refused connection or a bad URL is printed by the child, one line.
-    var line: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(fromChild[0], &byte, 1) == 1 {
-      if byte == 0x0A { break }
-      line.append(byte)
-    }
-    close(fromChild[0])
-    let text = String(decoding: line, as: UTF8.self)
+    let text = mirror.readLine(timeoutMs: -1) ?? ""
     let status = follow ? (text.hasPrefix("ready:") ? 0 : mirror.wait()) : mirror.wait()
     if status != 0 || (follow && !text.hasPrefix("ready:")) {
       mirror.stop()
@@ -73,10 +81,92 @@ package final class DatabaseMirror {
     guard !stopped else { return }
     stopped = true
     close(stdinFD)
+    close(repliesFD)
     if !reaped { kill(pid, SIGTERM) }
     _ = wait()
     TemporaryDirectory.remove(directory)
   }
 
   deinit { stop() }
+
+  // MARK: - Row writes
+
+  package func write<T>(fileName: String, _ body: (_ scratchPath: String) -> (commit: Bool, value: T)) -> Result<T, LockedRowError> {
+    if let broken { return .failure(LockedRowError(broken)) }
+    guard !fileName.contains(" "), !fileName.contains("/"), !fileName.contains("\n") else {
+      return .failure(LockedRowError("\(fileName): not a name the database mirror can write"))
+    }
+    guard let scratch = TemporaryDirectory.make("subdash-row") else {
+      return .failure(LockedRowError("cannot create a temporary directory: \(String(cString: strerror(errno)))"))
+    }
+    defer { TemporaryDirectory.remove(scratch) }
+    guard send("write \(fileName) \(scratch)") else { return .failure(brokenError("the database mirror has stopped")) }
+    switch reply() {
+    case .ok("locked"): break
+    case .refused(let why): return .failure(LockedRowError(why))
+    case .ok(let other): return .failure(brokenError("the database mirror answered \"\(LogText.clip(other, limit: 60))\" instead of locking \(fileName)"))
+    case .silent(let why): return .failure(brokenError(why))
+    }
+    let (commit, value) = body(scratch + "/" + fileName)
+    guard send(commit ? "commit" : "abort") else { return .failure(brokenError("the database mirror has stopped")) }
+    switch reply() {
+    case .ok("stored"), .ok("unchanged"): return .success(value)
+    case .refused(let why): return .failure(LockedRowError(why))
+    case .ok(let other): return .failure(brokenError("the database mirror answered \"\(LogText.clip(other, limit: 60))\" instead of storing \(fileName)"))
+    case .silent(let why): return .failure(brokenError(why))
+    }
+  }
+
+  private enum Reply {
+    case ok(String)
+    case refused(String)
+    case silent(String)
+  }
+
+  private func reply() -> Reply {
+    guard let line = readLine(timeoutMs: Self.replyTimeoutMs) else {
+      return .silent("the database mirror did not answer within \(Self.replyTimeoutMs / 1000) s")
+    }
+    if line.hasPrefix("error: ") { return .refused(String(line.dropFirst("error: ".count))) }
+    return .ok(line)
+  }
+
+  private func brokenError(_ why: String) -> LockedRowError {
+    broken = why + "; keys are off until subdash is restarted"
+    return LockedRowError(broken!)
+  }
+
+  private func send(_ line: String) -> Bool {
+    let bytes = Array((line + "\n").utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { Glibc.write(stdinFD, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return false }
+      sent += n
+    }
+    return true
+  }
+
+  /// One line from the child; nil at its end or after `timeoutMs` (-1: no limit) without one.
+  private func readLine(timeoutMs: Int32) -> String? {
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
+    let deadline = timeoutMs < 0 ? nil : Monotonic.nowMs() + Int64(timeoutMs)
+    while true {
+      if let deadline {
+        let left = deadline - Monotonic.nowMs()
+        guard left > 0 else { return nil }
+        var p = pollfd(fd: repliesFD, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&p, 1, Int32(left))
+        if ready < 0 && errno == EINTR { continue }
+        guard ready > 0 else { return nil }
+      }
+      let n = read(repliesFD, &byte, 1)
+      if n < 0 && errno == EINTR { continue }
+      guard n == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+      if byte == 0x0A { return String(decoding: line, as: UTF8.self) }
+      line.append(byte)
+    }
+  }
 }

@@ -15,9 +15,12 @@ package struct ListApp {
   package let retryAccess: AccessPolicy.RetryAccess?
   /// What the header names: the directory, or the database a mirror directory follows.
   package var title: String?
+  /// Where a dashboard opened from the list writes its keys when the files mirror a database.
+  package var rowWriter: (any LockedRowWriting)?
 
   package init(directoryPath: String, source: (any ListRowSource)? = nil, options: DisplayOptions, colorWanted: Bool,
-               nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?, title: String? = nil) {
+               nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?, title: String? = nil, rowWriter: (any LockedRowWriting)? = nil) {
+    self.rowWriter = rowWriter
     self.directoryPath = directoryPath
     self.source = source
     self.options = options
@@ -105,6 +108,7 @@ package struct ListApp {
         var dashboardOptions = options
         dashboardOptions.openedFromList = true
         let session = try DashboardSession(path: path, displayName: path, options: dashboardOptions, nowOverride: nowOverride, retryAccess: retryAccess)
+        session.rowWriter = rowWriter
         let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
         if code != 0 { return code }  // a signal ended the dashboard: end the list too
       } catch let error as StateFileError {

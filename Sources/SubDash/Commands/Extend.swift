@@ -70,24 +70,20 @@ struct Extend: ParsableCommand {
       }
     }
     var succeeded = 0, failed = 0, unreadable = 0
+    // The SUMMARY is dated at the last subscriber's moment: a simulated group's clock, else now.
     var last = WallClock.now()
     for file in files {
-      var outcome: MassExtension.Outcome?
-      let result = save(file) { state, now in
-        last = now
-        let o = MassExtension.apply(days: days, reason: code, to: state, at: now, timing: DashboardSession.timing(of: state))
-        outcome = o
-        switch o {
-        case .extended(let c), .failed(let c, _): return .success(c)
-        case .notIncluded(let why): return .failure(.other(why))
-        }
-      }
-      switch (result, outcome) {
-      case (.saved(let c), .extended?): succeeded += 1; LineOut.stdout("extended  \(file): \(c.message)")
-      case (.saved, .failed(_, let e)?): failed += 1; LineOut.stdout("FAILURE   \(file): \(e.message)")
-      case (.refused(let why), _): LineOut.stdout("left out  \(file): \(why)")
-      case (.badFile(let why), _): unreadable += 1; LineOut.stderr("subdash: \(why)")
-      case (.saved, _): break
+      switch MassExtension.apply(toFile: file, days: days, reason: code, wall: WallClock.now()) {
+      case .extended(let c):
+        succeeded += 1
+        last = c.notifications.last?.signedDate ?? last
+        LineOut.stdout("extended  \(file): \(c.message)")
+      case .failed(let c, let e):
+        failed += 1
+        last = c.notifications.last?.signedDate ?? last
+        LineOut.stdout("FAILURE   \(file): \(e.message)")
+      case .leftOut(let why): LineOut.stdout("left out  \(file): \(why)")
+      case .unreadable(let why): unreadable += 1; LineOut.stderr("subdash: \(why)")
       }
     }
     let summary = MassExtension.summary(succeeded: succeeded, failed: failed, days: days, at: last)

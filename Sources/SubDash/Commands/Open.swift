@@ -72,14 +72,13 @@ struct Open: ParsableCommand {
     var mirror: DatabaseMirror?
     defer { mirror?.stop() }
     if let database {
-      // The team database through a private mirror directory that follows it live; read-only,
-      // since keys write files and the database's writers are `listen --db` and `subdash db`.
+      // The team database through a private mirror directory that follows it live; a
+      // dashboard's keys go back through the mirror to the row, under its lock.
       guard file == nil else { throw ValidationError("give FILE or --db, not both") }
       do { mirror = try DatabaseMirror.start(url: database, follow: true) } catch let failed as DatabaseMirror.Failed {
         throw ExitCode(failed.status)  // subdash-db printed the reason
       }
       listDirectory = mirror?.directory
-      options.readOnly = true
     }
     if let listDirectory, database == nil, demoDirectory == nil, try viewing.nowOverride() == nil, !noIndex, ExecutablePath.hasSibling("subdash-list") {
       // A directory of state files opens the list over its SQLite index, in subdash-list: GRDB
@@ -97,7 +96,7 @@ struct Open: ParsableCommand {
       // A directory of state files: the subscriber list (docs/list.md).
       let app = ListApp(directoryPath: listDirectory, options: options, colorWanted: colorWanted,
                         nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride(),
-                        title: database.map(List.withoutPassword))
+                        title: database.map(List.withoutPassword), rowWriter: mirror)
       let code: Int32
       do { code = try app.run() } catch let error as StateFileError { throw badInput(error.description) }
       if code != 0 { throw ExitCode(code) }

@@ -1,0 +1,45 @@
+extension MassExtension {
+  /// What one subscriber file's part in a mass extension came to.
+  public enum FileOutcome: Sendable {
+    /// Extended and saved (RENEWAL_EXTENDED is in the file).
+    case extended(Change)
+    /// Refused by an eligibility rule and saved (RENEWAL_EXTENSION / FAILURE is in the file).
+    case failed(Change, ActionError)
+    /// Not part of the request (not active, another product, Production data): nothing written.
+    case leftOut(String)
+    /// The file could not be read or written: nothing written, not counted.
+    case unreadable(String)
+  }
+
+  /// One subscriber file of a mass extension (`subdash extend --all`, and `subdash serve`'s Extend
+  /// Subscription Renewal Dates for All Active Subscribers): decided on the file's latest state
+  /// under its lock, at its own moment (`simulation.now`, else `wall`), through the one write path.
+  /// `includes` narrows the request (a product, storefronts); it is asked of the locked state.
+  public static func apply(toFile path: String, days: Int, reason: ExtendReasonCode, wall: Instant,
+                           includes: (SubscriptionState) -> Bool = { _ in true }) -> FileOutcome {
+    var outcome: Outcome?
+    do throws(StateFile.UpdateFailure<ActionError>) {
+      try StateFile.update(path: path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
+        guard includes(current) else { throw .other("not part of the request") }
+        let now = (try? Simulator.settings(current))?.now ?? wall
+        let o = apply(days: days, reason: reason, to: current, at: now, timing: Simulator.timing(current))
+        outcome = o
+        switch o {
+        case .extended(let change), .failed(let change, _): return change
+        case .notIncluded(let why): throw .other(why)
+        }
+      }
+    } catch {
+      switch error {
+      case .refused(let why): return .leftOut(why.message)
+      case .file(let e): return .unreadable(e.description)
+      }
+    }
+    switch outcome {
+    case .extended(let change)?: return .extended(change)
+    case .failed(let change, let error)?: return .failed(change, error)
+    case .notIncluded(let why)?: return .leftOut(why)
+    case nil: return .leftOut("not part of the request")
+    }
+  }
+}

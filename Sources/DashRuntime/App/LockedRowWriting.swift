@@ -1,0 +1,15 @@
+/// Where a dashboard's keys go when its file is a copy of a subscriber kept elsewhere (a row of the
+/// team database, mirrored into a private directory). Writing the copy would be overwritten by
+/// the next mirror update, and would lose any change committed since the copy was made; instead
+/// `write` locks the original, lays its latest state out at a scratch path, lets the dashboard
+/// apply its change there through the usual locked, atomic write, and stores the result back
+/// before the lock is released (or leaves the original as it was when `body` says not to commit).
+package protocol LockedRowWriting: AnyObject {
+  func write<T>(fileName: String, _ body: (_ scratchPath: String) -> (commit: Bool, value: T)) -> Result<T, LockedRowError>
+}
+
+/// A row write that did not happen: one line, for the status line.
+package struct LockedRowError: Error, Equatable {
+  package let message: String
+  package init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,118 @@
+import DashModel
+import Foundation
+import Glibc
+import SubscriberDatabase
+
+/// A dashboard's key on a subscriber of the team database, through the mirror that shows it. The
+/// dashboard (in `subdash`) cannot write the mirror's file: the next commit would overwrite it, and
+/// another writer's commit since the mirror last caught up would be lost. So `subdash db mirror`
+/// answers a small line protocol on stdin/stdout:
+///
+///     → write NAME SCRATCH     lock the row, lay its latest state out in SCRATCH (an empty private directory)
+///     ← locked                 the dashboard applies its key to SCRATCH/NAME with the usual locked write
+///     → commit | abort
+///     ← stored | unchanged     the row now holds SCRATCH/NAME and its journal (or was left as it was)
+///     ← error: WHY             at any step; the row is unchanged
+///
+/// The row stays locked (`SubscriberDatabase.update`) from `locked` to the answer, so the key acts
+/// on the latest committed state and no writer's change is lost either way. The commit's NOTIFY
+/// then brings the mirror's file up to date, and the dashboard shows it as any change.
+enum RowWrites {
+  static func serve(_ lines: LineQueue, database: SubscriberDatabase) async {
+    while let line = await lines.next() {
+      let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+      guard words.count == 3, words[0] == "write" else {
+        reply("error: not a command: \(LogText.clip(line, limit: 80))")
+        continue
+      }
+      reply(await write(name: words[1], scratch: words[2], lines: lines, database: database))
+    }
+  }
+
+  private static func write(name: String, scratch: String, lines: LineQueue, database: SubscriberDatabase) async -> String {
+    guard StoredSubscriber.isPlainFileName(name) else { return "error: \(LogText.clip(name, limit: 80)) is not a subscriber's file name" }
+    do {
+      // The catalog is read before the row is locked (it is in its own table and rarely changes);
+      // a row that names another catalog by the time it is locked is refused, to be tried again.
+      guard let seen = try await database.subscribers(named: [name]).first else { return "error: \(name) is not in the database" }
+      let catalogs = try await database.catalogs(named: Set([seen.catalogName].compactMap { $0 }))
+      let committed = Flag()
+      try await database.update(name) { current in
+        guard let current else { throw DatabaseError.file("\(name) was removed from the database") }
+        guard current.catalogName == seen.catalogName else { throw DatabaseError.file("\(name) changed its catalog; try again") }
+        try DirectoryFiles.write([current], catalogs: catalogs, to: scratch)
+        reply("locked")
+        guard let answer = await lines.next() else { Glibc.exit(0) }  // the dashboard quit: the rollback is the server's
+        guard answer == "commit" else { return nil }
+        let written = try DirectoryFiles.read(scratch).subscribers
+        guard let next = written.first(where: { $0.name == name }) else { throw DatabaseError.file("\(scratch)/\(name) is gone") }
+        committed.set()
+        return StoredSubscriber(name: name, document: next.document, journal: next.journal, catalogName: current.catalogName)
+      }
+      return committed.isSet ? "stored" : "unchanged"
+    } catch let e as DatabaseError {
+      return "error: \(LogText.clip(e.description, limit: 300))"
+    } catch {
+      return "error: \(LogText.clip("\(error)", limit: 300))"
+    }
+  }
+
+  /// One line on stdout, unbuffered: the dashboard is waiting for it.
+  static func reply(_ line: String) {
+    FileHandle.standardOutput.write(Data((line.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+  }
+}
+
+/// Lines of stdin, read on a thread of their own (the protocol waits for them inside a database
+/// transaction, which must not block a concurrency thread); nil once stdin is closed.
+final class LineQueue: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [String] = []
+  private var ended = false
+  private var waiter: CheckedContinuation<String?, Never>?
+
+  func startReading() {
+    Thread.detachNewThread { [self] in
+      while let line = readLine(strippingNewline: true) { push(line) }
+      push(nil)
+    }
+  }
+
+  private func push(_ line: String?) {
+    lock.lock()
+    if let w = waiter {
+      waiter = nil
+      if line == nil { ended = true }
+      lock.unlock()
+      w.resume(returning: line)
+      return
+    }
+    if let line { lines.append(line) } else { ended = true }
+    lock.unlock()
+  }
+
+  func next() async -> String? {
+    await withCheckedContinuation { c in
+      lock.lock()
+      if !lines.isEmpty {
+        let line = lines.removeFirst()
+        lock.unlock()
+        c.resume(returning: line)
+      } else if ended {
+        lock.unlock()
+        c.resume(returning: nil)
+      } else {
+        waiter = c
+        lock.unlock()
+      }
+    }
+  }
+}
+
+/// Set once, read after: whether the row was given a new version.
+final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() { lock.withLock { value = true } }
+  var isSet: Bool { lock.withLock { value } }
+}
