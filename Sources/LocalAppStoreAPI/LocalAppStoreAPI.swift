@@ -95,8 +95,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
       return Response(status: 401, body: [], log: "401 \(line): bearer token refused: \(why)")
     }
     do {
-      let body = try await route(request.method, path, request, environment)
-      return Response(status: 200, body: body, log: "200 \(line)")
+      let answer = try await route(request.method, path, request, environment)
+      return Response(status: answer.status, body: answer.body, log: "\(answer.status) \(line)\(answer.note.map { ": \(LogText.clip($0, limit: 200))" } ?? "")")
     } catch let failure as APIFailure {
       var log = "\(failure.status) \(line)"
       if case .unreadable(let file, let why) = failure { log += ": \(LogText.clip(file, limit: 120)): \(LogText.clip(why, limit: 200))" }
@@ -107,29 +107,42 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     }
   }
 
-  private func route(_ method: String, _ path: String, _ request: Request, _ env: AppStoreEnvironment) async throws -> [UInt8] {
+  private func route(_ method: String, _ path: String, _ request: Request, _ env: AppStoreEnvironment) async throws -> Answer {
     let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     // "", "inApps", version, name, …
     guard parts.count >= 4, parts[0].isEmpty, parts[1] == "inApps" else { throw APIFailure.notFound }
     let (version, name, rest) = (parts[2], parts[3], Array(parts.dropFirst(4)))
     switch (method, version, name, rest.count) {
-    case ("GET", "v1", "transactions", 1): return try transactionInfo(rest[0], env)
-    case ("GET", "v1", "subscriptions", 1): return try statuses(rest[0], request.query, env)
-    case ("PUT", "v1", "subscriptions", 2) where rest[0] == "extend": return try extend(rest[1], request.body, env)
-    case ("POST", "v1", "subscriptions", 2) where rest == ["extend", "mass"]: return try extendAll(request.body, env)
+    case ("GET", "v1", "transactions", 1): return Answer(try transactionInfo(rest[0], env))
+    case ("GET", "v1", "subscriptions", 1): return Answer(try statuses(rest[0], request.query, env))
+    case ("PUT", "v1", "subscriptions", 2) where rest[0] == "extend": return Answer(try extend(rest[1], request.body, env))
+    case ("POST", "v1", "subscriptions", 2) where rest == ["extend", "mass"]: return Answer(try extendAll(request.body, env))
     case ("GET", "v1", "subscriptions", 4) where rest[0] == "extend" && rest[1] == "mass":
-      return try massExtensionStatus(productId: rest[2], requestIdentifier: rest[3], env)
-    case ("GET", "v2", "history", 1): return try history(rest[0], request.query, env, refundsOnly: false)
-    case ("GET", "v2", "refund", 2) where rest[0] == "lookup": return try history(rest[1], request.query, env, refundsOnly: true)
-    case ("POST", "v1", "notifications", 1) where rest[0] == "history": return try notificationHistory(request.query, request.body, env)
-    case ("POST", "v1", "notifications", 1) where rest[0] == "test": return try await requestTest(env)
-    case ("GET", "v1", "notifications", 2) where rest[0] == "test": return try testStatus(rest[1])
+      return Answer(try massExtensionStatus(productId: rest[2], requestIdentifier: rest[3], env))
+    case ("GET", "v2", "history", 1): return Answer(try history(rest[0], request.query, env, refundsOnly: false))
+    case ("GET", "v2", "refund", 2) where rest[0] == "lookup": return Answer(try history(rest[1], request.query, env, refundsOnly: true))
+    case ("POST", "v1", "notifications", 1) where rest[0] == "history": return Answer(try notificationHistory(request.query, request.body, env))
+    case ("POST", "v1", "notifications", 1) where rest[0] == "test": return Answer(try await requestTest(env))
+    case ("GET", "v1", "notifications", 2) where rest[0] == "test": return Answer(try testStatus(rest[1]))
+    case ("PUT", "v2", "transactions", 2) where rest[0] == "consumption": return try sendConsumption(rest[1], request.body, env)
     case ("GET", "v1", "lookup", 1):
       // Look Up Order ID is production only: Apple has no sandbox route for it.
       guard env == .production else { throw APIFailure.notFound }
-      return lookup(rest[0])
+      return Answer(lookup(rest[0]))
     default:
       throw APIFailure.notFound
+    }
+  }
+
+  /// An answer: 200 with a body, or another success (202 Accepted, no body) with a note for the log.
+  struct Answer {
+    var status = 200
+    var body: [UInt8] = []
+    var note: String?
+    init(_ body: [UInt8]) { self.body = body }
+    init(status: Int, note: String?) {
+      self.status = status
+      self.note = note
     }
   }
 

@@ -83,4 +83,51 @@ import Testing
     #expect((sim.latest.revocationPercentage ?? 0) > 99_000)
     #expect(sim.status == .revoked)
   }
+
+  // MARK: Send Consumption Information
+
+  static let delivered = ConsumptionInformation(receivedDate: Instant(ms: 0), customerConsented: true, deliveryStatus: "DELIVERED",
+                                                sampleContentProvided: false, consumptionPercentage: 40_000, refundPreference: "DECLINE")
+
+  /// The developer's answer is kept in the pending request, dated at the file's clock, and judged
+  /// against Apple's 12 hours to the millisecond: at the deadline is in time, 1 ms after is late.
+  @Test(arguments: [(Span.hours(12), true), (Span.hours(12) + .ms(1), false), (Span.ms(0), true)])
+  func consumptionInformationIsKeptAndJudgedAgainstTheTwelveHours(after wait: Span, inTime: Bool) throws {
+    var sim = paid()
+    sim.run(.requestRefund(.unsatisfiedWithPurchase))
+    let request = try #require(sim.settings.refundRequest)
+    let transactionId = try #require(request.transactionId)
+    sim.advance(by: wait)
+    let change = try Simulator.recordConsumption(Self.delivered, transactionId: transactionId, in: sim.state, at: sim.now).get()
+    sim.commit(change)
+    let kept = try #require(sim.settings.refundRequest?.consumption)
+    #expect(kept.receivedDate == request.requestedDate + wait)
+    #expect(kept.deliveryStatus == "DELIVERED" && kept.consumptionPercentage == 40_000 && kept.refundPreference == "DECLINE")
+    #expect(request.isInTime(kept.receivedDate) == inTime)
+    #expect(change.message.contains(inTime ? "within the 12 hours" : "after the 12 hours ended"))
+    #expect(change.notifications.isEmpty, "Apple sends no notification for it")
+    // Apple then decides as before; the decision clears the request and what was sent with it.
+    sim.run(.declineRefund)
+    #expect(sim.settings.refundRequest == nil)
+  }
+
+  @Test func consumptionInformationNeedsThePendingRequestOfThatTransaction() throws {
+    var sim = paid()
+    #expect(throws: ActionError.simulator(.noRefundRequested)) {
+      try Simulator.recordConsumption(Self.delivered, transactionId: sim.latest.transactionId!, in: sim.state, at: sim.now).get()
+    }
+    sim.run(.requestRefund(.legal))
+    #expect(throws: ActionError.other("the pending refund request is for transaction \(sim.latest.transactionId!), not 1")) {
+      try Simulator.recordConsumption(Self.delivered, transactionId: "1", in: sim.state, at: sim.now).get()
+    }
+  }
+
+  /// What the file says about it survives a round trip, fields SubDash does not know included.
+  @Test func consumptionInformationKeepsUnknownFields() throws {
+    let text = #"{"requestedDate": 1780000000000, "reason": "LEGAL", "transactionId": "7", "consumptionInformation": {"receivedDate": 1780000001000, "customerConsented": true, "deliveryStatus": "UNDELIVERED_OTHER", "sampleContentProvided": true, "futureField": [1, 2]}}"#
+    guard case .object(let o) = try JSONParser.parse(Array(text.utf8)) else { Issue.record("not an object"); return }
+    let request = try RefundRequest(ObjectReader(o, at: JSONPath.root))
+    #expect(request.consumption?.deliveryStatus == "UNDELIVERED_OTHER" && request.consumption?.sampleContentProvided == true)
+    #expect(request.json.objectValue?["consumptionInformation"]?.objectValue?["futureField"] == .array([.number("1"), .number("2")]))
+  }
 }

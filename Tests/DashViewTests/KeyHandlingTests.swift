@@ -445,6 +445,28 @@ private struct Session {
     #expect(RefundRequestText.line(Scenarios.active.state, now: Scenarios.active.now, compact: false) == nil)
   }
 
+  /// Once the developer's server answered (Send Consumption Information), the line says so and
+  /// whether it came within the 12 hours, instead of counting down.
+  @Test func consumptionInformationSentReplacesTheDeadline() {
+    func sent(after wait: Span) -> String? {
+      let requestedAt = Scenarios.active.now
+      let scenario = requested().with(elapsed: .zero) { state in
+        var settings = (try? Simulator.settings(state)) ?? SimulationSettings()
+        settings.refundRequest?.consumption = ConsumptionInformation(
+          receivedDate: requestedAt + wait, customerConsented: true, deliveryStatus: "DELIVERED", sampleContentProvided: false,
+          consumptionPercentage: 37_500, refundPreference: "GRANT_FULL")
+        state.setSimulation(settings)
+      }
+      return RefundRequestText.line(scenario.state, now: requestedAt + .hours(13), compact: false)
+    }
+    let inTime = sent(after: .hours(12))
+    #expect(inTime?.contains("consumption info sent") == true)
+    #expect(inTime?.contains("DELIVERED, 37.5% consumed, prefers GRANT_FULL") == true)
+    #expect(inTime?.contains("after the 12 hours") == false)
+    #expect(inTime?.contains("due by") == false && inTime?.contains("ended") == false)
+    #expect(sent(after: Span.hours(12) + Span(ms: 1))?.contains("after the 12 hours (ignored)") == true)
+  }
+
   @Test func requestDeclineAndReverseKeysFollowTheRequest() {
     var s = Session(Scenarios.active.viewModel())
     #expect(s.press(.char("D")) == [])

@@ -19,8 +19,11 @@ trap cleanup EXIT
 mkdir "$work/dir" "$work/out"
 id=2000000871234560
 cp Examples/active.json "$work/dir/$id.json"
-# A second subscriber, of another product, for the mass extension.
+# A second subscriber, of another product, for the mass extension; it has asked for a refund
+# (CONSUMPTION_REQUEST), for Send Consumption Information.
 cp Examples/auto-renew-off.json "$work/dir/2000000754102288.json"
+echo "request refund unsatisfied" >"$work/refund.scenario"
+"$bin/subdash" simulate --scenario "$work/refund.scenario" "$work/dir/2000000754102288.json" >/dev/null
 # Bring the subscriber's history up to two days ago, so recent notifications fall in the sandbox's
 # 30-day Get Notification History window.
 "$bin/subdash" simulate --until "$(date -u -d '1 hour ago' +%Y-%m-%dT%H:%M:%SZ)" "$work/dir/$id.json" >/dev/null 2>&1
@@ -58,8 +61,11 @@ if journal:
         if "notification" in e: notes.append(e["notification"])
 now = time.time() * 1000
 window = [n["notificationUUID"] for n in notes if now - 29 * 86_400_000 <= n["signedDate"] < now]
+refund = f"{d}/2000000754102288.json"
+refund_tid = json.load(open(refund))["simulation"]["refundRequest"]["transactionId"]
 print(json.dumps({"originalTransactionId": tid, "status": show["status"], "transactionIds": txs,
-                  "notificationUUIDs": window, "expiresDate": doc["subscriber"]["latestTransaction"]["expiresDate"]}))
+                  "notificationUUIDs": window, "expiresDate": doc["subscriber"]["latestTransaction"]["expiresDate"],
+                  "refundFile": refund, "refundTransactionId": refund_tid}))
 PY
 .venv-oracle/bin/python Tests/oracle/serve_client.py "$url" "$work/key.p8" TESTKEY123 "$issuer" com.example.birdwatch "$work/ca/root.der" "$work/expect.json" || {
   echo "serve-oracle: the server's log:"; cat "$work/serve.log"; exit 1; }

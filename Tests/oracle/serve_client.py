@@ -17,6 +17,9 @@ from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
 from appstoreserverlibrary.models.Subtype import Subtype
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.models.RefundPreference import RefundPreference
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 base, key_path, key_id, issuer, bundle, root_path, expect_path = sys.argv[1:8]
@@ -136,6 +139,22 @@ check(p is not None and (p.productId, p.succeededCount, p.failedCount, p.storefr
       f"premium SUMMARY {p}")
 check(f is not None and (f.productId, f.succeededCount, f.failedCount) == ("pass.family.monthly", 0, 1), f"family SUMMARY {f}")
 done.append("Extend Subscription Renewal Dates for All Active Subscribers + Get Status of Subscription Renewal Date Extensions + their SUMMARY in Get Notification History")
+
+# Send Consumption Information for the Premium subscriber's refund request: accepted (202), and
+# kept in the file's pending request for the dashboard to show.
+client.send_consumption_information(expect["refundTransactionId"], ConsumptionRequest(
+    customerConsented=True, deliveryStatus=DeliveryStatus.DELIVERED, sampleContentProvided=False,
+    consumptionPercentage=25_000, refundPreference=RefundPreference.DECLINE))
+kept = json.load(open(expect["refundFile"]))["simulation"]["refundRequest"].get("consumptionInformation", {})
+check((kept.get("deliveryStatus"), kept.get("consumptionPercentage"), kept.get("refundPreference")) == ("DELIVERED", 25_000, "DECLINE"),
+      f"consumption information in the file: {kept}")
+try:
+    client.send_consumption_information(expect["refundTransactionId"], ConsumptionRequest(
+        customerConsented=False, deliveryStatus=DeliveryStatus.DELIVERED, sampleContentProvided=False))
+    failures.append("consumption information without consent was accepted")
+except APIException as e:
+    check(e.http_status_code == 400 and e.raw_api_error == 4000035, f"no consent answered {e.http_status_code} {e.raw_api_error}")
+done.append("Send Consumption Information (202, kept in the refund request; 400 4000035 without consent)")
 
 # Apple's errors, as Apple's library reads them
 try:

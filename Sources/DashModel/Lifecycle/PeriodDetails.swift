@@ -47,7 +47,7 @@ extension LifecycleFacts {
     if let type = t.revocationType {
       var text = type.description
       if type == .refundProrated, let pct = t.revocationPercentage {
-        text += " (\(Self.percent(milliunits: pct)))"
+        text += " (\(Format.milliPercent(pct)))"
       }
       parts.append(text)
     }
@@ -55,15 +55,6 @@ extension LifecycleFacts {
     let what = t.revocationType == .familyRevoke ? "Family Sharing access revoked" : "refunded"
     let detail = parts.isEmpty ? "" : ": " + parts.joined(separator: "; ")
     return RevocationInfo(date: date, reason: t.revocationReason, type: t.revocationType, text: "\(what) \(self.date(date))\(detail)")
-  }
-
-  /// revocationPercentage is in milliunits: 50000 is "50%", 37500 is "37.5%".
-  static func percent(milliunits: Int) -> String {
-    let m = milliunits.magnitude
-    var frac = String(m % 1000)
-    frac = String(repeating: "0", count: 3 - frac.count) + frac
-    while frac.hasSuffix("0") { frac.removeLast() }
-    return (milliunits < 0 ? "-" : "") + "\(m / 1000)" + (frac.isEmpty ? "" : "." + frac) + "%"
   }
 
   /// The offer the current period was bought with.

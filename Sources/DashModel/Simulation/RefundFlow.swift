@@ -32,6 +32,22 @@ extension SimContext {
     headline = "Refund requested (\(reason)): send consumption information by \(self.date(request.consumptionDeadline)); then approve (F) or decline (D)"
   }
 
+  /// The developer's server sent consumption information for the pending request (Send
+  /// Consumption Information). Apple sends no notification for it; the request keeps it, late or
+  /// not, so the dashboard can say which (Apple ignores what comes after the 12 hours).
+  mutating func recordConsumption(_ info: ConsumptionInformation, transactionId: String) throws(ActionError) {
+    guard var request = settings.refundRequest else { throw ActionError.simulator(.noRefundRequested) }
+    if let asked = request.transactionId, asked != transactionId {
+      throw ActionError.other("the pending refund request is for transaction \(asked), not \(transactionId)")
+    }
+    request.consumption = info
+    settings.refundRequest = request
+    let when = request.isInTime(info.receivedDate)
+      ? "within the 12 hours"
+      : "after the 12 hours ended \(self.date(request.consumptionDeadline)); Apple decides without it"
+    headline = "Consumption information received \(when): \(info.summary)"
+  }
+
   /// Apple declines the request: access and the (cancelled) subscription go on as they were.
   mutating func declineRefund(at date: Instant) throws(ActionError) {
     guard let request = settings.refundRequest else { throw ActionError.simulator(.noRefundRequested) }
@@ -65,9 +81,5 @@ extension SimContext {
     guard let start = t.purchaseDate, let end = t.expiresDate, end > start else { return 100_000 }
     let left = max(0, min((end - date).ms, (end - start).ms))
     return Int((left * 100_000 / (end - start).ms).rounded(.down))
-  }
-
-  static func percentText(_ milli: Int) -> String {
-    milli % 1000 == 0 ? "\(milli / 1000)%" : "\(Double(milli) / 1000)%"
   }
 }

@@ -23,7 +23,7 @@ extension SimContext {
     t.signedDate = date
     record(t)
     endBillingState()
-    let how = prorated ? "prorated refund of \(money(amount)) (\(Self.percentText(t.revocationPercentage ?? 0)) of \(money(t.price)), the unused time)" : "refunded \(money(t.price))"
+    let how = prorated ? "prorated refund of \(money(amount)) (\(Format.milliPercent(t.revocationPercentage ?? 0)) of \(money(t.price)), the unused time)" : "refunded \(money(t.price))"
     let summary = "\(how) for \(name(t.productId)) (\(reason.description)); access ends"
     notify(.refund, at: date, summary: summary)
     // The status line names the refund, not the AUTO_RENEW_DISABLED that comes first.

@@ -5,6 +5,16 @@ import FoundationEssentials
 /// The dashboard shows UTC everywhere because App Store payloads, server logs and the state
 /// file all do, so a date on screen can be compared with a payload by eye.
 public enum Format {
+  /// Apple's milliunit percentages (revocationPercentage, consumptionPercentage): 50000 is "50%",
+  /// 37500 is "37.5%".
+  public static func milliPercent(_ milliunits: Int) -> String {
+    let m = milliunits.magnitude
+    var frac = String(m % 1000)
+    frac = String(repeating: "0", count: 3 - frac.count) + frac
+    while frac.hasSuffix("0") { frac.removeLast() }
+    return (milliunits < 0 ? "-" : "") + "\(m / 1000)" + (frac.isEmpty ? "" : "." + frac) + "%"
+  }
+
   /// Time left until a deadline, in the two largest units with the second one zero-padded:
   /// `12d 04h`, `3d 02h`, `4h 05m`, `5m 03s`, `42s`.
   ///
