@@ -96,6 +96,28 @@ test_a_key_on_a_database_subscriber() {
   cmp "$E2E_TMP/after-key/auto-renew-off.json" "$E2E_TMP/after-ro/auto-renew-off.json"
 }
 
+# Support's shortcut: one subscriber of the database by its originalTransactionId, no list; a key
+# is written to its row; an id nobody has is one line and exit 2.
+test_one_subscriber_of_the_database_by_id() {
+  local url code=0
+  url=$(database_url) || return 1
+  fresh_database
+  "$SUBDASH_BIN" db import "$DIR" --db "$url" >/dev/null
+  e2e_start dbone 140 40 "$SUBDASH_BIN" --db "$url" 2000000754102288
+  e2e_wait_for "originalTransactionId 2000000754102288"
+  e2e_assert_screen "auto-renew-off.json (postgres://postgres@127.0.0.1"
+  e2e_type a
+  e2e_wait_for "Turn auto-renew on"
+  e2e_type y
+  e2e_wait_for "renews on 2026-06-02"
+  e2e_type q
+  e2e_wait_exit 0
+  "$SUBDASH_BIN" db export "$E2E_TMP/after-one" --db "$url" >/dev/null
+  grep -qF '"autoRenewStatus": 1' "$E2E_TMP/after-one/auto-renew-off.json"
+  "$SUBDASH_BIN" --db "$url" 123 2>"$E2E_TMP/none.txt" || code=$?
+  [[ $code == 2 && $(wc -l <"$E2E_TMP/none.txt") == 1 ]] && grep -qF "no subscriber named 123" "$E2E_TMP/none.txt"
+}
+
 test_a_bad_database_is_one_line() {
   local url code=0
   url=$(database_url) || return 1
@@ -129,6 +151,7 @@ test_population_in_the_database() {
 
 e2e_run "db import, list --db, the list following the database live, and db export byte for byte" test_import_list_follow_export
 e2e_run "a dashboard key on a database subscriber is stored in its row; --read-only refuses it" test_a_key_on_a_database_subscriber
+e2e_run "subdash --db URL ID opens that subscriber; its key is stored in the row; an unknown id is one line" test_one_subscriber_of_the_database_by_id
 e2e_run "a database that does not exist is one line and exit 1" test_a_bad_database_is_one_line
 e2e_run "simulate --population --db makes, advances and stores a population an open list follows" test_population_in_the_database
 psql "${SUBDASH_TEST_DB%/*}/postgres" -qAtc "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 || true

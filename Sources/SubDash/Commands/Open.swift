@@ -33,7 +33,7 @@ struct Open: ParsableCommand {
   @Flag(name: .long, help: "No box drawing or other non-ASCII glyphs (automatic when the locale is not UTF-8).")
   var ascii = false
 
-  @Option(name: .customLong("db"), help: ArgumentHelp("Open the subscriber list of a team database (read-only; see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
+  @Option(name: .customLong("db"), help: ArgumentHelp("Open the subscriber list of a team database, or with FILE one subscriber of it (a row's name, or an originalTransactionId); keys write the row under its lock (see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
   var database: String?
 
   @Flag(name: .customLong("demo-population"), help: "Open the list on a generated population of 200 subscribers (a year simulated, in a temporary directory removed on exit).")
@@ -74,11 +74,27 @@ struct Open: ParsableCommand {
     if let database {
       // The team database through a private mirror directory that follows it live; a
       // dashboard's keys go back through the mirror to the row, under its lock.
-      guard file == nil else { throw ValidationError("give FILE or --db, not both") }
       do { mirror = try DatabaseMirror.start(url: database, follow: true) } catch let failed as DatabaseMirror.Failed {
         throw ExitCode(failed.status)  // subdash-db printed the reason
       }
-      listDirectory = mirror?.directory
+      guard let mirror else { return }
+      if let wanted = file {
+        // One subscriber (support: "open this customer"): its dashboard, no list.
+        guard let name = DatabaseSubscriber.find(wanted, in: mirror.directory) else {
+          throw badInput("\(List.withoutPassword(database)): no subscriber named \(Sanitizer.clean(wanted)) or with that originalTransactionId")
+        }
+        let session: DashboardSession
+        do {
+          session = try DashboardSession(path: ListDirectory.filePath(name, in: mirror.directory),
+                                         displayName: "\(name) (\(List.withoutPassword(database)))", options: options,
+                                         nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
+        } catch let error as StateFileError { throw badInput(error.description) }
+        session.rowWriter = mirror
+        let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
+        if code != 0 { throw ExitCode(code) }
+        return
+      }
+      listDirectory = mirror.directory
     }
     if let listDirectory, database == nil, demoDirectory == nil, try viewing.nowOverride() == nil, !noIndex, ExecutablePath.hasSibling("subdash-list") {
       // A directory of state files opens the list over its SQLite index, in subdash-list: GRDB
