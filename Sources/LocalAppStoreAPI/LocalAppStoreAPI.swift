@@ -125,6 +125,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     case ("POST", "v1", "notifications", 1) where rest[0] == "test": return Answer(try await requestTest(env))
     case ("GET", "v1", "notifications", 2) where rest[0] == "test": return Answer(try testStatus(rest[1]))
     case ("PUT", "v2", "transactions", 2) where rest[0] == "consumption": return try sendConsumption(rest[1], request.body, env)
+    case ("PUT", "v1", "transactions", 2) where rest[1] == "appAccountToken": return try setAppAccountToken(rest[0], request.body, env)
     case ("GET", "v1", "lookup", 1):
       // Look Up Order ID is production only: Apple has no sandbox route for it.
       guard env == .production else { throw APIFailure.notFound }

@@ -20,6 +20,7 @@ from appstoreserverlibrary.models.Subtype import Subtype
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.RefundPreference import RefundPreference
+from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 base, key_path, key_id, issuer, bundle, root_path, expect_path = sys.argv[1:8]
@@ -155,6 +156,20 @@ try:
 except APIException as e:
     check(e.http_status_code == 400 and e.raw_api_error == 4000035, f"no consent answered {e.http_status_code} {e.raw_api_error}")
 done.append("Send Consumption Information (202, kept in the refund request; 400 4000035 without consent)")
+
+# Set App Account Token on the Family subscriber, then Get Transaction Info shows it on the latest
+# transaction; a token that is not a UUID is 4000183.
+token = str(uuid.uuid4())
+client.set_app_account_token(original, UpdateAppAccountTokenRequest(appAccountToken=token))
+latest_id = verifier.verify_and_decode_signed_transaction(client.get_all_subscription_statuses(original).data[0].lastTransactions[0].signedTransactionInfo).transactionId
+shown = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(latest_id).signedTransactionInfo)
+check(shown.appAccountToken == token, f"appAccountToken {shown.appAccountToken}, set {token}")
+try:
+    client.set_app_account_token(original, UpdateAppAccountTokenRequest(appAccountToken="not-a-uuid"))
+    failures.append("a token that is not a UUID was accepted")
+except APIException as e:
+    check(e.http_status_code == 400 and e.raw_api_error == 4000183, f"a bad token answered {e.http_status_code} {e.raw_api_error}")
+done.append("Set App Account Token (Get Transaction Info shows it; 400 4000183)")
 
 # Apple's errors, as Apple's library reads them
 try:

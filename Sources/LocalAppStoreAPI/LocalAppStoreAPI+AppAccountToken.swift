@@ -1,0 +1,33 @@
+import DashModel
+
+/// Set App Account Token: `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`
+/// with `{"appAccountToken": UUID}`; 200 with no body. Checked as Apple checks it: a token that is
+/// not a UUID is 4000183, a transaction id that is not the subscription's original one 4000187, a
+/// Family Sharing member's transaction 4000185. Written through the locked path at the file's clock.
+extension LocalAppStoreAPI {
+  func setAppAccountToken(_ originalTransactionId: String, _ body: [UInt8], _ env: AppStoreEnvironment) throws -> Answer {
+    let s = try directory.subscriber(owning: originalTransactionId, environment: env)
+    guard case .object(let o)? = try? JSONParser.parse(body), let raw = o["appAccountToken"]?.stringValue,
+          let token = AppAccountTokenUpdate.normalized(raw) else {
+      throw APIFailure.invalidRequest(code: 4_000_183, message: "Invalid request. The app account token field must be a valid UUID.")
+    }
+    guard s.state.subscriber.originalTransactionId == originalTransactionId else {
+      throw APIFailure.invalidRequest(code: 4_000_187, message: "Invalid request. The transaction ID provided is not an original transaction ID.")
+    }
+    guard s.state.subscriber.latestTransaction?.isFamilyShared != true else {
+      throw APIFailure.invalidRequest(code: 4_000_185, message: "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
+    }
+    do throws(StateFile.UpdateFailure<ActionError>) {
+      let saved = try StateFile.update(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
+        try AppAccountTokenUpdate.apply(token: token, to: current, at: now(of: current)).get()
+      }
+      return Answer(status: 200, note: saved.change.message)
+    } catch {
+      switch error {
+      // SubDash does not change Production data (a fetched customer's file stays Apple's).
+      case .refused(let why): throw APIFailure.invalidRequest(code: 4_000_000, message: "Bad request: \(why.message)")
+      case .file(let e): throw APIFailure.unreadable(s.path, e.description)
+      }
+    }
+  }
+}
