@@ -119,8 +119,11 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     case ("POST", "v1", "subscriptions", 2) where rest == ["extend", "mass"]: return Answer(try extendAll(request.body, env))
     case ("GET", "v1", "subscriptions", 4) where rest[0] == "extend" && rest[1] == "mass":
       return Answer(try massExtensionStatus(productId: rest[2], requestIdentifier: rest[3], env))
-    case ("GET", "v2", "history", 1): return Answer(try history(rest[0], request.query, env, refundsOnly: false))
-    case ("GET", "v2", "refund", 2) where rest[0] == "lookup": return Answer(try history(rest[1], request.query, env, refundsOnly: true))
+    // v1 of both is deprecated but still what clients call by default (Apple's Python library's
+    // get_transaction_history): answered with v2's pages, a superset of v1's fields.
+    case ("GET", "v1", "history", 1), ("GET", "v2", "history", 1): return Answer(try history(rest[0], request.query, env, refundsOnly: false))
+    case ("GET", "v1", "refund", 2) where rest[0] == "lookup", ("GET", "v2", "refund", 2) where rest[0] == "lookup":
+      return Answer(try history(rest[1], request.query, env, refundsOnly: true))
     case ("POST", "v1", "notifications", 1) where rest[0] == "history": return Answer(try notificationHistory(request.query, request.body, env))
     case ("POST", "v1", "notifications", 1) where rest[0] == "test": return Answer(try await requestTest(env))
     case ("GET", "v1", "notifications", 2) where rest[0] == "test": return Answer(try testStatus(rest[1]))
@@ -208,13 +211,17 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     guard let start = (o["startDate"] as? NSNumber)?.doubleValue else { throw APIFailure.invalidRequest(code: 4_000_015, message: "Invalid start date.") }
     guard let end = (o["endDate"] as? NSNumber)?.doubleValue else { throw APIFailure.invalidRequest(code: 4_000_016, message: "Invalid end date.") }
     guard start < end else { throw APIFailure.invalidRequest(code: 4_000_013, message: "Start date after end date.") }
+    let id = (o["transactionId"] as? String) ?? (o["originalTransactionId"] as? String)
+    let one = try id.map { try directory.subscriber(owning: $0, environment: env) }
+    // Apple's window is 180 days back in production, 30 in sandbox, from now: for one subscriber
+    // that is its file's clock (a simulated one may be months from the wall clock), else the wall.
     let days = env == .production ? 180.0 : 30.0
-    guard start >= (wallClock().timeIntervalSince1970 - days * 86_400) * 1000 else {
+    let reference = one.map { now(of: $0.state).ms } ?? wallNow.ms
+    guard start >= reference - days * 86_400_000 else {
       throw APIFailure.invalidRequest(code: 4_000_012, message: "Start date too far in past.")
     }
-    let id = (o["transactionId"] as? String) ?? (o["originalTransactionId"] as? String)
     let subscribers: [SubscriberRecord]
-    if let id { subscribers = [try directory.subscriber(owning: id, environment: env)] } else {
+    if let one { subscribers = [one] } else {
       subscribers = directory.stateFiles().compactMap { file in
         guard let state = try? StateFile.load(path: file), state.subscriber.environment ?? .sandbox == env else { return nil }
         return try? SubscriberRecord(path: file, state: state)

@@ -14,9 +14,9 @@ final class IndexedList: ListRowSource {
   private var notice: String?
   private(set) var checksAfterFirstScreen = true
 
-  init(directory: String, indexPath: String?) {
+  init(directory: String, indexPath: String?, readOnly: Bool = false) {
     self.directory = ListDirectory(path: directory, nowOverride: nil)
-    guard let path = indexPath ?? IndexLocation.path(for: directory) else {
+    guard let path = indexPath ?? IndexLocation.path(for: directory, readOnly: readOnly) else {
       notice = "no index (neither the directory nor ~/.cache is writable): every file is read"
       return
     }

@@ -50,7 +50,7 @@ struct OpenList: ParsableCommand {
       retry = r
     }
     let options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: !noColor)
-    let app = ListApp(directoryPath: index.directory, source: IndexedList(directory: index.directory, indexPath: index.indexPath),
+    let app = ListApp(directoryPath: index.directory, source: IndexedList(directory: index.directory, indexPath: index.indexPath, readOnly: readOnly),
                       options: options, colorWanted: !noColor, nowOverride: nil, retryAccess: retry)
     let code: Int32
     do { code = try app.run() } catch let error as StateFileError {

@@ -76,14 +76,18 @@ struct ListenCommand: AsyncParsableCommand {
       guard let data = FileManager.default.contents(atPath: path) else { throw fail("--root \(path): cannot read") }
       do { extra.append(try TrustedRoot(fileContents: [UInt8](data), source: path)) } catch { throw fail("--root \(path): \(error)") }
     }
+    // `serve` signs with its CA and sends its own TEST and SUMMARY notifications to this receiver:
+    // the receiver trusts that CA too, or it would refuse what its own server sent.
+    let authority = serveAPI ? try localAuthority() : nil
+    if let authority { extra.append(try TrustedRoot(fileContents: authority.rootDER, source: "the local CA (--ca)")) }
     let verifier = try JWSVerifier(extraRoots: extra)
     if let directory {
       do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch { throw fail("\(directory): cannot create") }
       let receiver = NotificationReceiver(verifier: verifier, sink: DirectorySink(directory: directory), bundleId: bundleId)
-      guard serveAPI else { return try await serve(receiver, target: directory) }
+      guard let authority else { return try await serve(receiver, target: directory) }
       let sender = HTTPNotificationSender()
       do {
-        let api = try makeAPI(directory: directory, sender: sender)
+        let api = try makeAPI(directory: directory, authority: authority, sender: sender)
         try await serve(receiver, api: api, target: directory)
       } catch {
         await sender.shutdown()
@@ -106,7 +110,14 @@ struct ListenCommand: AsyncParsableCommand {
   }
 
   /// The API's settings from the options; the CA is created on first use, as for `subdash deliver`.
-  func makeAPI(directory: String, sender: HTTPNotificationSender) throws -> LocalAppStoreAPI {
+  /// The local test CA that signs `serve`'s answers, created on first use as for `subdash deliver`.
+  func localAuthority() throws -> LocalCertificateAuthority {
+    do { return try LocalCertificateAuthority.loadOrCreate(in: ca, trustedBy: "clients", say: log) } catch {
+      throw fail("\(ca ?? LocalCertificateAuthority.defaultDirectory()): \(error)")
+    }
+  }
+
+  func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender) throws -> LocalAppStoreAPI {
     guard let keyId, let issuerId, let key, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
     guard let text = try? String(contentsOfFile: key, encoding: .utf8) else { throw fail("--key \(key): cannot read") }
     let publicKey: P256.Signing.PublicKey
@@ -116,10 +127,6 @@ struct ListenCommand: AsyncParsableCommand {
       publicKey = k
     } else {
       throw fail("--key \(key): not a P-256 private key (.p8) or public key in PEM")
-    }
-    let authority: LocalCertificateAuthority
-    do { authority = try LocalCertificateAuthority.loadOrCreate(in: ca, trustedBy: "clients", say: log) } catch {
-      throw fail("\(ca ?? LocalCertificateAuthority.defaultDirectory()): \(error)")
     }
     let check = BearerCheck(publicKey: publicKey, keyID: keyId, issuerID: issuerId, bundleID: bundleId)
     return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify),

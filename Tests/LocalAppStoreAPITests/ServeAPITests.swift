@@ -102,8 +102,10 @@ import Testing
     let backwards = await s.send("POST", path, json: ["startDate": nowMs - 86_400_000, "endDate": nowMs - 2 * 86_400_000])
     #expect(ServeFixture.object(backwards)["errorCode"] as? Int == 4_000_013)
     let state = try StateFile.load(path: s.path)
-    let inWindow = state.subscriber.notifications.filter { ($0.signedDate?.ms ?? 0) >= nowMs - 29 * 86_400_000 && ($0.signedDate?.ms ?? 0) < nowMs }
-    let r = ServeFixture.object(await s.send("POST", path, json: ["startDate": nowMs - 29 * 86_400_000, "endDate": nowMs, "transactionId": ServeFixture.id]))
+    // One subscriber's window counts back from its file's clock (oneSubscribersWindowIsCountedFromItsOwnClock).
+    let clock = try Simulator.clock(state).ms
+    let inWindow = state.subscriber.notifications.filter { ($0.signedDate?.ms ?? 0) >= clock - 29 * 86_400_000 && ($0.signedDate?.ms ?? 0) < clock }
+    let r = ServeFixture.object(await s.send("POST", path, json: ["startDate": clock - 29 * 86_400_000, "endDate": clock, "transactionId": ServeFixture.id]))
     let items = r["notificationHistory"] as? [[String: Any]] ?? []
     var uuids: [String] = []
     for item in items { uuids.append(try await ServeFixture.verified(item["signedPayload"] as! String)["notificationUUID"] as! String) }
@@ -111,6 +113,44 @@ import Testing
     #expect(uuids == inWindow.compactMap(\.notificationUUID))
     let onlyOther = ServeFixture.object(await s.send("POST", path, json: ["startDate": nowMs - 29 * 86_400_000, "endDate": nowMs, "notificationType": "REFUND"]))
     #expect((onlyOther["notificationHistory"] as? [Any])?.isEmpty == true)
+  }
+
+  /// A simulated subscriber's "now" is its file's clock: its window is counted back from there, so
+  /// a file whose clock is months behind the wall clock still answers for its recent notifications.
+  @Test func oneSubscribersWindowIsCountedFromItsOwnClock() async throws {
+    let s = try ServeFixture(now: Date(timeIntervalSince1970: 1_790_000_000))  // 2026-09: months after the file's clock
+    defer { s.remove() }
+    let clock = try Simulator.clock(try StateFile.load(path: s.path)).ms
+    let path = "\(Self.sandbox)/v1/notifications/history"
+    let window: [String: Any] = ["startDate": clock - 29 * 86_400_000, "endDate": clock + 1]
+    var one = window
+    one["transactionId"] = ServeFixture.id
+    let r = await s.send("POST", path, json: one)
+    #expect(r.status == 200 && (ServeFixture.object(r)["notificationHistory"] as? [Any])?.isEmpty == false)
+    // Every subscriber at once has no one clock: the wall clock's window, which this is outside.
+    let all = await s.send("POST", path, json: window)
+    #expect(all.status == 400 && ServeFixture.object(all)["errorCode"] as? Int == 4_000_012)
+  }
+
+  /// v1 of Get Transaction History is deprecated but is what Apple's Python library calls by
+  /// default: the same pages as v2.
+  @Test func historyV1AnswersAsV2() async throws {
+    let s = try ServeFixture(pageSize: 3)
+    defer { s.remove() }
+    let v1 = await s.get("\(Self.sandbox)/v1/history/\(ServeFixture.id)")
+    let v2 = await s.get("\(Self.sandbox)/v2/history/\(ServeFixture.id)")
+    #expect(v1.status == 200 && v2.status == 200)
+    let ids = { (r: LocalAppStoreAPI.Response) async throws -> [String] in
+      var out: [String] = []
+      for jws in ServeFixture.object(r)["signedTransactions"] as? [String] ?? [] {
+        out.append(try await ServeFixture.verified(jws)["transactionId"] as? String ?? "")
+      }
+      return out
+    }
+    let first = try await ids(v1)
+    let second = try await ids(v2)
+    #expect(first.count == 3 && first == second)
+    #expect((await s.get("\(Self.sandbox)/v1/refund/lookup/\(ServeFixture.id)")).status == 200)
   }
 
   /// Apple: history payloads show the state "at original send time". A renewal later refunded

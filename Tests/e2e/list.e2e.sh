@@ -81,7 +81,14 @@ test_list_command_for_scripts() {
 # changed while no list was open; --index puts it elsewhere, --no-index reads the files.
 test_index_beside_the_files() {
   fresh_dir
-  e2e_start idx1 120 30 "$SUBDASH_BIN" --read-only "$DIR"
+  # --read-only leaves DIR as it was: the index goes to the cache directory.
+  e2e_start idx0 120 30 env XDG_CACHE_HOME="$E2E_TMP/cache" "$SUBDASH_BIN" --read-only "$DIR"
+  e2e_wait_for "$N of $N shown"
+  e2e_type q
+  e2e_wait_exit 0
+  [[ -z $(find "$DIR" -name '.subdash-index*') ]]
+  [[ -n $(find "$E2E_TMP/cache/subdash" -name 'index-*.sqlite') ]]
+  e2e_start idx1 120 30 "$SUBDASH_BIN" "$DIR"
   e2e_wait_for "$N of $N shown"
   e2e_type q
   e2e_wait_exit 0
@@ -113,6 +120,6 @@ test_demo_population() {
 
 e2e_run "the list filters as you type, opens a subscriber, comes back to the row, sorts and follows the directory" test_filter_open_back_sort_live
 e2e_run "subdash list prints matching rows and JSON for scripts; a missing directory is a one-line error" test_list_command_for_scripts
-e2e_run "the index is built beside the files, read on the next open and caught up with a file changed meanwhile" test_index_beside_the_files
+e2e_run "the index is built beside the files (in the cache under --read-only), read on the next open and caught up with a file changed meanwhile" test_index_beside_the_files
 e2e_run "--demo-population opens the list on a simulated population of 200" test_demo_population
 e2e_summary

@@ -69,6 +69,11 @@ while True:
         break
 check(seen == expect["transactionIds"], f"history {len(seen)} transactions in {pages} pages, the file has {len(expect['transactionIds'])}")
 done.append(f"Get Transaction History v2 ({len(seen)} in {pages} pages)")
+# The library's default is still the deprecated v1 path: answered with the same pages.
+v1 = client.get_transaction_history(original, None, TransactionHistoryRequest(sort=Order.ASCENDING))
+v1_ids = [verifier.verify_and_decode_signed_transaction(s).transactionId for s in v1.signedTransactions]
+check(v1_ids and v1_ids == seen[:len(v1_ids)], f"v1 history {v1_ids[:3]}…, v2 {seen[:3]}…")
+done.append("Get Transaction History v1 (the library's default)")
 
 # Get Notification History (the sandbox window: 30 days)
 now = int(time.time() * 1000)
