@@ -230,7 +230,8 @@ public struct Deliverer: Sendable {
     if r.attempt.result == .success {
       return "✓ \(what) → \(r.attempt.httpStatus.map(String.init) ?? "ok")\(took)\(attempt > 1 ? " (attempt \(attempt))" : "")"
     }
-    let answer = r.attempt.httpStatus.map { "\($0) (\(r.attempt.result.rawValue))" } ?? "\(r.attempt.result.rawValue)\(r.detail.map { ": \(LogText.clip($0, limit: 80))" } ?? "")"
+    let reason = r.detail.map { ": \(LogText.clip($0, limit: 200))" } ?? ""
+    let answer = r.attempt.httpStatus.map { "\($0) (\(r.attempt.result.rawValue))\(reason)" } ?? "\(r.attempt.result.rawValue)\(reason)"
     guard let retryAt else {
       return "✗ \(what) → \(answer); gave up after \(attempt) attempt\(attempt == 1 ? "" : "s")"
     }

@@ -47,10 +47,16 @@ public final class HTTPNotificationSender: NotificationSending {
     request.body = .bytes(ByteBuffer(bytes: body))
     do {
       let response = try await http.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
-      // The answer's body is not Apple's concern; read a little so the connection can be reused.
-      _ = try? await response.body.collect(upTo: 64 << 10)
+      // The answer's body is not Apple's concern, but a refusal's first line is the backend
+      // saying why (listen's "refused: …"): kept for the log. Read whole, so the connection can
+      // be reused.
+      let answer = try? await response.body.collect(upTo: 64 << 10)
       let status = Int(response.status.code)
-      return SendOutcome(result: .forStatus(status), httpStatus: status)
+      let outcome = SendOutcome(result: .forStatus(status), httpStatus: status)
+      guard outcome.result != .success, let answer else { return outcome }
+      let firstLine = String(decoding: answer.readableBytesView.prefix(400), as: UTF8.self)
+        .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+      return SendOutcome(result: outcome.result, httpStatus: status, detail: firstLine.isEmpty ? nil : firstLine)
     } catch {
       return Self.classify(error)
     }

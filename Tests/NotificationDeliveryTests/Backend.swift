@@ -18,11 +18,11 @@ final class Backend: @unchecked Sendable {
   private var arrivals: [(uuid: String, status: Int, body: [UInt8])] = []
 
   /// `failFirst`: statuses for the first requests, whatever they carry.
-  init(ca: LocalCertificateAuthority, failFirst: [Int] = []) throws {
+  init(ca: LocalCertificateAuthority, failFirst: [Int] = [], bundleId: String? = nil) throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-backend-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let root = try TrustedRoot(fileContents: ca.rootDER, source: "test CA")
-    receiver = NotificationReceiver(verifier: try JWSVerifier(extraRoots: [root], trustApple: false), sink: DirectorySink(directory: directory), bundleId: nil)
+    receiver = NotificationReceiver(verifier: try JWSVerifier(extraRoots: [root], trustApple: false), sink: DirectorySink(directory: directory), bundleId: bundleId)
     failures = failFirst
   }
 
@@ -33,12 +33,18 @@ final class Backend: @unchecked Sendable {
   var received: [(uuid: String, status: Int, body: [UInt8])] { lock.withLock { arrivals } }
   var uuidsAccepted: [String] { received.filter { $0.status == 200 }.map(\.uuid) }
 
-  func handle(_ body: [UInt8], contentType: String?) async -> Int {
+  /// The status, and the receiver's one-line reason as `listen` answers it (scripted failures: none).
+  func handle(_ body: [UInt8], contentType: String?) async -> (status: Int, message: String?) {
     let scripted: Int? = lock.withLock { failures.isEmpty ? nil : failures.removeFirst() }
-    let status: Int
-    if let scripted { status = scripted } else { status = await receiver.receive(body: body, contentType: contentType).status }
-    lock.withLock { arrivals.append((Self.peekUUID(body) ?? "?", status, body)) }
-    return status
+    let answer: (Int, String?)
+    if let scripted {
+      answer = (scripted, nil)
+    } else {
+      let outcome = await receiver.receive(body: body, contentType: contentType)
+      answer = (outcome.status, outcome.status == 200 ? nil : outcome.message)
+    }
+    lock.withLock { arrivals.append((Self.peekUUID(body) ?? "?", answer.0, body)) }
+    return answer
   }
 
   /// Runs the server for the duration of `body`, which gets its URL.
@@ -46,8 +52,8 @@ final class Backend: @unchecked Sendable {
     let router = Router()
     router.post("/apple/notifications") { request, _ -> Response in
       let bytes = try await request.body.collect(upTo: 1 << 20)
-      let status = await self.handle(Array(buffer: bytes), contentType: request.headers[.contentType])
-      return Response(status: .init(code: status))
+      let (status, message) = await self.handle(Array(buffer: bytes), contentType: request.headers[.contentType])
+      return Response(status: .init(code: status), body: .init(byteBuffer: ByteBuffer(string: message.map { $0 + "\n" } ?? "")))
     }
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
     var logger = Logger(label: "test-backend")

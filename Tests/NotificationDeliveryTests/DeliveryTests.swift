@@ -41,6 +41,20 @@ import Testing
     #expect(written.all.count == 1)
   }
 
+  /// A backend that refuses says why in its answer: the deliverer's log line carries it, so a
+  /// developer sees "wrong bundle id" rather than a bare 403.
+  @Test func aRefusalsReasonIsInTheLog() async throws {
+    let sim = try DeliveryFixture()
+    defer { sim.remove() }
+    let backend = try Backend(ca: DeliveryFixture.ca, bundleId: "com.example.other")
+    let log = Lines()
+    _ = try await backend.serve { url in
+      try await sim.deliverAll(to: url, { $0.schedule = .sandbox }, log: log, whileRunning: { try sim.renew(1) })
+    }
+    #expect(log.all.contains { $0.hasPrefix("✗ DID_RENEW") && $0.contains("403 (UNSUCCESSFUL_HTTP_RESPONSE_CODE): refused:") && $0.contains("not com.example.other") },
+            "\(log.all)")
+  }
+
   @Test func aFailingBackendIsRetriedOnApplesScheduleScaledByTheRate() async throws {
     let sim = try DeliveryFixture()
     defer { sim.remove() }
