@@ -22,6 +22,17 @@ import Testing
   @Test func anOfferPriceIsThePaidPrice() {
     #expect(planLine(Scenarios.example("offer-in-effect")).hasPrefix("5.99 USD / 1 month paid (catalog 11.99 USD)"))
   }
+
+  /// A pay-up-front offer code charges once for its whole period: 14.99 for 3 months, not "a month".
+  @Test func aPayUpFrontPriceCoversTheOfferPeriod() {
+    let s = Scenarios.active.with {
+      $0.subscriber.latestTransaction?.price = 14990
+      $0.subscriber.latestTransaction?.offerType = .offerCode
+      $0.subscriber.latestTransaction?.offerDiscountType = .payUpFront
+      $0.subscriber.latestTransaction?.offerPeriod = "P3M"
+    }
+    #expect(planLine(s).hasPrefix("14.99 USD / 3 months paid (catalog 7.99 USD / 1 month) · purchased"), "\(planLine(s))")
+  }
 }
 
 @Suite struct EventCountTests {

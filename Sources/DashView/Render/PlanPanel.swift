@@ -77,7 +77,11 @@ enum PlanPanel {
     if !product.priceKnown { return PlanText.price(paid, currency: t.currency ?? currency, period: product.period) }
     let catalog = Money.format(product.priceMilli, currency: t.currency ?? currency)
     if paid == 0 { return "free period (catalog \(PlanText.price(product.priceMilli, currency: t.currency ?? currency, period: product.period)))" }
-    return "\(PlanText.price(paid, currency: t.currency ?? currency, period: product.period)) paid (catalog \(catalog))"
+    // A pay-up-front offer's price covers the whole offer period (3 months for one charge), not
+    // one renewal period.
+    let covers = t.offerDiscountType == .payUpFront ? (t.offerPeriod ?? product.period) : product.period
+    let catalogText = covers == product.period ? catalog : "\(catalog) / \(PlanText.period(product.period))"
+    return "\(PlanText.price(paid, currency: t.currency ?? currency, period: covers)) paid (catalog \(catalogText))"
   }
 
   /// "renews on DATE (in 12d 04h)", "expires on DATE (in …), auto-renew off", "switches to X on DATE",
