@@ -33,4 +33,12 @@ import Testing
     #expect(SubscriptionStatus.billingRetry.afterIs == "in billing retry")
     #expect(SubscriptionStatus.expired.afterIs == "expired")
   }
+
+  /// A short date in another year than now says its year: a renewal a year ahead is not this year's.
+  @Test func aShortDateInAnotherYearSaysItsYear() throws {
+    let now = try Format.parseDate("2026-12-31T23:59:59.999Z")
+    #expect(Format.dateShort(try Format.parseDate("2026-05-14T15:00:00Z"), now: now) == "May 14 15:00")
+    #expect(Format.dateShort(try Format.parseDate("2027-01-02T00:00:00Z"), now: now) == "2027-01-02 00:00")
+    #expect(Format.dateShort(try Format.parseDate("2025-12-31T23:59:00Z"), now: now + .ms(1)) == "2025-12-31 23:59")
+  }
 }

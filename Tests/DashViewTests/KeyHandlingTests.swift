@@ -405,7 +405,7 @@ private struct Session {
     #expect(s.picker?.items.map(\.action) == [1, 7, 14, 30, 90].map { .extendRenewalDate(days: $0, reason: .customerSatisfaction) })
     s.press(.down, .enter)
     #expect(s.confirmation?.action == .extendRenewalDate(days: 7, reason: .customerSatisfaction))
-    #expect(s.confirmation?.preview.summary.hasPrefix("Extend Family extended by 7 days") == true)
+    #expect(s.confirmation?.preview.summary.hasPrefix("Extend Family by 7 days") == true)
     #expect(s.press(.char("y")) == [.perform(.extendRenewalDate(days: 7, reason: .customerSatisfaction))])
   }
 

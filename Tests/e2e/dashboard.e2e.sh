@@ -168,7 +168,7 @@ test_extend_renewal_date() {
   e2e_wait_for "Extend the renewal date by"
   e2e_keys Down
   e2e_keys Enter
-  e2e_wait_for "Extend Family extended by 7 days (customer satisfaction)"
+  e2e_wait_for "Extend Family by 7 days (customer satisfaction)"
   e2e_type y
   e2e_wait_for "RENEWAL_EXTENDED"
   quit

@@ -55,7 +55,8 @@ public enum ExtendRenewal {
     let text = "\(name) extended by \(counted(days, "day")) (\(reason)): expires \(Format.date(effective)) instead of \(Format.date(expires))"
     let note = ctx.notification(type: .renewalExtended, subtype: nil, status: .active, productId: t.productId, summary: text)
     let change = Change(state: state, transactions: [extended], notifications: [note], message: text.prefix(1).uppercased() + text.dropFirst() + ".")
-    let preview = ActionPreview(summary: "Extend \(text); RENEWAL_EXTENDED is sent and the extension cannot be undone.", effectiveDate: ctx.now)
+    let ask = "Extend \(name) by \(counted(days, "day")) (\(reason)): expires \(Format.date(effective)) instead of \(Format.date(expires))"
+    let preview = ActionPreview(summary: "\(ask); RENEWAL_EXTENDED is sent and the extension cannot be undone.", effectiveDate: ctx.now)
     return Outcome(change: change, preview: preview)
   }
 

@@ -21,8 +21,10 @@ extension Format {
     return String(minute.dropLast(4)) + ":" + Civil.pad(Civil.fields(instant.ms).second, 2) + " UTC"
   }
 
-  /// `Nov 22 03:42`, with `:07` when it is within an hour of `now`.
+  /// `Nov 22 03:42`, with `:07` when it is within an hour of `now`; `2027-05-14 15:00` when it is
+  /// in another year than `now` (an annual plan's renewal would otherwise read as this year's).
   public static func dateShort(_ instant: Instant, now: Instant) -> String {
-    dateShort(instant, seconds: showsSeconds(instant, now: now))
+    let otherYear = Civil.fields(instant.ms).date.year != Civil.fields(now.ms).date.year
+    return dateShort(instant, seconds: showsSeconds(instant, now: now), year: otherYear)
   }
 }

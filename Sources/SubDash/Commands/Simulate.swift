@@ -46,6 +46,9 @@ struct Simulate: ParsableCommand {
   @Option(help: "Seed for notification ids and random failures (simulation.failureRate).")
   var seed: UInt64?
 
+  @Option(name: .customLong("id-offset"), help: ArgumentHelp("Added to new transaction ids (simulation.transactionIdOffset, 0…899999999000000; a multiple of 1000000 keeps them readable): files that feed one backend need their own.", valueName: "N"))
+  var idOffset: Int64?
+
   @Flag(help: "Print each notification as a JSON object per line.")
   var jsonl = false
 
@@ -109,7 +112,7 @@ struct Simulate: ParsableCommand {
     if mix != nil { throw ValidationError("--mix goes with --population") }
     if scenario != nil && check != nil { throw ValidationError("use either --scenario or --check, not both") }
     let scripted = scenario != nil || check != nil
-    if scripted && (fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil || seed != nil) {
+    if scripted && (fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil || seed != nil || idOffset != nil) {
       throw ValidationError("--scenario and --check take their settings from the script (set rate …, set grace …); drop the other flags")
     }
     if check == nil && file == nil { throw ValidationError("missing the state FILE") }
@@ -210,7 +213,7 @@ struct Simulate: ParsableCommand {
     LineOut.stdout("stored \(counted(summary.subscribers, "subscriber")) in \(List.withoutPassword(url))")
   }
 
-  /// Writes --rate, --grace, --fail-renewals and --seed into the file's simulation settings, so
+  /// Writes --rate, --grace, --fail-renewals, --seed and --id-offset into the file's simulation settings, so
   /// dashboards on the same file apply the same rules.
   func applyFlags(to path: String) throws {
     // Raw values, checked here and again as a whole by the model before anything is written.
@@ -226,6 +229,7 @@ struct Simulate: ParsableCommand {
     }
     if failRenewals { values.append(("failRenewals", .bool(true))) }
     if let seed { values.append(("seed", .int(Int64(bitPattern: seed)))) }
+    if let idOffset { values.append(("transactionIdOffset", .int(idOffset))) }
     guard !values.isEmpty else { return }
     _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
       try Simulator.setSettings(s, values).get()
