@@ -105,6 +105,9 @@ public struct Deliverer: Sendable {
     }
     guard let book = opened else { throw DeliveryError("\(path): cannot start delivering") }
     if !book.pending.isEmpty { log("resuming \(book.pending.count) pending deliver\(book.pending.count == 1 ? "y" : "ies") from an earlier run") }
+    if let env = latest?.environment, env == .xcode || env == .localTesting {
+      log("note: \(PathName.fileName(of: path)) is in the \(env.rawValue) environment; receivers built on Apple's libraries (and subdash listen) refuse it, since nothing verifies Xcode payloads. Sandbox data (simulation.environment \"Sandbox\", or a sandbox --rate) is what they accept")
+    }
     return Following(book: book, intake: DeliveryIntake(lastTransaction: latest))
   }
 

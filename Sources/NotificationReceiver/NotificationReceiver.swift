@@ -57,7 +57,9 @@ public final class NotificationReceiver: Sendable {
       return .refused(403, "signedPayload: \(Self.oneLine(error))")
     }
     if case .unverified = verified.signedBy {
-      return .refused(403, "signedPayload is signed by Xcode's local key, not by Apple or a --root CA")
+      // Apple's verifiers leave Xcode/LocalTesting payloads unchecked (and the App Store sends no
+      // server notifications for them), so nothing vouches for one: say which field decided it.
+      return .refused(403, "signedPayload is for the \(verified.environment ?? "Xcode") environment, which nothing verifies (Apple's libraries skip its signature); deliver Sandbox or Production data")
     }
     guard case .notification(let type, let subtype) = verified.kind else {
       return .refused(400, "signedPayload is not a notification (no notificationType)")

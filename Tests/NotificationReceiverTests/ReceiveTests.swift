@@ -67,6 +67,19 @@ import Testing
     #expect(store.files.isEmpty)
   }
 
+  /// An Xcode-environment notification is not trusted even from a trusted CA: Apple's verifiers
+  /// skip its signature, so nothing vouches for it. The refusal names the environment.
+  @Test func anXcodeEnvironmentNotificationIsRefusedNamingItsEnvironment() async throws {
+    let store = try LocalAppStore()
+    defer { store.remove() }
+    // Re-signed with data.environment Xcode (the nested JWS stay as they are).
+    let n = #"{"notificationType":"DID_RENEW","notificationUUID":"\#(UUID().uuidString.lowercased())","version":"2.0","signedDate":\#(LocalAppStore.start),"data":{"bundleId":"com.example.subdash","environment":"Xcode","status":1}}"#
+    let body = Array(#"{"signedPayload":"\#(try LocalAppStore.ca.sign(payloadJSON: Array(n.utf8)))"}"#.utf8)
+    let outcome = await store.post(body)
+    #expect(outcome.status == 403 && outcome.message.contains("for the Xcode environment, which nothing verifies"), "\(outcome.message)")
+    #expect(store.files.isEmpty)
+  }
+
   /// Even a trusted signer's strings reach the log and the answer without escape sequences.
   @Test func aSignedTypeWithEscapeSequencesIsLoggedAsPlainText() async throws {
     let store = try LocalAppStore()
