@@ -228,8 +228,11 @@ struct ActionsRedeemCodeTests {
     // A new customer has no group yet: the code's group becomes theirs.
     let other = try applied(.redeemOfferCode("ELSEWHERE"), to: F.newCustomer(), at: Self.march)
     #expect(other.latest?.subscriptionGroupIdentifier == "OTHER")
+    // A refunded customer has lapsed: a code for lapsed customers resubscribes them.
     let revoked = F.state(transactionExtras: #", "revocationDate": 1768046400000, "revocationReason": 0"#)
-    #expect(refusal(.redeemOfferCode("FAM-AAAA-1111"), in: revoked, at: F.midPeriod) == .revoked)
+    let back = try Actions.apply(.redeemOfferCode("FAM-AAAA-1111"), to: revoked, at: F.midPeriod, timing: TimeRate.realTime).get()
+    #expect(back.notifications.map(\.label) == ["SUBSCRIBED / RESUBSCRIBE"])
+    #expect(back.state.subscriber.latestTransaction?.revocationDate == nil)
     let queued = F.state(renewalExtras: #", "offerType": 3, "offerIdentifier": "family-any""#)
     #expect(refusal(.redeemOfferCode("FAM-AAAA-1111"), in: queued, at: F.midPeriod) == .offerAlreadyQueued("family-any"))
   }

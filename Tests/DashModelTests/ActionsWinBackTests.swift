@@ -108,13 +108,18 @@ struct ActionsWinBackTests {
     #expect(refusal(.acceptWinBack(offerId: "wb-family-3m"), in: F.newCustomer(), at: Self.may) == .noSubscription)
   }
 
+  /// Nothing changes a refunded subscription; the customer, now lapsed, may only start again (buy,
+  /// or a code for lapsed customers: ActionsRedeemCodeTests), so a code for active ones is refused
+  /// for that reason.
   @Test func aRevokedSubscriptionRefusesEveryAction() {
     let revoked = F.state(transactionExtras: #", "revocationDate": 1768046400000, "revocationReason": 1"#)
     let actions: [PlanAction] = [
       .upgrade(toProductId: "pass.premium"), .downgrade(toProductId: "pass.individual"), .crossgrade(toProductId: "pass.duo"),
-      .redeemOfferCode("LOYAL"), .acceptWinBack(offerId: "wb-family-3m"), .setAutoRenew(false), .setAutoRenew(true),
+      .acceptWinBack(offerId: "wb-family-3m"), .setAutoRenew(false), .setAutoRenew(true),
     ]
     for a in actions { #expect(refusal(a, in: revoked, at: F.midPeriod) == .revoked, "\(a)") }
+    #expect(refusal(.redeemOfferCode("LOYAL"), in: revoked, at: F.midPeriod)
+      == .codeNotEligible("LOYAL", reason: "it is for existing (active) customers; this one is lapsed (refunded or revoked)"))
   }
 
   @Test func withoutASubscriptionOnlyACodeForNewCustomersWorks() {

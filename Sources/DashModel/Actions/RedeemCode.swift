@@ -45,7 +45,6 @@ enum RedeemCode {
     }) {
       throw .codeAlreadyRedeemedBySubscriber(code)
     }
-    if ctx.status == .revoked { throw .revoked }
     if let current = ctx.latest?.productId, let group = ctx.catalog.group(of: current), group.id != product.groupID {
       throw .codeWrongGroup(code)
     }
@@ -113,11 +112,14 @@ enum RedeemCode {
     return Outcome(change: change, preview: preview)
   }
 
-  /// Never subscribed = new; active, grace or billing retry = existing; expired = expired.
+  /// Never subscribed = new; active, grace or billing retry = existing; expired = expired, and so
+  /// is a refunded (revoked) one: without access, a lapsed customer who may resubscribe, as `b`
+  /// lets them buy again.
   static func customerType(_ ctx: ActionContext) -> (kind: CodeEligibility, text: String) {
     switch ctx.status {
     case nil: return (.new, "new (never subscribed)")
     case .expired?: return (.expired, "expired (lapsed)")
+    case .revoked?: return (.expired, "lapsed (refunded or revoked)")
     case let s?: return (.existing, "an existing subscriber (\(s))")
     }
   }
