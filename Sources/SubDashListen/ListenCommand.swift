@@ -58,9 +58,9 @@ struct ListenCommand: AsyncParsableCommand {
   func validate() throws {
     guard (directory == nil) != (database == nil) else { throw ValidationError("give DIR or --db URL") }
     if serveAPI {
-      guard directory != nil else { throw ValidationError("--serve-api answers from DIR, not --db") }
+      guard directory != nil else { throw ValidationError("the API (subdash serve) answers from DIR, not --db") }
       guard keyId != nil, issuerId != nil, key != nil, bundleId != nil else {
-        throw ValidationError("--serve-api checks bearer tokens as Apple does: give --key-id, --issuer-id, --key FILE and --bundle-id")
+        throw ValidationError("the API (subdash serve) checks bearer tokens as Apple does: give --key-id, --issuer-id, --key FILE and --bundle-id")
       }
     } else if keyId != nil || issuerId != nil || key != nil || ca != nil || appAppleId != nil || notify != nil {
       throw ValidationError("--key-id, --issuer-id, --key, --ca, --app-apple-id and --notify go with --serve-api")

@@ -220,6 +220,17 @@ if bad:
 PY
 }
 
+# `subdash serve --help` is serve's own (not subdash-listen's), and a missing key says what serve needs.
+test_serve_help_is_its_own() {
+  "$SUBDASH_BIN" serve --help >"$E2E_TMP/serve-help.txt"
+  grep -qF "USAGE: subdash serve --port PORT --key-id KID" "$E2E_TMP/serve-help.txt"
+  grep -qF "Set App Account Token" "$E2E_TMP/serve-help.txt"
+  local code=0
+  "$SUBDASH_BIN" serve --port 0 "$E2E_TMP/none" 2>"$E2E_TMP/serve-err.txt" || code=$?
+  [[ $code == 64 ]] && grep -qF "the API (subdash serve) checks bearer tokens as Apple does" "$E2E_TMP/serve-err.txt"
+}
+
+e2e_run "subdash serve --help is serve's; a missing key is named" test_serve_help_is_its_own
 e2e_run "ca init, ca sign, listen over HTTP, a dashboard following the file it writes" test_ca_listen_and_a_dashboard_following
 e2e_run "kill -9 of listen mid-stream: after restart and retries, every notification exactly once" test_kill_9_loses_nothing
 e2e_run "simulate --deliver to listen, a dashboard showing each delivery land" test_simulate_deliver_with_a_dashboard_following
