@@ -191,6 +191,9 @@ public struct Deliverer: Sendable {
     var lines: [String] = []
     var rolls = rng
     var counted = Totals()
+    // The wait a line states runs from now: an attempt that took a while (a connection retried
+    // until the connect timeout) may already be past its retry time.
+    let recordedAt = wallClock()
     try update("delivery: \(results.count) attempt\(results.count == 1 ? "" : "s")") { s in
       guard var book = s.document.deliveries else { return false }
       lines = []
@@ -204,7 +207,7 @@ public struct Deliverer: Sendable {
         let attempts = d.sendAttempts.count + 1
         let retryAt = r.attempt.result == .success ? nil : book.schedule.nextAttempt(afterAttempts: attempts, lastAt: r.attempt.attemptDate, for: s)
         book.record(r.attempt, forPendingAt: i, retryAt: retryAt)
-        lines.append(Self.line(d, r, attempt: attempts, of: book.schedule.maxAttempts, retryAt: retryAt))
+        lines.append(Self.line(d, r, attempt: attempts, of: book.schedule.maxAttempts, retryAt: retryAt, now: recordedAt))
         counted.attempts += 1
         if r.attempt.result == .success {
           if d.isDuplicate { counted.duplicates += 1 } else { counted.delivered += 1 }
@@ -227,7 +230,7 @@ public struct Deliverer: Sendable {
   }
 
   /// `✓ DID_RENEW 7819afd7 → 200 in 12 ms` / `✗ DID_RENEW 7819afd7 → 500 (UNSUCCESSFUL_HTTP_RESPONSE_CODE); retry 2 of 6 in 0.4 s`.
-  static func line(_ d: Delivery, _ r: AttemptResult, attempt: Int, of max: Int, retryAt: Instant?) -> String {
+  static func line(_ d: Delivery, _ r: AttemptResult, attempt: Int, of max: Int, retryAt: Instant?, now: Instant) -> String {
     let what = "\(LogText.clip(d.label)) \(LogText.clip(String(d.notificationUUID.prefix(8))))\(d.isDuplicate ? " (duplicate)" : "")"
     let took = r.attempt.milliseconds.map { " in \($0) ms" } ?? ""
     if r.attempt.result == .success {
@@ -238,7 +241,8 @@ public struct Deliverer: Sendable {
     guard let retryAt else {
       return "✗ \(what) → \(answer); gave up after \(attempt) attempt\(attempt == 1 ? "" : "s")"
     }
-    return "✗ \(what) → \(answer); retry \(attempt + 1) of \(max) in \(Format.wait(retryAt - r.attempt.attemptDate))"
+    let wait = retryAt - Swift.max(now, r.attempt.attemptDate)
+    return "✗ \(what) → \(answer); retry \(attempt + 1) of \(max) " + (wait.ms > 0 ? "in \(Format.wait(wait))" : "now")
   }
 
   // MARK: - The write path
