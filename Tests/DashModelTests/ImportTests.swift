@@ -142,5 +142,9 @@ import Testing
     #expect(throws: ImportError(input: "t.jws", line: 1, message: "signature invalid: chain does not end in Apple Root CA - G3")) {
       try ImportKit.merge([ImportKit.input("t.jws", ImportKit.jws(ImportKit.transaction(1, purchase: t0)))], checker: Rejects(reason: "chain does not end in Apple Root CA - G3"))
     }
+    // An empty array is nothing to import, not a customer who never subscribed.
+    #expect(throws: ImportError(input: "empty.json", line: 1, path: JSONPath.root, message: "an empty array: no App Store or RevenueCat data to import")) {
+      try ImportKit.merge([ImportKit.input("empty.json", "[]")])
+    }
   }
 }

@@ -96,6 +96,8 @@ struct InputReader {
   mutating func readJSON(_ json: JSON, at path: JSONPath) throws(DecodeError) {
     switch json {
     case .array(let a):
+      // An empty array holds nothing to import: said, rather than shown as a customer who never subscribed.
+      if a.isEmpty { throw DecodeError(path, "an empty array: no App Store or RevenueCat data to import") }
       for (i, e) in a.enumerated() { try readJSON(e, at: path.appending(i)) }
     case .object(let o):
       try readObject(o, at: path)
