@@ -72,6 +72,7 @@ struct PrintList: ParsableCommand {
 
   func run() throws {
     guard let sortOrder = ListPrinter.parseSort(sort) else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event") }
+    if let problem = ListFilter.problem(in: filter) { throw ValidationError("--filter: \(problem)") }
     try index.checkReadable()
     let wall = WallClock.now()
     let source = IndexedList(directory: index.directory, indexPath: index.indexPath)

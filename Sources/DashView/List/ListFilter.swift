@@ -20,6 +20,21 @@ public struct ListFilter: Equatable, Sendable {
 
   public var isEmpty: Bool { terms.isEmpty }
 
+  /// For a filter given whole (`subdash list --filter`), not typed key by key: a `status:` or
+  /// `flag:` word that names nothing would quietly print no rows, so it is said instead.
+  public static func problem(in text: String) -> String? {
+    for raw in text.split(separator: " ").map(String.init) {
+      switch term(raw) {
+      case .status(let any)? where any.isEmpty:
+        return "\(raw) names no status (\(ListStatus.allCases.map(\.rawValue).joined(separator: ", ")))"
+      case .flag(let any)? where any.isEmpty:
+        return "\(raw) names no flag (\(ListFlag.allCases.map(\.rawValue).joined(separator: ", ")))"
+      default: continue
+      }
+    }
+    return nil
+  }
+
   private static func term(_ raw: String) -> Term? {
     var word = raw.lowercased()
     for tail in ["…", "..."] where word.hasSuffix(tail) { word.removeLast(tail.count) }

@@ -42,6 +42,7 @@ struct List: ParsableCommand {
     guard (directory == nil) != (database == nil) else { throw ValidationError("give DIR or --db URL") }
     _ = try viewing.nowOverride()
     _ = try Self.parseSort(sort)
+    if let problem = ListFilter.problem(in: filter) { throw ValidationError("--filter: \(problem)") }
   }
 
   static func parseSort(_ text: String) throws -> ListSort {

@@ -57,4 +57,13 @@ import Testing
       #expect(ListFixture.files(s) == ListFixture.rows.sorted(by: sort.before).map(\.file), "\(column) descending \(descending)")
     }
   }
+
+  /// A filter given whole (`subdash list --filter`) that names no status or flag is said, not
+  /// answered with an empty list; a prefix of a real one, or plain text, is fine.
+  @Test func aFilterNamingNoStatusOrFlagIsSaid() {
+    #expect(ListFilter.problem(in: "status:nonsense")?.hasPrefix("status:nonsense names no status (active, grace") == true)
+    #expect(ListFilter.problem(in: "premium flag:zz")?.hasPrefix("flag:zz names no flag (grace, billing-retry") == true)
+    #expect(ListFilter.problem(in: "status:gr flag:ref product:premium 2000000") == nil)
+    #expect(ListFilter.problem(in: "") == nil)
+  }
 }
