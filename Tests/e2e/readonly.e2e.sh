@@ -70,6 +70,25 @@ test_read_only_dashboard_never_writes() {
   expect_untouched "$before" "the --read-only dashboard"
 }
 
+# A state file copied without its journal (into a support ticket) still shows its state, with one
+# warning; a journal cut short stays an error.
+test_show_without_its_journal() {
+  fresh_state
+  "$SUBDASH_BIN" simulate --steps 1 "$STATE" >/dev/null 2>&1
+  [[ -s "$DIR/state.journal.jsonl" ]]
+  mkdir -p "$E2E_TMP/ticket"
+  cp "$STATE" "$E2E_TMP/ticket/state.json"
+  "$SUBDASH_BIN" show "$E2E_TMP/ticket/state.json" >"$E2E_TMP/ticket.txt" 2>"$E2E_TMP/ticket.err"
+  grep -qF "originalTransactionId 2000000871234560" "$E2E_TMP/ticket.txt"
+  grep -qF "its history journal state.journal.jsonl is missing" "$E2E_TMP/ticket.err"
+  "$SUBDASH_BIN" show --json "$E2E_TMP/ticket/state.json" 2>/dev/null | grep -qF '"notifications": []'
+  : >"$DIR/state.journal.jsonl"
+  local code=0
+  "$SUBDASH_BIN" show "$STATE" >/dev/null 2>&1 || code=$?
+  [[ $code == 2 ]]
+}
+
 e2e_run "show and show --json leave the file and its directory untouched" test_show_never_writes
+e2e_run "show of a file copied without its journal shows the state with a warning; a cut journal is an error" test_show_without_its_journal
 e2e_run "the --read-only dashboard refuses every writing key and leaves the file untouched" test_read_only_dashboard_never_writes
 e2e_summary

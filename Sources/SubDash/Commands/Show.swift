@@ -3,6 +3,7 @@ import DashModel
 import DashRuntime
 import DashView
 import FoundationEssentials
+import Glibc
 
 /// `subdash show FILE`: the dashboard's information as plain text (or the derived lifecycle as
 /// JSON) on stdout. Never writes the file.
@@ -54,9 +55,7 @@ struct Show: ParsableCommand {
       o["subscriptionGroupIdentifier"] = sub.latestTransaction?.subscriptionGroupIdentifier.map(JSON.string) ?? o["groupId"]
       o["latestTransaction"] = sub.latestTransaction?.json ?? .null
       o["renewalInfo"] = sub.renewalInfo?.json ?? .null
-      let recent: [NotificationRecord]
-      do { recent = try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
-      o["notifications"] = .array(recent.map(\.json))
+      o["notifications"] = .array(try recentEvents(state).map(\.json))
       // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
       if let book = state.document.deliveries { o["deliveries"] = book.json }
       // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.
@@ -64,12 +63,22 @@ struct Show: ParsableCommand {
       print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
       return
     }
-    let recent: [NotificationRecord]
-    do { recent = try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
+    let recent = try recentEvents(state)
     let vm = ViewModel.derived(
       state: state, notifications: recent, fileName: file,
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: try viewing.nowOverride()),
       options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
     for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
+  }
+
+  /// The recent log. A state file copied without its journal (into a support ticket, say) still
+  /// shows its state: the missing history is said once on stderr and no events are listed. Any
+  /// other problem with the journal (cut short, unreadable) stays an error.
+  private func recentEvents(_ state: SubscriptionState) throws -> [NotificationRecord] {
+    if let journal = state.document.journal, access(PathName.directory(of: file) + "/" + journal.file, F_OK) != 0, errno == ENOENT {
+      LineOut.stderr("subdash: warning: \(file): its history journal \(journal.file) is missing (copied without it?): the state is shown, its events are not")
+      return []
+    }
+    do { return try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
   }
 }
