@@ -184,4 +184,18 @@ import Testing
     let copy = try StateFile.load(path: dir + "/copy.json")
     #expect(copy.historySummary.transactionCount == 4)
   }
+
+  /// A run writes its catalog beside the new state file, but never over someone's different file
+  /// of that name: refused, nothing written; the same bytes already there are fine.
+  @Test func aDifferentCatalogBesideTheNewFileIsNeverReplaced() throws {
+    let dir = Self.scratch()
+    let theirs = Array(#"{"mine": true}"#.utf8)
+    FileManager.default.createFile(atPath: dir + "/pass.storekit", contents: Data(theirs))
+    #expect(throws: ScenarioFailure.self) { try Self.run("catalog pass.storekit\nstart 2026-03-01T00:00:00Z", in: dir) }
+    #expect(FileManager.default.contents(atPath: dir + "/pass.storekit").map(Array.init) == theirs)
+    #expect(!FileManager.default.fileExists(atPath: dir + "/" + ScenarioWorkspace.stateFileName))
+    let same = Self.scratch()
+    try FileManager.default.copyItem(atPath: Sim.scenariosDir + "/pass.storekit", toPath: same + "/pass.storekit")
+    _ = try Self.run("catalog pass.storekit\nstart 2026-03-01T00:00:00Z", in: same)
+  }
 }

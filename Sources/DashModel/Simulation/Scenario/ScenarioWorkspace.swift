@@ -24,7 +24,7 @@ public enum ScenarioWorkspace {
           throw StateFileError(file: name, message: "cannot read the catalog")
         }
       }
-      try AtomicWriter.write(bytes, to: dir + "/" + name)
+      try placeCatalog(bytes, at: dir + "/" + name)
       try AtomicWriter.write(newDocument(catalogFile: name), to: statePath)
     case .stateFile(let relative):
       let source = resolve(relative, in: scriptDirectory)
@@ -37,7 +37,7 @@ public enum ScenarioWorkspace {
         guard !catalog.contains("/") else {
           throw StateFileError(file: PathName.fileName(of: source), path: JSONPath.root.appending("catalogFile"), message: "a scenario can copy a state file only with its catalog beside it (a plain file name)")
         }
-        try AtomicWriter.write(try read(sourceDir + "/" + catalog), to: dir + "/" + catalog)
+        try placeCatalog(try read(sourceDir + "/" + catalog), at: dir + "/" + catalog)
       }
       var document = state.document
       if let j = document.journal {
@@ -51,6 +51,19 @@ public enum ScenarioWorkspace {
       }
       try AtomicWriter.write(JSONWriter.write(document.json), to: statePath)
     }
+  }
+
+  /// The catalog beside the new state file. A file of that name already there is kept: left as it
+  /// is when it holds the same bytes, refused (nothing written) when it differs, so a run never
+  /// replaces someone's catalog.
+  static func placeCatalog(_ bytes: [UInt8], at path: String) throws(StateFileError) {
+    if case .success(let existing) = Posix.readAll(path: path, limit: StateFile.maxDocumentBytes) {
+      guard existing == bytes else {
+        throw StateFileError(file: path, message: "exists and differs from the scenario's catalog; not replaced (write the state file in another directory)")
+      }
+      return
+    }
+    try AtomicWriter.write(bytes, to: path)
   }
 
   static func newDocument(catalogFile: String) -> [UInt8] {
