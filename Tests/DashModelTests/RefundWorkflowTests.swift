@@ -79,6 +79,9 @@ import Testing
   @Test func proratedRefundWritesTypeAndPercentage() {
     var sim = paid("pass.premium.annual")
     sim.run(.refundProrated)
+    // The amount said is what the customer gets back, in cents: no third decimal.
+    let said = sim.log.last?.summary ?? ""
+    #expect(said.contains("prorated refund of ") && said.range(of: #"refund of \d+\.\d\d USD"#, options: .regularExpression) != nil, "\(said)")
     #expect(sim.latest.revocationType == .refundProrated)
     #expect((sim.latest.revocationPercentage ?? 0) > 99_000)
     #expect(sim.status == .revoked)

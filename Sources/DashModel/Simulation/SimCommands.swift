@@ -18,7 +18,13 @@ extension SimContext {
     if prorated {
       let share = Self.proratedPercentage(of: t, at: date)
       t.revocationPercentage = share
-      amount = t.price.map { $0 * Int64(share) / 100_000 }
+      // What the customer gets back, in the currency's minor units (2.436 USD is refunded as 2.44).
+      let unit = Int64(Proration.minorUnitMilli(t.currency))
+      amount = t.price.map { (price: Int64) -> Int64 in
+        let exact: Int64 = price * Int64(share) / 100_000
+        let rounded: Int64 = (exact + unit / 2) / unit * unit
+        return min(price, rounded)
+      }
     }
     t.signedDate = date
     record(t)
