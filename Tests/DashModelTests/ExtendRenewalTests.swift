@@ -37,6 +37,36 @@ import Testing
     #expect(sim.latest.expiresDate == Sim.at("2026-07-11T00:00:00Z"))
   }
 
+  /// A Basic subscriber (no introductory offer) ten days into a paid month.
+  func paidBasic() -> Sim {
+    var sim = Sim(start: "2026-05-01T00:00:00Z")
+    sim.buy("pass.basic.monthly")
+    sim.advance(by: .days(10))
+    return sim
+  }
+
+  func upgradeRefund(_ sim: Sim) throws -> Int64? {
+    let change = try Actions.apply(.upgrade(toProductId: "pass.premium.monthly"), to: sim.state, at: sim.now,
+                                   timing: try Simulator.rules(sim.state).rate).get()
+    let upgraded = change.transactions.first { $0.isUpgraded == true }
+    guard case .number(let text)? = upgraded?.source[SwitchNow.refundField] else { return nil }
+    return Int64(text)
+  }
+
+  /// The days an extension adds were free: an upgrade pays back only the unused paid time, the same
+  /// as without the extension, and nothing once the paid time is over.
+  @Test func anUpgradeAfterAnExtensionRefundsOnlyUnusedPaidTime() throws {
+    let plain = paidBasic()
+    let without = try #require(try upgradeRefund(plain))
+    #expect(without > 0)
+    var extended = paidBasic()
+    extended.plan(.extendRenewalDate(days: 90, reason: .customerSatisfaction))
+    #expect(try upgradeRefund(extended) == without)
+    let paidUntil = try #require(extended.settings.renewalExtensions.last?.previousExpiresDate)
+    extended.advance(to: paidUntil + .days(5))
+    #expect(try upgradeRefund(extended) == 0)
+  }
+
   @Test func daysOutsideOneToNinetyAreInvalidExtendByDays() {
     let sim = paid()
     #expect(refusal(sim, days: 0) == .extensionRefused(.invalidExtendByDays(0)))

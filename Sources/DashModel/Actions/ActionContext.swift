@@ -83,6 +83,18 @@ struct ActionContext {
     return min(purchase, timing.periodEnd(from: anchor.date, period: period, count: anchor.count - 1))
   }
 
+  /// Where the paid part of `t`'s period ends: its expiresDate, or, when renewal-date extensions
+  /// were granted within the period, the expiry before the first of them. The days an extension
+  /// adds are free, so an upgrade's prorated refund pays back only unused paid time (inferred:
+  /// Apple refunds "the unused portion" and charged nothing for the extension).
+  func paidPeriodEnd(of t: TransactionPayload) -> Instant? {
+    guard let end = t.expiresDate else { return nil }
+    let start = paidPeriodStart(of: t) ?? t.purchaseDate ?? end
+    let extensions = (try? SimulationSettings(of: state))?.renewalExtensions ?? []
+    let inThisPeriod = extensions.filter { $0.previousExpiresDate > start && $0.previousExpiresDate < $0.effectiveDate && $0.effectiveDate <= end }
+    return inThisPeriod.map(\.previousExpiresDate).min() ?? end
+  }
+
   /// The sequence number for the transaction at `index` in this change's appended history.
   func transactionSequence(_ index: Int) -> Int { history.transactionCount + index }
 

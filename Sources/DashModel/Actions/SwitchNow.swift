@@ -33,7 +33,7 @@ struct SwitchNow {
       price = target.priceMilli
     }
     var refund: Int64 = 0
-    if let start = ctx.paidPeriodStart(of: old), let end = old.expiresDate {
+    if let start = ctx.paidPeriodStart(of: old), let end = ctx.paidPeriodEnd(of: old) {
       refund = Proration.refundMilli(priceMilli: old.price ?? 0, purchaseDate: start, expiresDate: end, at: ctx.now,
                                      currency: old.currency ?? ctx.defaultCurrency)
     }
