@@ -20,7 +20,6 @@ extension LocalAppStoreAPI {
     let isNew = lock.withLock {
       guard massExtensions[key] == nil else { return false }
       massExtensions[key] = MassExtensionProgress(request: request, environment: env)
-      massExtensionRunsStarted += 1
       return true
     }
     guard isNew else { return answer }
@@ -41,11 +40,11 @@ extension LocalAppStoreAPI {
     return JSONWriter.write(progress.statusJSON)
   }
 
-  /// Every subscriber of the product in the request's environment: extended, failed (recorded in
-  /// its file) or left out (not active), each decided on the file's latest state under its lock.
   /// Requests are the environment's own: a sandbox request is unknown to production.
   static func massKey(_ requestIdentifier: String, _ env: AppStoreEnvironment) -> String { env.rawValue + " " + requestIdentifier }
 
+  /// Every subscriber of the product in the request's environment: extended, failed (recorded in
+  /// its file) or left out (not active), each decided on the file's latest state under its lock.
   private func extendEach(_ request: MassExtensionRequest, _ env: AppStoreEnvironment, key: String) {
     let inRequest = { (s: SubscriptionState) in s.subscriber.environment ?? .sandbox == env && request.covers(s.subscriber.latestTransaction) }
     for file in directory.stateFiles() {

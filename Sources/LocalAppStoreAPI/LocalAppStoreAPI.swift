@@ -55,13 +55,11 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   let wallClock: @Sendable () -> Date
   let sender: (any NotificationSending)?
   let lock = NSLock()
-  private var testNotifications: [String: (payload: String, attempts: [DeliveryAttempt])] = [:]
+  private var testNotifications: [String: AppLevelNotification] = [:]
   private var ownReceiver: String?
-  /// Mass extensions by environment and requestIdentifier (kept while the server runs, as test
-  /// notifications are).
+  /// Mass extensions by environment and requestIdentifier, one entry per run started (kept while
+  /// the server runs, as test notifications are).
   var massExtensions: [String: MassExtensionProgress] = [:]
-  /// How many mass extensions have started work (a reused requestIdentifier starts none).
-  var massExtensionRunsStarted = 0
 
   /// The URL of the notification receiver on the same server: TEST goes there without `notifyURL`.
   public func receiverStarted(at url: String) { lock.withLock { ownReceiver = url } }
@@ -284,7 +282,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     let token = UUID().uuidString.lowercased() + "_" + String(Int64(now.ms))
     let n = NotificationRecord(type: .test, uuid: UUID().uuidString.lowercased(), signedDate: now, status: nil)
     let sent = try await sendAppLevel(n, env, summary: nil)
-    lock.withLock { testNotifications[token] = (sent.signedPayload, sent.attempts) }
+    lock.withLock { testNotifications[token] = sent }
     return object([("testNotificationToken", .string(token))])
   }
 
@@ -311,7 +309,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     guard let found = lock.withLock({ testNotifications[token] }) else {
       throw APIFailure.invalidRequest(code: 4_040_008, message: "Test notification not found.")
     }
-    var fields: [(String, JSON)] = [("signedPayload", .string(found.payload)), ("sendAttempts", .array(found.attempts.map { Self.attemptJSON($0) }))]
+    var fields: [(String, JSON)] = [("signedPayload", .string(found.signedPayload)), ("sendAttempts", .array(found.attempts.map { Self.attemptJSON($0) }))]
     if let first = found.attempts.first { fields.append(("firstSendAttemptResult", .string(first.result.rawValue))) }
     return object(fields)
   }

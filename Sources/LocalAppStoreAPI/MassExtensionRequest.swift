@@ -51,12 +51,13 @@ struct MassExtensionRequest: Sendable, Equatable {
   static let invalidProductId = APIFailure.invalidRequest(code: 4_000_023, message: "Invalid product id.")
 
   /// Apple: a one-time UUID of at most 128 characters; any printable text is taken here.
-  static func isRequestIdentifier(_ s: String) -> Bool {
-    !s.isEmpty && s.count <= 128 && s.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
-  }
+  static func isRequestIdentifier(_ s: String) -> Bool { isPrintableWord(s, maxLength: 128) }
 
-  static func isProductId(_ s: String) -> Bool {
-    !s.isEmpty && s.count <= 255 && s.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
+  static func isProductId(_ s: String) -> Bool { isPrintableWord(s, maxLength: 255) }
+
+  /// Non-empty, at most `maxLength` characters, no spaces or control characters.
+  private static func isPrintableWord(_ s: String, maxLength: Int) -> Bool {
+    !s.isEmpty && s.count <= maxLength && s.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
   }
 
   /// A JSON number written as a whole number ("7", not "7.5", "7e0" or a string).

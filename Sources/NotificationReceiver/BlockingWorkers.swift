@@ -32,6 +32,13 @@ final class BlockingWorkers: @unchecked Sendable {
     }
   }
 
+  /// Jobs the queue holds, run or not (what the compaction bounds); for tests.
+  var storedJobCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return jobs.count
+  }
+
   private func submit(_ job: @escaping @Sendable () -> Void) {
     condition.lock()
     jobs.append(job)

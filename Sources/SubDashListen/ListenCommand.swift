@@ -109,7 +109,6 @@ struct ListenCommand: AsyncParsableCommand {
     }
   }
 
-  /// The API's settings from the options; the CA is created on first use, as for `subdash deliver`.
   /// The local test CA that signs `serve`'s answers, created on first use as for `subdash deliver`.
   func localAuthority() throws -> LocalCertificateAuthority {
     do { return try LocalCertificateAuthority.loadOrCreate(in: ca, trustedBy: "clients", say: log) } catch {
@@ -117,6 +116,7 @@ struct ListenCommand: AsyncParsableCommand {
     }
   }
 
+  /// The API's settings from the options, answers signed by `authority`.
   func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender) throws -> LocalAppStoreAPI {
     guard let keyId, let issuerId, let key, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
     guard let text = try? String(contentsOfFile: key, encoding: .utf8) else { throw fail("--key \(key): cannot read") }

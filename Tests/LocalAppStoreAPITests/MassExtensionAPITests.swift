@@ -62,7 +62,7 @@ import Testing
     // The same requestIdentifier again: 200, and no second run starts (so nobody is extended twice).
     let again = await s.send("POST", Self.mass, json: Self.request("mass-1"))
     #expect(again.status == 200 && ServeFixture.object(again)["requestIdentifier"] as? String == "mass-1")
-    #expect(s.api.lock.withLock { s.api.massExtensionRunsStarted } == 1)
+    #expect(s.api.lock.withLock { s.api.massExtensions.count } == 1)
     #expect(try StateFile.load(path: s.path).subscriber.latestTransaction?.expiresDate == expires + .days(5))
     #expect(try await Self.completed(s, "mass-1")["succeededCount"] as? Int == 1)
   }
@@ -150,6 +150,6 @@ import Testing
     defer { s.remove() }
     let r = await s.send("POST", "/inApps/v1/subscriptions/extend/mass", json: Self.request("prod"))
     #expect(r.status == 403 && ServeFixture.object(r)["errorCode"] as? Int == 4_030_004)
-    #expect(s.api.lock.withLock { s.api.massExtensionRunsStarted } == 0)
+    #expect(s.api.lock.withLock { s.api.massExtensions.count } == 0)
   }
 }

@@ -27,6 +27,27 @@ import Testing
     #expect(try await workers.run { 41 + 1 } == 42)
   }
 
+  /// Under steady load the queue never empties; jobs already taken are dropped as it is read (each
+  /// holds a request's body), not kept until it empties. One thread, 200 jobs queued behind a first
+  /// that waits for them all: by the 150th run the queue holds far fewer than 200 jobs.
+  @Test func jobsAlreadyTakenAreDroppedWhileTheQueueIsStillBusy() async throws {
+    let workers = BlockingWorkers(threads: 1)
+    let gate = Gate()
+    let seen = Seen()
+    let first = Task { try await workers.run { gate.arriveAndWait(for: 2) } }
+    while gate.arrivals < 1 { try await Task.sleep(for: .milliseconds(1)) }  // the one thread is taken
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for _ in 0..<200 { group.addTask { try await workers.run { seen.add(workers.storedJobCount) } } }
+      while workers.storedJobCount < 200 { try await Task.sleep(for: .milliseconds(1)) }
+      #expect(gate.arriveAndWait(for: 2))
+      try await group.waitForAll()
+    }
+    #expect(try await first.value)
+    let stored = seen.all
+    #expect(stored.count == 200)
+    #expect(stored[149] < 120, "queue held \(stored[149]) jobs at the 150th run")
+  }
+
   /// Four jobs that each wait until all four have started: with fewer than four threads running
   /// at once this could never finish (the wait's 10-second limit turns that into a failure).
   @Test func jobsThatBlockRunSideBySide() async throws {
@@ -43,6 +64,7 @@ import Testing
   final class Gate: @unchecked Sendable {
     private let condition = NSCondition()
     private var arrived = 0
+    var arrivals: Int { condition.lock(); defer { condition.unlock() }; return arrived }
     func arriveAndWait(for count: Int) -> Bool {
       condition.lock()
       defer { condition.unlock() }
@@ -53,4 +75,12 @@ import Testing
       return true
     }
   }
+}
+
+/// What the jobs saw, in the order they ran.
+final class Seen: @unchecked Sendable {
+  private let lock = NSLock()
+  private var values: [Int] = []
+  func add(_ v: Int) { lock.withLock { values.append(v) } }
+  var all: [Int] { lock.withLock { values } }
 }

@@ -17,15 +17,15 @@ extension MassExtension {
   /// `includes` narrows the request (a product, storefronts); it is asked of the locked state.
   public static func apply(toFile path: String, days: Int, reason: ExtendReasonCode, wall: Instant,
                            includes: (SubscriptionState) -> Bool = { _ in true }) -> FileOutcome {
-    var outcome: Outcome?
+    var refusal: ActionError?
+    let saved: StateFile.Saved
     do throws(StateFile.UpdateFailure<ActionError>) {
-      try StateFile.update(path: path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
+      saved = try StateFile.update(path: path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
         guard includes(current) else { throw .other("not part of the request") }
         let now = (try? Simulator.settings(current))?.now ?? wall
-        let o = apply(days: days, reason: reason, to: current, at: now, timing: Simulator.timing(current))
-        outcome = o
-        switch o {
-        case .extended(let change), .failed(let change, _): return change
+        switch apply(days: days, reason: reason, to: current, at: now, timing: Simulator.timing(current)) {
+        case .extended(let change): refusal = nil; return change
+        case .failed(let change, let error): refusal = error; return change
         case .notIncluded(let why): throw .other(why)
         }
       }
@@ -35,11 +35,7 @@ extension MassExtension {
       case .file(let e): return .unreadable(e.description)
       }
     }
-    switch outcome {
-    case .extended(let change)?: return .extended(change)
-    case .failed(let change, let error)?: return .failed(change, error)
-    case .notIncluded(let why)?: return .leftOut(why)
-    case nil: return .leftOut("not part of the request")
-    }
+    // A saved change is the extension, or the failure the eligibility rules recorded.
+    return refusal.map { .failed(saved.change, $0) } ?? .extended(saved.change)
   }
 }

@@ -162,7 +162,6 @@ public enum Simulator {
     act(state, at: now) { (c, d) throws(ActionError) in try c.requestPriceIncrease(at: d, newPrice: newPrice, consentRequired: consentRequired) }
   }
 
-  /// Changes simulation settings (rate, grace, outcomes …) without moving the clock.
   /// Send Consumption Information arrived at `now` for `transactionId` (the one the pending refund
   /// request names): kept in the request, dated at the file's clock when that is later.
   public static func recordConsumption(_ info: ConsumptionInformation, transactionId: String, in state: SubscriptionState,
@@ -174,6 +173,7 @@ public enum Simulator {
     }
   }
 
+  /// Changes simulation settings (rate, grace, outcomes …) without moving the clock.
   public static func configure(_ state: SubscriptionState, _ edit: (inout SimulationSettings) -> Void) -> Result<Change, ActionError> {
     Result { () throws(ActionError) in
       var ctx = try SimContext(state)

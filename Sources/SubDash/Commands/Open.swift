@@ -74,27 +74,28 @@ struct Open: ParsableCommand {
     if let database {
       // The team database through a private mirror directory that follows it live; a
       // dashboard's keys go back through the mirror to the row, under its lock.
-      do { mirror = try DatabaseMirror.start(url: database, follow: true) } catch let failed as DatabaseMirror.Failed {
+      let started: DatabaseMirror
+      do { started = try DatabaseMirror.start(url: database, follow: true) } catch let failed as DatabaseMirror.Failed {
         throw ExitCode(failed.status)  // subdash-db printed the reason
       }
-      guard let mirror else { return }
+      mirror = started
       if let wanted = file {
         // One subscriber (support: "open this customer"): its dashboard, no list.
-        guard let name = DatabaseSubscriber.find(wanted, in: mirror.directory) else {
+        guard let name = DatabaseSubscriber.find(wanted, in: started.directory) else {
           throw badInput("\(List.withoutPassword(database)): no subscriber named \(Sanitizer.clean(wanted)) or with that originalTransactionId")
         }
         let session: DashboardSession
         do {
-          session = try DashboardSession(path: ListDirectory.filePath(name, in: mirror.directory),
+          session = try DashboardSession(path: ListDirectory.filePath(name, in: started.directory),
                                          displayName: "\(name) (\(List.withoutPassword(database)))", options: options,
                                          nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
         } catch let error as StateFileError { throw badInput(error.description) }
-        session.rowWriter = mirror
+        session.rowWriter = started
         let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
         if code != 0 { throw ExitCode(code) }
         return
       }
-      listDirectory = mirror.directory
+      listDirectory = started.directory
     }
     if let listDirectory, database == nil, demoDirectory == nil, try viewing.nowOverride() == nil, !noIndex, ExecutablePath.hasSibling("subdash-list") {
       // A directory of state files opens the list over its SQLite index, in subdash-list: GRDB
