@@ -123,6 +123,9 @@ public final class JWSVerifier: Sendable {
     let leaf = try Self.certificate(x5c[0], "x5c[0]")
     let intermediate = try Self.certificate(x5c[1], "x5c[1]")
     // x5c[2] is never used: only roots trusted here may end the chain.
+    // RFC5280Policy traps on a year outside 0001-9999: PayloadFields refused those already, and
+    // this keeps any other caller from reaching the trap.
+    try SignedDateRange.check(date.timeIntervalSince1970 * 1000)
     var verifier = Verifier(rootCertificates: store) {
       RFC5280Policy(fixedExpiryValidationTime: date)
       AppStoreOIDPolicy()
@@ -188,8 +191,15 @@ public final class JWSVerifier: Sendable {
 
 /// `2023-01-05T21:31:34Z`, with `.mmm` when the time has milliseconds (to the nearest ms: a Date
 /// made from `signedDate / 1000` is not exact in binary, and the format style would truncate it).
+/// Total: a date outside years 0001-9999 (which ISO 8601 cannot write in this form, and whose
+/// milliseconds may not fit an Int64) is given as its number of seconds since 1970 instead.
 public func iso8601(_ date: Date) -> String {
-  let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+  let rounded = (date.timeIntervalSince1970 * 1000).rounded()
+  // 0001-01-01T00:00:00Z ..< 10000-01-01T00:00:00Z, in milliseconds.
+  guard rounded.isFinite, rounded >= -62_135_596_800_000, rounded < 253_402_300_800_000 else {
+    return "\(date.timeIntervalSince1970) s since 1970"
+  }
+  let milliseconds = Int64(rounded)
   let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
   let fraction = milliseconds - seconds * 1000
   let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))

@@ -29,13 +29,20 @@ struct PayloadFields: Decodable {
       throw SigningError("payload is JSON null, not an object")
     }
     guard trimmed.first == UInt8(ascii: "{") else { throw SigningError("payload is not a JSON object") }
+    let fields: PayloadFields
     do {
-      return try JSONDecoder().decode(PayloadFields.self, from: Data(bytes))
+      fields = try JSONDecoder().decode(PayloadFields.self, from: Data(bytes))
     } catch DecodingError.typeMismatch(_, let context) {
       throw SigningError("payload field \(Self.path(context)) has the wrong type")
+    } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+      // A number JSON allows but a Double cannot hold (1e400).
+      throw SigningError("payload field \(Self.path(context)) is not a representable number")
     } catch {
       throw SigningError("payload is not valid JSON")
     }
+    // Checked here, for every payload (Xcode's too): the date is later given to X.509 and printed.
+    if let signedDate = fields.signedDate { try SignedDateRange.check(signedDate) }
+    return fields
   }
 
   var environmentOfPayload: String? { data?.environment ?? summary?.environment ?? environment }
