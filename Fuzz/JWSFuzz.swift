@@ -1,0 +1,132 @@
+// libFuzzer entry over what a stranger can send SubDash as signed App Store data. Built by
+// Fuzz/run-jws.sh with `swiftc -sanitize=fuzzer,address` over AppStoreSigning's and DashModel's
+// sources (swift-crypto, swift-certificates and swift-asn1 are linked from `swift build`, not
+// instrumented: a trap inside them still ends the run). The first byte picks what the rest is:
+//   'S'  three parts split at 0x00 bytes: header JSON, payload JSON, raw signature. They are
+//        base64url-encoded and joined into a compact JWS, so mutations reach the JSON (a
+//        `signedDate`, an `x5c` entry, an `alg`) and not just its encoding.
+//   'B'  a notification body as `subdash listen` receives it ({"signedPayload": "<JWS>"})
+//   else the whole input is a compact JWS as `verify`, `import` and `show` read it from a file
+//
+// Every JWS goes through JWSVerifier.verify (Apple's root and the seed CA's root trusted, so the
+// seeds verify whole and mutations start from a valid JWS), the verified payload through
+// DashModel's JSONParser, and the input through the importer as `subdash import`/`show` take it
+// (with the verifier's verdicts) and as `listen` applies a notification, down to the state a
+// viewer derives. Nothing may crash, trap or hang; a refusal of any kind is a correct answer.
+
+import AppStoreSigning
+import DashModel
+import Dispatch
+import FoundationEssentials
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  switch bytes.first {
+  case UInt8(ascii: "S"): fuzzJWS(assembled(Array(bytes.dropFirst())), body: nil)
+  case UInt8(ascii: "B"): fuzzBody(Array(bytes.dropFirst()))
+  default: fuzzJWS(String(decoding: bytes, as: UTF8.self), body: nil)
+  }
+  return 0
+}
+
+/// The roots the verifier trusts: Apple's (the real notifications in the seeds) and the root of
+/// the test CA that signed apple/app-store-server-library's mock JWS, read from its public `x5c`.
+private let roots: [TrustedRoot] = {
+  let seed = "../../Tests/AppStoreSigningTests/Fixtures/samples/mock_signed_data_testNotification.jws"
+  guard let text = try? String(contentsOfFile: seed, encoding: .utf8),
+        let header = DashModel.Base64URL.decode(bytes: Array(text.utf8.prefix { $0 != UInt8(ascii: ".") })[...]),
+        case .object(let object)? = try? JSONParser.parse(header),
+        case .array(let chain)? = object["x5c"], chain.count == 3, let root = chain[2].stringValue,
+        let der = Data(base64Encoded: root),
+        let trusted = try? TrustedRoot(fileContents: Array(der), source: "mock CA") else {
+    fatalError("jws-fuzzer: cannot read the mock CA's root from \(seed) (run it from .build/fuzz-jws)")
+  }
+  return [trusted]
+}()
+
+/// Fresh for each input, so an input's outcome never depends on what earlier inputs left in the
+/// verifier's caches (a finding must reproduce from its file alone).
+private func makeVerifier() -> JWSVerifier {
+  guard let verifier = try? JWSVerifier(extraRoots: roots) else { fatalError("jws-fuzzer: no verifier") }
+  return verifier
+}
+
+private func assembled(_ bytes: [UInt8]) -> String {
+  let parts = bytes.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+  func part(_ i: Int) -> String { i < parts.count ? DashModel.Base64URL.encode(Array(parts[i])) : "" }
+  return part(0) + "." + part(1) + "." + part(2)
+}
+
+/// What `subdash listen` does with a body (NotificationReceiver.decide, without its file writes).
+private func fuzzBody(_ body: [UInt8]) {
+  guard case .object(let object)? = try? JSONParser.parse(body), let signed = object["signedPayload"]?.stringValue else { return }
+  fuzzJWS(signed, body: body)
+}
+
+private func fuzzJWS(_ jws: String, body: [UInt8]?) {
+  let verifier = makeVerifier()
+  let first = verify(verifier, jws)
+  // The second verification takes the cached header and chain: it must reach the same answer.
+  let second = verify(verifier, jws)
+  if first.reason != second.reason { fatalError("cached verification disagrees: \(first.reason) / \(second.reason)") }
+  if let verified = first.verified {
+    _ = try? JSONParser.parse(verified.payloadJSON)
+    for nested in verified.nested { _ = try? JSONParser.parse(nested.verified.payloadJSON) }
+    _ = verified.signedDate.map(iso8601)
+  }
+  // `subdash import` / `show` of the JWS as a file, and `listen` applying the notification body.
+  importAndView(ImportInput(label: "fuzz.jws", bytes: Array(jws.utf8)), verifier)
+  if let body { importAndView(ImportInput(label: "notification", bytes: body), verifier) }
+}
+
+private func importAndView(_ input: ImportInput, _ verifier: JWSVerifier) {
+  let options = Importer.Options(checker: FuzzSignatureCheck(verifier: verifier))
+  guard let merged = try? Importer.merge(inputs: [input], options: options) else { return }
+  let refuse: (String) throws(StateFileError) -> Catalog = { name throws(StateFileError) in
+    throw StateFileError(file: name, message: "no catalog file in the fuzzer")
+  }
+  guard let state = try? Importer.viewingState(merged, catalog: .derived, label: "fuzz.json", catalogFile: refuse) else { return }
+  var instants = [Instant(ms: 1_800_000_000_000)]
+  if let e = state.subscriber.latestTransaction?.expiresDate { instants.append(e) }
+  for now in instants { _ = Lifecycle.derive(state, at: now) }
+}
+
+/// The CLI's adapter (Sources/SubDash/Commands/SignatureCheck.swift): any failure is `.invalid`.
+private struct FuzzSignatureCheck: SignedDataChecking {
+  let verifier: JWSVerifier
+  func check(compactJWS: String) -> SignatureVerdict {
+    let outcome = verify(verifier, compactJWS)
+    guard let v = outcome.verified else { return .invalid(outcome.reason) }
+    let env = v.environment ?? "no environment"
+    switch v.signedBy {
+    case .apple: return .appleSigned(environment: env)
+    case .extraRoot: return .trustedRoot(environment: env)
+    case .unverified(let e): return .unverified(environment: e)
+    }
+  }
+}
+
+private final class Outcome: @unchecked Sendable {
+  var verified: VerifiedJWS?
+  var reason = "not run"
+}
+
+/// The verifier is async; libFuzzer calls in on its own thread, which may block while the task runs.
+private func verify(_ verifier: JWSVerifier, _ jws: String) -> Outcome {
+  let outcome = Outcome()
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    do {
+      outcome.verified = try await verifier.verify(jws)
+      outcome.reason = "valid"
+    } catch let error as SigningError {
+      outcome.reason = error.message
+    } catch {
+      outcome.reason = "\(error)"
+    }
+    done.signal()
+  }
+  done.wait()
+  return outcome
+}
