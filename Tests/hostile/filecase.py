@@ -1,0 +1,49 @@
+"""One file case: run a `subdash` command on a hostile input within a time bound and assert its
+exact exit code, a phrase of its message, that the message is one line (warnings aside) with no
+trap or backtrace, and that nothing was written where the command refuses."""
+import subprocess, time
+from snapshot import snapshot, differences
+
+TRAPS = ["Fatal error", "Stack dump", "Current stack trace", "backtrace", "Illegal instruction", "Segmentation fault"]
+
+
+class FileCases:
+    def __init__(self, tally, subdash, watched):
+        self.tally, self.subdash, self.watched = tally, subdash, watched
+
+    def case(self, name, args, code, phrase, stdin=None, writes=None, timeout=30, cwd=None):
+        """args: subdash's arguments; code: the exact exit code; phrase: text the output (stderr,
+        or stdout for verify's verdicts) must contain; stdin: bytes piped in; writes: None (nothing
+        may change in the watched directory) or check(diff) → problem or None."""
+        before = snapshot(self.watched)
+        problems, crash, hang, wrong, lost = [], False, False, False, False
+        try:
+            r = subprocess.run([self.subdash] + args, input=stdin, capture_output=True, timeout=timeout, cwd=cwd,
+                               stdin=None if stdin is not None else subprocess.DEVNULL)
+            out, err = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+            if r.returncode < 0 or any(t in err or t in out for t in TRAPS):
+                crash = True
+                problems.append(f"crashed (exit {r.returncode}): {(err.strip().splitlines() or [''])[0][:200]!r}")
+            if r.returncode != code:
+                problems.append(f"expected exit {code}, got {r.returncode}: {(err.strip() or out.strip())[:200]!r}")
+                wrong = code != 0 and r.returncode == 0
+            elif phrase is not None and phrase not in err + out:
+                problems.append(f"output lacks {phrase!r}: {(err.strip() or out.strip())[:200]!r}")
+            lines = [l for l in err.splitlines() if l.strip() and "warning:" not in l]
+            if code != 0 and len(lines) > 1:
+                problems.append(f"{len(lines)} lines on stderr, not one: {lines[:2]!r}")
+        except subprocess.TimeoutExpired:
+            hang = True
+            problems.append(f"hang: no exit within {timeout} s")
+        diff = differences(before, snapshot(self.watched))
+        if writes is None:
+            if diff:
+                problems.append(f"files changed by a refused command: {diff[:4]}")
+                wrong = wrong or any(d.startswith("+") for d in diff)
+                lost = any(d[0] in "-~" for d in diff)
+        else:
+            why = writes(diff)
+            if why:
+                problems.append(why)
+                lost = lost or any(d[0] in "-~" for d in diff)
+        return self.tally.record("files", name, problems, crash, hang, wrong, lost)
