@@ -30,6 +30,8 @@ public enum DirectoryFiles {
         let committed: Int64 = { if case .number(let n)? = info["committedBytes"] { return Int64(n) ?? 0 } else { return 0 } }()
         let journalPath = dir + "/" + file
         let bytes = FileManager.default.contents(atPath: journalPath).map(Array.init) ?? []
+        // The bytes read first may be another version than the one load() checked: a negative count traps prefix().
+        guard committed >= 0 else { throw .file("\(path): $.journal.committedBytes \(committed) is negative") }
         guard Int64(bytes.count) >= committed else {
           throw .file("\(journalPath): shorter (\(bytes.count) bytes) than \(name) says it committed (\(committed))")
         }
@@ -52,9 +54,7 @@ public enum DirectoryFiles {
 
   /// Writes the subscribers (and the catalogs they name) into `dir`, each file atomically.
   public static func write(_ subscribers: [StoredSubscriber], catalogs: [String: [UInt8]], to dir: String) throws(DatabaseError) {
-    do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-      throw .usage("\(dir): cannot create the directory")
-    }
+    if let why = PrivateDirectory.create(dir) { throw .usage("\(dir): cannot create the directory: \(why)") }
     for (name, bytes) in catalogs.sorted(by: { $0.key < $1.key }) {
       try write(bytes, name: name, in: dir)
     }
@@ -75,10 +75,8 @@ public enum DirectoryFiles {
   /// An empty private directory at `dir` (created, or emptied of a previous use).
   public static func reset(_ dir: String) throws(DatabaseError) {
     remove(dir)
-    do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-      throw .file("\(dir): cannot create a working directory")
-    }
+    if let why = PrivateDirectory.create(dir) { throw .file("\(dir): cannot create a working directory: \(why)") }
   }
 
-  public static func remove(_ dir: String) { try? FileManager.default.removeItem(atPath: dir) }
+  public static func remove(_ dir: String) { PrivateDirectory.remove(dir) }
 }

@@ -138,7 +138,13 @@ extension Format {
       let r = rank[unit]!
       guard r > lastRank else { throw fail("units must go from largest to smallest, each once (e.g. 1h30m)") }
       lastRank = r
-      total = total + size * Double(number)!
+      // Digits only, so always a number, but 400 of them make it infinite (and a Span traps on that):
+      // no length is longer than the dates a state file holds.
+      let ms = total.ms + size.ms * (Double(number) ?? .infinity)
+      guard ms <= (Instant.fileRange.upperBound - Instant.fileRange.lowerBound).ms else {
+        throw fail("longer than the years 1900–3000 a state file's dates span")
+      }
+      total = Span(ms: ms)
       c.skipSpaces()
     }
     return total
