@@ -20,6 +20,8 @@ let package = Package(
     // App Store Server API client (subdash-fetch only; see docs/fetch.md for why a separate binary).
     .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+    // HTTPRequestPart for listen's connection guard (already in the graph through Hummingbird).
+    .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
@@ -159,6 +161,7 @@ let package = Package(
         "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase", "LocalAppStoreAPI", "AppStoreAuth", "NotificationDelivery",
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/SubDashListen"

@@ -35,13 +35,20 @@ struct ListenCommand: AsyncParsableCommand {
   @Option(name: .customLong("root"), help: ArgumentHelp("Also trust this root (DER or PEM), e.g. `subdash ca init`'s; repeatable.", valueName: "CERT"))
   var roots: [String] = []
   @Option(name: .customLong("bundle-id"), help: "Refuse notifications for any other app.") var bundleId: String?
-  @Option(name: .customLong("db"), help: ArgumentHelp("Apply to a team database instead of DIR.", valueName: "postgres://USER@HOST/DB"))
+  @Option(name: .customLong("db"), help: ArgumentHelp("Apply to a team database instead of DIR (without DIR: $SUBDASH_DB). A password here is seen by every user in `ps`: prefer SUBDASH_DB, --db-file or ~/.pgpass.", valueName: "postgres://USER@HOST/DB"))
   var database: String?
+  @Option(name: .customLong("db-file"), help: ArgumentHelp("Read the database URL from this private file (mode 600, not a symbolic link).", valueName: "PATH"))
+  var databaseFile: String?
   @Argument(help: "The directory of state files (created when missing). Not with --db.") var directory: String?
 
-  @Option(name: .customLong("max-connections"), help: "Connections served at once; more wait in the listen backlog.") var maxConnections = 256
-  @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may send nothing (a slow or stalled client) before it is closed.", valueName: "S"))
+  @Option(name: .customLong("max-connections"), help: "Connections kept open at once; one more closes the longest idle (or slowest sending) one to make room.")
+  var maxConnections = 256
+  @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may wait between requests (keep-alive, or opened and silent) before it is closed.", valueName: "S"))
   var idleTimeout = 30.0
+  @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds from a request's first byte to the end of its head (a slow client is cut off).", valueName: "S"))
+  var headerTimeout = 5.0
+  @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Seconds from a request's head to the end of its body.", valueName: "S"))
+  var bodyTimeout = 10.0
 
   @Flag(name: .customLong("serve-api"), help: "Also answer the App Store Server API for the subscribers in DIR (what `subdash serve` runs).")
   var serveAPI = false
@@ -56,7 +63,12 @@ struct ListenCommand: AsyncParsableCommand {
   var notify: String?
 
   func validate() throws {
-    guard (directory == nil) != (database == nil) else { throw ValidationError("give DIR or --db URL") }
+    let namesDatabase = database != nil || databaseFile != nil
+    guard !(database != nil && databaseFile != nil) else { throw ValidationError("give --db or --db-file, not both") }
+    guard !(directory != nil && namesDatabase) else { throw ValidationError("give DIR or --db URL, not both") }
+    guard directory != nil || namesDatabase || ProcessInfo.processInfo.environment[DatabaseURLSource.variable] != nil else {
+      throw ValidationError("give DIR or --db URL (or set SUBDASH_DB)")
+    }
     if serveAPI {
       guard directory != nil else { throw ValidationError("the API (subdash serve) answers from DIR, not --db") }
       guard keyId != nil, issuerId != nil, key != nil, bundleId != nil else {
@@ -67,7 +79,9 @@ struct ListenCommand: AsyncParsableCommand {
     }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
     guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…100000") }
-    guard idleTimeout > 0, idleTimeout <= 3600 else { throw ValidationError("--idle-timeout must be more than 0 and at most 3600 seconds") }
+    for (name, seconds) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout)] {
+      guard seconds > 0, seconds <= 3600 else { throw ValidationError("\(name) must be more than 0 and at most 3600 seconds") }
+    }
   }
 
   func run() async throws {
@@ -82,7 +96,7 @@ struct ListenCommand: AsyncParsableCommand {
     if let authority { extra.append(try TrustedRoot(fileContents: authority.rootDER, source: "the local CA (--ca)")) }
     let verifier = try JWSVerifier(extraRoots: extra)
     if let directory {
-      do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch { throw fail("\(directory): cannot create") }
+      if let why = PrivateDirectory.create(directory) { throw fail("\(directory): \(why)") }
       let receiver = NotificationReceiver(verifier: verifier, sink: DirectorySink(directory: directory), bundleId: bundleId)
       guard let authority else { return try await serve(receiver, target: directory) }
       let sender = HTTPNotificationSender()
@@ -94,11 +108,20 @@ struct ListenCommand: AsyncParsableCommand {
         throw error
       }
       await sender.shutdown()
-    } else if let database {
+    } else {
+      let environment = ProcessInfo.processInfo.environment
       let url: DatabaseURL
-      do { url = try DatabaseURL(database) } catch { throw fail(error.description) }
-      let scratch = NSTemporaryDirectory() + "subdash-listen-\(getpid())"
-      defer { DirectoryFiles.remove(scratch) }
+      do {
+        guard let text = try DatabaseURLSource.text(option: database, file: databaseFile, environment: { environment[$0] }) else {
+          throw fail("give DIR or --db URL (or set SUBDASH_DB)", code: 64)
+        }
+        url = try DatabaseURL(text).withLibpqPassword(environment: environment, warn: log)
+      } catch let e as PrivateFile.Refusal { throw fail(e.description, code: 64) } catch let e as DatabaseError { throw fail(e.description, code: e.exitCode) }
+      // Every processed customer passes through here: a fresh private directory (mkdtemp, 0700,
+      // checked ours), never a predictable name someone else could have made first.
+      let scratch: String
+      do { scratch = try PrivateDirectory.makeTemporary("subdash-listen") } catch { throw fail(error.description) }
+      defer { PrivateDirectory.remove(scratch) }
       do {
         try await SubscriberDatabase.open(url) { db in
           try await db.migrate()
@@ -119,9 +142,18 @@ struct ListenCommand: AsyncParsableCommand {
   /// The API's settings from the options, answers signed by `authority`.
   func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender) throws -> LocalAppStoreAPI {
     guard let keyId, let issuerId, let key, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
-    guard let text = try? String(contentsOfFile: key, encoding: .utf8) else { throw fail("--key \(key): cannot read") }
+    // A private key is a secret: refused when others may read it or it is reached through a
+    // symbolic link, by the check `fetch` makes (PrivateFile). A public key is no secret.
+    var refusal: PrivateFile.Refusal?
+    let text: String
+    do { text = String(decoding: try PrivateFile.read(key, what: "--key"), as: UTF8.self) } catch {
+      refusal = error
+      guard let loose = try? String(contentsOfFile: key, encoding: .utf8) else { throw fail(error.description) }
+      text = loose
+    }
     let publicKey: P256.Signing.PublicKey
     if let privateKey = try? P256.Signing.PrivateKey(pemRepresentation: text) {
+      if let refusal { throw fail(refusal.description) }
       publicKey = privateKey.publicKey
     } else if let k = try? P256.Signing.PublicKey(pemRepresentation: text) {
       publicKey = k
@@ -148,27 +180,39 @@ struct ListenCommand: AsyncParsableCommand {
       do {
         let body = try await request.collectBody(upTo: NotificationReceiver.bodyLimit)
         outcome = await receiver.receive(body: Array(buffer: body), contentType: request.headers[.contentType])
-      } catch {
+      } catch is NIOTooManyBytesError {
         outcome = .init(status: 413, message: "refused: body over the \(NotificationReceiver.bodyLimit)-byte limit")
+      } catch {
+        // Anything else that stops the body being read is the request's fault (a chunk size that
+        // is not hexadecimal, a body cut short): a bad request, not one too large.
+        outcome = .init(status: 400, message: "refused: the request body could not be read (\(LogText.clip(String(describing: error))))")
       }
       let took = ContinuousClock.now - started
       let ms = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
-      log("\(outcome.status) \(outcome.message) (\(Int(ms.rounded())) ms)")
-      return Response(status: .init(code: outcome.status), headers: [.contentType: "text/plain; charset=utf-8"],
-                      body: .init(byteBuffer: ByteBuffer(string: outcome.message + "\n")))
+      // A failure here (500) is local: its detail names files, errno text, what a file holds. That
+      // is the operator's, in this log; the sender gets a reference to it and nothing else.
+      let ref = outcome.status == 500 ? String(UInt64.random(in: 1 << 44 ..< 1 << 48), radix: 16) : nil
+      log("\(outcome.status) \(outcome.message)\(ref.map { " (ref \($0))" } ?? "") (\(Int(ms.rounded())) ms)")
+      let answer = ref.map { "not applied; see the receiver's log (ref \($0))" } ?? outcome.message
+      var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
+      if let seconds = outcome.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
+      return Response(status: .init(code: outcome.status), headers: headers,
+                      body: .init(byteBuffer: ByteBuffer(string: answer + "\n")))
     }
     for method in [HTTPRequest.Method.post, .get, .put, .delete, .patch, .head, .options] {
       for path in ["/", "**"] { router.on(RouterPath(path), method: method, use: handle) }
     }
     var logger = Logger(label: "subdash-listen")
     logger.logLevel = .critical
-    // Limits (docs/notifications.md): a connection silent for --idle-timeout is closed, and at
-    // most --max-connections are served at once; the rest wait in the kernel's backlog.
+    // Limits (docs/notifications.md, ConnectionGuard.swift): deadlines for a request's head and
+    // body, an idle timeout between requests, and at most --max-connections open, the longest idle
+    // giving way to a new one (never a backlog that real senders wait in).
+    let registry = ConnectionRegistry(limits: connectionLimits)
+    let http1 = HTTP1Channel.Configuration(idleTimeout: connectionLimits.idleTimeout)
     let app = Application(
       router: router,
-      server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))),
-      configuration: .init(address: .hostname(host, port: port), serverName: "subdash-listen",
-                           availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
+      server: HTTPServerBuilder { responder in GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: http1), registry: registry) },
+      configuration: .init(address: .hostname(host, port: port), serverName: "subdash-listen"),
       onServerRunning: { channel in
         api?.receiverStarted(at: "http://\(host):\(channel.localAddress?.port ?? port)/")
         // stdout, unbuffered: scripts wait for this line to learn the port.
@@ -176,6 +220,12 @@ struct ListenCommand: AsyncParsableCommand {
       },
       logger: logger)
     try await app.runService()
+  }
+
+  var connectionLimits: ConnectionLimits {
+    func amount(_ seconds: Double) -> TimeAmount { .milliseconds(Int64((seconds * 1000).rounded())) }
+    return ConnectionLimits(maxConnections: maxConnections, headerTimeout: amount(headerTimeout), bodyTimeout: amount(bodyTimeout),
+                            idleTimeout: amount(idleTimeout))
   }
 
   /// An App Store Server API request: bodies are small JSON objects (64 KiB at most).

@@ -173,6 +173,80 @@ def count_in_files(directory):
     return seen
 
 
+class Crowd:
+    """Strangers holding connections: `idle` sockets that connect and say nothing, and `slow` ones
+    that send a request head one byte every `interval` s. Each reconnects 50 ms after the server
+    closes it, as an attacker would, so the crowd stays the same size for the whole run."""
+    def __init__(self, port, idle, slow, interval=0.5):
+        self.port, self.stop, self.closed = port, threading.Event(), {"idle": 0, "slow": 0}
+        self.threads = [threading.Thread(target=self.hold_idle, args=(idle,), daemon=True)]
+        self.threads += [threading.Thread(target=self.trickle, args=(interval,), daemon=True) for _ in range(slow)]
+        for t in self.threads:
+            t.start()
+
+    def connect(self):
+        while not self.stop.is_set():
+            try:
+                return socket.create_connection(("127.0.0.1", self.port), timeout=5)
+            except OSError:
+                time.sleep(0.05)
+
+    def hold_idle(self, n):
+        import selectors
+        sel = selectors.DefaultSelector()
+        for _ in range(n):
+            sel.register(self.connect(), selectors.EVENT_READ)
+        while not self.stop.is_set():
+            for key, _ in sel.select(timeout=0.1):
+                sel.unregister(key.fileobj)
+                key.fileobj.close()
+                self.closed["idle"] += 1
+                time.sleep(0.05)
+                sel.register(self.connect(), selectors.EVENT_READ)
+        for key in list(sel.get_map().values()):
+            key.fileobj.close()
+
+    def trickle(self, interval):
+        head = b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Slow: " + b"a" * 100000
+        while not self.stop.is_set():
+            s = self.connect()
+            try:
+                for i in range(len(head)):
+                    if self.stop.wait(interval):
+                        break
+                    s.sendall(head[i:i + 1])
+            except OSError:
+                self.closed["slow"] += 1
+                time.sleep(0.05)
+            finally:
+                s.close()
+
+    def end(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=10)
+
+
+def one_by_one(port, items):
+    """Each notification on a new connection, one at a time: (latencies in ms, failures)."""
+    latencies, failures = [], 0
+    for _, _, body in items:
+        t0 = time.perf_counter()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", "/", body, {"Content-Type": "application/json", "Connection": "close"})
+            resp = conn.getresponse()
+            resp.read()
+            conn.close()
+            if resp.status == 200:
+                latencies.append((time.perf_counter() - t0) * 1000)
+                continue
+        except (OSError, http.client.HTTPException):
+            pass
+        failures += 1
+    return latencies, failures
+
+
 STARTED = []  # every server this run starts, stopped in main's finally however the run ends
 
 
@@ -227,7 +301,10 @@ def send_split(ports, items, senders, seed=7):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["bench", "kill", "db"])
+    ap.add_argument("mode", choices=["bench", "kill", "db", "crowd"])
+    ap.add_argument("--idle", type=int, default=300, help="crowd: silent connections held open")
+    ap.add_argument("--slow", type=int, default=8, help="crowd: slow-loris clients trickling a head")
+    ap.add_argument("--single", type=int, default=50, help="crowd: notifications sent one at a time, each on a new connection")
     ap.add_argument("--db")
     ap.add_argument("subdash")
     ap.add_argument("--notifications", type=int, default=10000)
@@ -277,6 +354,29 @@ def main():
             ratio = (stats(rows[0][2])[0] / rows[0][1]) / (stats(rows[1][2])[0] / rows[1][1])
             print(f"\nsubdash listen ÷ Apple's Python library: {ratio:.1f}× the throughput")
             if not all(r[4] for r in rows):
+                sys.exit(1)
+        elif a.mode == "crowd":
+            port = free_port()
+            p = start_listen(a.subdash, port, ca, f"{work}/subdash", log)
+            wait_port(port)
+            crowd = Crowd(port, a.idle, a.slow)
+            time.sleep(2)  # the crowd is in: every idle connection open, every trickler sending
+            single = items[:a.single]
+            lat1, fails1 = one_by_one(port, single)
+            rest = items[a.single:]
+            seconds, lat, fails = send_native(a.native_sender, port, rest, a.senders, work) if a.native_sender else send_all(port, rest, a.senders)
+            crowd.end()
+            p.terminate(); p.wait()
+            counts = count_in_files(f"{work}/subdash")
+            ok = len(counts) == len(items) and all(v == 1 for v in counts.values())
+            n = lat["ok"] if isinstance(lat, dict) else len(lat)
+            p99 = lat["p99"] if isinstance(lat, dict) else percentile(lat, 99)
+            print(f"crowd of {a.idle} silent and {a.slow} slow-loris connections (reconnecting when closed; closed by the server: "
+                  f"{crowd.closed['idle']} silent, {crowd.closed['slow']} slow)")
+            print(f"one at a time, new connection each: {len(lat1)} answered, {fails1} failed; p50 {percentile(lat1, 50):.1f} ms, "
+                  f"max {max(lat1) if lat1 else float('nan'):.1f} ms")
+            print(f"under load, {a.senders} senders: {n / seconds:,.0f}/s, p99 {p99:.1f} ms, {fails} failed; every notification stored once: {'yes' if ok else 'NO'}")
+            if not ok or fails1 or not lat1 or max(lat1) >= 1000:
                 sys.exit(1)
         elif a.mode == "db":
             if not a.db:
