@@ -1,4 +1,5 @@
 import Crypto
+import DashModel
 import Foundation
 
 /// Finds the four credential values: flags win, then environment variables, then a profile file.
@@ -52,9 +53,8 @@ public enum CredentialLoader {
 
   /// `key = value` lines; `#` starts a comment. Unknown keys are an error so a typo is not silently ignored.
   static func readProfile(_ path: String) throws(AppStoreAPIError) -> [String: String] {
-    try refuseLoosePermissions(path, what: "profile")
-    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-      throw .credentials("\(path): cannot read profile")
+    guard let text = String(validating: try readPrivate(path, what: "profile"), as: UTF8.self) else {
+      throw .credentials("\(path): cannot read profile (not UTF-8)")
     }
     let known: Set<String> = ["key-file", "key-id", "issuer-id", "bundle-id"]
     var values: [String: String] = [:]
@@ -77,19 +77,14 @@ public enum CredentialLoader {
     return values
   }
 
-  static func refuseLoosePermissions(_ path: String, what: String) throws(AppStoreAPIError) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { throw .credentials("\(path): cannot read \(what) (\(String(cString: strerror(errno))))") }
-    if info.st_mode & 0o077 != 0 {
-      throw .credentials(
-        "\(path): \(what) is readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 \(path)")
-    }
+  /// The shared check (DashModel's PrivateFile): also `subdash serve --key` and `--db-file`.
+  static func readPrivate(_ path: String, what: String) throws(AppStoreAPIError) -> [UInt8] {
+    do { return try PrivateFile.read(path, what: what) } catch { throw .credentials(error.description) }
   }
 
   static func readKey(_ path: String) throws(AppStoreAPIError) -> P256.Signing.PrivateKey {
-    try refuseLoosePermissions(path, what: "key file")
-    guard let data = FileManager.default.contents(atPath: path), let pem = String(data: data, encoding: .utf8) else {
-      throw .credentials("\(path): cannot read key file")
+    guard let pem = String(validating: try readPrivate(path, what: "key file"), as: UTF8.self) else {
+      throw .credentials("\(path): cannot read key file (not UTF-8)")
     }
     do {
       return try P256.Signing.PrivateKey(pemRepresentation: pem)

@@ -13,7 +13,8 @@ struct DBCommand: AsyncParsableCommand {
     commandName: "subdash db",
     abstract: "Subscribers in PostgreSQL: import a directory, export it back, or mirror the database into a directory.",
     discussion: """
-      URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (or SUBDASH_DB). TLS is required for any \
+      URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, from --db, --db-file or SUBDASH_DB; \
+      without a password, PGPASSWORD or ~/.pgpass (PGPASSFILE) as for psql. TLS is required for any \
       host but loopback. Exit codes: 0 ok; 1 the server refused or could not be reached; 2 a file \
       could not be stored (named, nothing stored); 64 bad command line.
       """,
@@ -21,14 +22,23 @@ struct DBCommand: AsyncParsableCommand {
 }
 
 struct DatabaseOption: ParsableArguments {
-  @Option(name: .customLong("db"), help: ArgumentHelp("The database (default: $SUBDASH_DB).", valueName: "URL"))
+  @Option(name: .customLong("db"), help: ArgumentHelp("The database (default: $SUBDASH_DB). A password here is seen by every user in `ps`: prefer SUBDASH_DB, --db-file or ~/.pgpass.", valueName: "URL"))
   var url: String?
+  @Option(name: .customLong("db-file"), help: ArgumentHelp("Read the database URL from this private file (mode 600, not a symbolic link).", valueName: "PATH"))
+  var file: String?
 
   func databaseURL() throws -> DatabaseURL {
-    guard let text = url ?? ProcessInfo.processInfo.environment["SUBDASH_DB"] else {
-      throw failure(.usage("give --db postgres://USER@HOST/DATABASE (or set SUBDASH_DB)"))
+    let environment = ProcessInfo.processInfo.environment
+    let found: String?
+    do { found = try DatabaseURLSource.text(option: url, file: file, environment: { environment[$0] }) } catch {
+      throw failure(.usage(error.description))
     }
-    do { return try DatabaseURL(text) } catch { throw failure(error) }
+    guard let text = found else {
+      throw failure(.usage("give --db postgres://USER@HOST/DATABASE (or set SUBDASH_DB, or --db-file PATH)"))
+    }
+    let parsed: DatabaseURL
+    do { parsed = try DatabaseURL(text) } catch { throw failure(error) }
+    return parsed.withLibpqPassword(environment: environment) { FileHandle.standardError.write(Data("subdash db: \($0)\n".utf8)) }
   }
 }
 

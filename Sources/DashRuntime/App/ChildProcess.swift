@@ -10,7 +10,9 @@ package enum ChildProcess {
   }
 
   /// `redirects`: child descriptor → parent descriptor to dup2 onto it (`/dev/null` when nil).
-  package static func spawn(_ argv: [String], redirects: [Int32: Int32?]) -> Result<pid_t, Failure> {
+  /// `environment`: variables set (or replaced) in the child's copy of ours; a secret such as a
+  /// database URL goes here, never in `argv`, which every local user can read in `ps`.
+  package static func spawn(_ argv: [String], redirects: [Int32: Int32?], environment: [String: String] = [:]) -> Result<pid_t, Failure> {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -28,8 +30,10 @@ package enum ChildProcess {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
     defer { for p in cArgs { free(p) } }
+    var cEnvironment: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.entries(overriding: environment).map { strdup($0) } + [nil]
+    defer { for p in cEnvironment { free(p) } }
     var pid: pid_t = 0
-    let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
+    let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, &cEnvironment)
     return rc == 0 ? .success(pid) : .failure(Failure(code: rc))
   }
 

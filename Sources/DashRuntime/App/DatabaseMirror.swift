@@ -33,18 +33,19 @@ package final class DatabaseMirror: LockedRowWriting {
   package struct Failed: Error { package let status: Int32 }
 
   /// Starts the mirror and waits for its first export (`ready: …`). `follow: false` exports once
-  /// and exits (`subdash list --db`).
+  /// and exits (`subdash list --db`). The URL (it may hold a password) reaches the child in its
+  /// environment, SUBDASH_DB, never in its arguments.
   package static func start(url: String, follow: Bool) throws -> DatabaseMirror {
     guard let dir = TemporaryDirectory.make("subdash-db") else { throw StateFileError(file: "--db", message: "cannot create a temporary directory: \(String(cString: strerror(errno)))") }
     let binary = ExecutablePath.sibling("subdash-db")
-    let argv = [binary, follow ? "mirror" : "export", dir, "--db", url]
+    let argv = [binary, follow ? "mirror" : "export", dir]
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw StateFileError(file: "--db", message: "cannot create a pipe") }
     for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     // A write to a child that has died must fail with EPIPE, not end the program with the
     // terminal still raw.
     signal(SIGPIPE, SIG_IGN)
-    let spawned = ChildProcess.spawn(argv, redirects: [0: toChild[0], 1: fromChild[1]])
+    let spawned = ChildProcess.spawn(argv, redirects: [0: toChild[0], 1: fromChild[1]], environment: [DatabaseURLSource.variable: url])
     close(toChild[0])
     close(fromChild[1])
     let pid: pid_t

@@ -21,10 +21,14 @@ struct Fetch: ParsableCommand {
 
   /// Becomes the sibling binary (execv: same pid, same terminal, its exit code is ours); returns
   /// only by throwing when it cannot be run. `fetch`, `listen` and `db` hand over this way.
+  /// A `--db URL` is handed over in SUBDASH_DB instead: the sibling's arguments are in `ps` for as
+  /// long as it runs (a server, for days), and the URL may hold a password.
   static func replaceProcess(with name: String, _ arguments: [String], command: String) throws -> Never {
     let binary = siblingBinary(name)
-    var cArgs = ([binary] + arguments).map { strdup($0) } + [nil]
-    execv(binary, &cArgs)
+    let (kept, url) = DatabaseChoice.movingURLToEnvironment(arguments)
+    var cArgs = ([binary] + kept).map { strdup($0) } + [nil]
+    var cEnvironment = ChildEnvironment.entries(overriding: url.map { [DatabaseURLSource.variable: $0] } ?? [:]).map { strdup($0) } + [nil]
+    execve(binary, &cArgs, &cEnvironment)
     let code = errno
     throw badInput("\(command): cannot run \(binary): \(String(cString: strerror(code))) (it is built beside subdash by `swift build`)")
   }

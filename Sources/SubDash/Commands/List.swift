@@ -21,8 +21,11 @@ struct List: ParsableCommand {
   @Argument(help: "The directory of state files (*.json).")
   var directory: String?
 
-  @Option(name: .customLong("db"), help: ArgumentHelp("List a team database instead of a directory (see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
+  @Option(name: .customLong("db"), help: ArgumentHelp("List a team database instead of a directory (without DIR: $SUBDASH_DB; see `subdash db --help`). A password here is seen by every user in `ps`: prefer SUBDASH_DB, --db-file or ~/.pgpass.", valueName: "postgres://USER@HOST/DB"))
   var database: String?
+
+  @Option(name: .customLong("db-file"), help: ArgumentHelp("List the team database whose URL this private file holds (mode 600, not a symbolic link).", valueName: "PATH"))
+  var databaseFile: String?
 
   @Flag(name: .long, help: "Print {counts, subscribers:[…]} as JSON.")
   var json = false
@@ -39,7 +42,8 @@ struct List: ParsableCommand {
   @OptionGroup var viewing: ViewingOptions
 
   func validate() throws {
-    guard (directory == nil) != (database == nil) else { throw ValidationError("give DIR or --db URL") }
+    let namesDatabase = database != nil || databaseFile != nil || (directory == nil && DatabaseChoice.inEnvironment)
+    guard (directory == nil) == namesDatabase, !(database != nil && databaseFile != nil) else { throw ValidationError("give DIR or --db URL (or --db-file PATH, or set SUBDASH_DB)") }
     _ = try viewing.nowOverride()
     _ = try Self.parseSort(sort)
     if let problem = ListFilter.problem(in: filter) { throw ValidationError("--filter: \(problem)") }
@@ -58,6 +62,7 @@ struct List: ParsableCommand {
 
   func run() throws {
     let wall = WallClock.now()
+    let database = try DatabaseChoice.url(option: self.database, file: databaseFile, readEnvironment: directory == nil)
     if database == nil, try viewing.nowOverride() == nil, !noIndex, ExecutablePath.hasSibling("subdash-list") {
       // The index lives in subdash-list (GRDB loads Foundation; `subdash` stays without it).
       var args = ["print", directory!, "--sort", sort, "--filter", filter]
@@ -85,11 +90,5 @@ struct List: ParsableCommand {
   }
 
   /// A database URL as it may be printed: `postgres://user:***@host/db`.
-  static func withoutPassword(_ url: String) -> String {
-    guard let at = url.lastIndex(of: "@") else { return url }
-    let head = url[..<at]
-    guard let slashes = head.firstIndex(of: "/").map({ head.index($0, offsetBy: 2, limitedBy: head.endIndex) ?? $0 }),
-          let colon = head[slashes...].firstIndex(of: ":") else { return url }
-    return String(url[..<colon]) + ":***" + String(url[at...])
-  }
+  static func withoutPassword(_ url: String) -> String { DatabaseURLSource.redacted(url) }
 }

@@ -36,6 +36,9 @@ struct Open: ParsableCommand {
   @Option(name: .customLong("db"), help: ArgumentHelp("Open the subscriber list of a team database, or with FILE one subscriber of it (a row's name, or an originalTransactionId); keys write the row under its lock (see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
   var database: String?
 
+  @Option(name: .customLong("db-file"), help: ArgumentHelp("As --db, the URL read from this private file (mode 600, not a symbolic link). Without FILE, --db and --db-file, SUBDASH_DB opens its database.", valueName: "PATH"))
+  var databaseFile: String?
+
   @Flag(name: .customLong("demo-population"), help: "Open the list on a generated population of 200 subscribers (a year simulated, in a temporary directory removed on exit).")
   var demoPopulation = false
 
@@ -51,9 +54,11 @@ struct Open: ParsableCommand {
   func validate() throws {
     _ = try viewing.nowOverride()
     _ = try viewing.retryAccessOverride()
+    if database != nil && databaseFile != nil { throw ValidationError("give --db or --db-file, not both") }
   }
 
   func run() throws {
+    let database = try DatabaseChoice.url(option: self.database, file: databaseFile, readEnvironment: file == nil && !demoPopulation)
     let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
     var options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
     var listDirectory = file.flatMap { ListDirectory.isDirectory($0) ? $0 : nil }

@@ -64,6 +64,9 @@ struct Simulate: ParsableCommand {
   @Option(name: .customLong("db"), help: ArgumentHelp("With --population instead of DIRECTORY: the subscribers of a team database (exported to a private directory, advanced, stored back; see `subdash db --help`).", valueName: "postgres://USER@HOST/DB"))
   var database: String?
 
+  @Option(name: .customLong("db-file"), help: ArgumentHelp("As --db, the URL read from this private file (mode 600, not a symbolic link). Without DIRECTORY, --db and --db-file, --population uses SUBDASH_DB.", valueName: "PATH"))
+  var databaseFile: String?
+
   @Option(help: ArgumentHelp("Send every notification to URL as an App Store Server Notification V2 while simulating (runs `subdash deliver`; see its --help).", valueName: "URL"))
   var deliver: String?
 
@@ -104,11 +107,13 @@ struct Simulate: ParsableCommand {
       if scenario != nil || check != nil || fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil {
         throw ValidationError("--population takes --seed, --mix, --months and --deliver only")
       }
-      if file == nil && database == nil { throw ValidationError("missing the population DIRECTORY (or --db URL)") }
-      if file != nil && database != nil { throw ValidationError("give the population DIRECTORY or --db URL, not both") }
+      let namesDatabase = database != nil || databaseFile != nil
+      if file == nil && !namesDatabase && !DatabaseChoice.inEnvironment { throw ValidationError("missing the population DIRECTORY (or --db URL)") }
+      if file != nil && namesDatabase { throw ValidationError("give the population DIRECTORY or --db URL, not both") }
+      if database != nil && databaseFile != nil { throw ValidationError("give --db or --db-file, not both") }
       return
     }
-    if database != nil { throw ValidationError("--db goes with --population") }
+    if database != nil || databaseFile != nil { throw ValidationError("--db goes with --population") }
     if mix != nil { throw ValidationError("--mix goes with --population") }
     if scenario != nil && check != nil { throw ValidationError("use either --scenario or --check, not both") }
     let scripted = scenario != nil || check != nil
@@ -138,7 +143,7 @@ struct Simulate: ParsableCommand {
     }
     if let population {
       do {
-        if let database {
+        if let database = try DatabaseChoice.url(option: self.database, file: databaseFile, readEnvironment: file == nil) {
           try populationInDatabase(population, url: database, output: out)
         } else {
           _ = try runPopulation(population, in: file!, shownAs: file!, output: out)
@@ -200,7 +205,8 @@ struct Simulate: ParsableCommand {
     func database(_ args: [String]) throws {
       // Its one-line error (a refused connection, a bad URL) goes straight to our stderr.
       let binary = ExecutablePath.sibling("subdash-db")
-      switch ChildProcess.spawn([binary] + args + ["--db", url], redirects: [0: nil, 1: nil, 2: 2]) {
+      // The URL (it may hold a password) in the child's environment, never its arguments.
+      switch ChildProcess.spawn([binary] + args, redirects: [0: nil, 1: nil, 2: 2], environment: [DatabaseURLSource.variable: url]) {
       case .failure(let f): throw badInput("cannot run \(binary): \(f.text) (it is built beside subdash)")
       case .success(let pid):
         let status = ChildProcess.wait(pid)
