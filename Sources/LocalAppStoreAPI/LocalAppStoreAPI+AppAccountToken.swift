@@ -5,7 +5,7 @@ import DashModel
 /// not a UUID is 4000183, a transaction id that is not the subscription's original one 4000187, a
 /// Family Sharing member's transaction 4000185. Written through the locked path at the file's clock.
 extension LocalAppStoreAPI {
-  func setAppAccountToken(_ originalTransactionId: String, _ body: [UInt8], _ env: AppStoreEnvironment) throws -> Answer {
+  func setAppAccountToken(_ originalTransactionId: String, _ body: [UInt8], _ env: AppStoreEnvironment) async throws -> Answer {
     let s = try directory.subscriber(owning: originalTransactionId, environment: env)
     guard case .object(let o)? = try? JSONParser.parse(body), let raw = o["appAccountToken"]?.stringValue,
           let token = AppAccountTokenUpdate.normalized(raw) else {
@@ -18,7 +18,7 @@ extension LocalAppStoreAPI {
       throw APIFailure.invalidRequest(code: 4_000_185, message: "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
     }
     do throws(StateFile.UpdateFailure<ActionError>) {
-      let saved = try StateFile.update(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
+      let saved = try await StateFile.updateWithoutBlocking(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
         try AppAccountTokenUpdate.apply(token: token, to: current, at: now(of: current)).get()
       }
       return Answer(status: 200, note: saved.change.message)

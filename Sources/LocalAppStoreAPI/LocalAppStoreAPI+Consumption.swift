@@ -7,11 +7,11 @@ import DashModel
 /// in (no refund request pending, another transaction's request, Production data) the answer is
 /// still 202, as Apple's would be, and the server's log line says why nothing was recorded.
 extension LocalAppStoreAPI {
-  func sendConsumption(_ transactionId: String, _ body: [UInt8], _ env: AppStoreEnvironment) throws -> Answer {
+  func sendConsumption(_ transactionId: String, _ body: [UInt8], _ env: AppStoreEnvironment) async throws -> Answer {
     let s = try directory.subscriber(owning: transactionId, environment: env)
     let info = try ConsumptionRequestBody.parse(body)
     do throws(StateFile.UpdateFailure<ActionError>) {
-      let saved = try StateFile.update(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
+      let saved = try await StateFile.updateWithoutBlocking(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
         try Simulator.recordConsumption(info, transactionId: transactionId, in: current, at: now(of: current)).get()
       }
       return Answer(status: 202, note: saved.change.message)

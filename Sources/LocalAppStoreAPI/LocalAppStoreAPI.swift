@@ -113,7 +113,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     switch (method, version, name, rest.count) {
     case ("GET", "v1", "transactions", 1): return Answer(try transactionInfo(rest[0], env))
     case ("GET", "v1", "subscriptions", 1): return Answer(try statuses(rest[0], request.query, env))
-    case ("PUT", "v1", "subscriptions", 2) where rest[0] == "extend": return Answer(try extend(rest[1], request.body, env))
+    case ("PUT", "v1", "subscriptions", 2) where rest[0] == "extend": return Answer(try await extend(rest[1], request.body, env))
     case ("POST", "v1", "subscriptions", 2) where rest == ["extend", "mass"]: return Answer(try extendAll(request.body, env))
     case ("GET", "v1", "subscriptions", 4) where rest[0] == "extend" && rest[1] == "mass":
       return Answer(try massExtensionStatus(productId: rest[2], requestIdentifier: rest[3], env))
@@ -125,8 +125,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     case ("POST", "v1", "notifications", 1) where rest[0] == "history": return Answer(try notificationHistory(request.query, request.body, env))
     case ("POST", "v1", "notifications", 1) where rest[0] == "test": return Answer(try await requestTest(env))
     case ("GET", "v1", "notifications", 2) where rest[0] == "test": return Answer(try testStatus(rest[1]))
-    case ("PUT", "v2", "transactions", 2) where rest[0] == "consumption": return try sendConsumption(rest[1], request.body, env)
-    case ("PUT", "v1", "transactions", 2) where rest[1] == "appAccountToken": return try setAppAccountToken(rest[0], request.body, env)
+    case ("PUT", "v2", "transactions", 2) where rest[0] == "consumption": return try await sendConsumption(rest[1], request.body, env)
+    case ("PUT", "v1", "transactions", 2) where rest[1] == "appAccountToken": return try await setAppAccountToken(rest[0], request.body, env)
     case ("GET", "v1", "lookup", 1):
       // Look Up Order ID is production only: Apple has no sandbox route for it.
       guard env == .production else { throw APIFailure.notFound }
@@ -316,7 +316,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
 
   /// Extend a Subscription Renewal Date: the same rule and write as `subdash extend` (sandbox
   /// files only; RENEWAL_EXTENDED joins the file's log, so a deliverer sends it).
-  private func extend(_ originalId: String, _ body: [UInt8], _ env: AppStoreEnvironment) throws -> [UInt8] {
+  private func extend(_ originalId: String, _ body: [UInt8], _ env: AppStoreEnvironment) async throws -> [UInt8] {
     guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
       throw APIFailure.invalidRequest(code: 4_000_009, message: "Invalid extend by days value.")
     }
@@ -331,7 +331,9 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     let wall = wallNow
     let saved: StateFile.Saved
     do throws(StateFile.UpdateFailure<ActionError>) {
-      saved = try StateFile.update(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
+      // A subscriber locked past the bound is a 500 with the retryable 5000001, as Apple answers
+      // a temporary failure; the wait holds no thread (other requests go on).
+      saved = try await StateFile.updateWithoutBlocking(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
         let at = (try? Simulator.settings(current))?.now ?? wall
         return try Actions.apply(.extendRenewalDate(days: days, reason: reason), to: current, at: at, timing: Simulator.timing(current)).get()
       }

@@ -28,9 +28,13 @@ public final class NotificationReceiver: Sendable {
     public var status: Int
     /// One line: the log line, and the response body.
     public var message: String
-    public init(status: Int, message: String) {
+    /// Seconds for a `Retry-After` header: set with a 503 (a subscriber locked by another process),
+    /// when the same request later may succeed.
+    public var retryAfterSeconds: Int?
+    public init(status: Int, message: String, retryAfterSeconds: Int? = nil) {
       self.status = status
       self.message = message
+      self.retryAfterSeconds = retryAfterSeconds
     }
     static func refused(_ status: Int, _ why: String) -> Outcome { Outcome(status: status, message: "refused: \(why)") }
   }
@@ -96,6 +100,8 @@ public final class NotificationReceiver: Sendable {
       let applied = try await sink.apply(ImportInput(label: "notification \(uuid)", bytes: body),
                                          verdicts: KnownVerdicts(verdicts: verdicts), originalTransactionId: otid, notificationUUID: uuid)
       return Outcome(status: 200, message: "\(label) \(uuid): \(applied)")
+    } catch let busy as SubscriberBusy {
+      return Outcome(status: 503, message: "\(label) \(uuid): not applied: \(busy)", retryAfterSeconds: SubscriberBusy.retryAfterSeconds)
     } catch {
       return Outcome(status: 500, message: "\(label) \(uuid): not applied: \(Self.oneLine(error))")
     }

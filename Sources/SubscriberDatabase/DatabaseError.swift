@@ -6,19 +6,23 @@ public enum DatabaseError: Error, CustomStringConvertible, Equatable {
   case file(String)
   /// The server refused or could not be reached.
   case server(String)
+  /// Another writer held the subscriber's lock longer than `SubscriberDatabase.lockWait`; nothing
+  /// was changed, and the same change later may succeed (a receiver answers 503).
+  case busy(String)
 
   public var description: String {
     switch self {
-    case .usage(let m), .file(let m), .server(let m): return m
+    case .usage(let m), .file(let m), .server(let m), .busy(let m): return m
     }
   }
 
-  /// 64 for the command line, 2 for a file, 1 for the server.
+  /// 64 for the command line, 2 for a file, 1 for the server, 75 (EX_TEMPFAIL: try again) when busy.
   public var exitCode: Int32 {
     switch self {
     case .usage: return 64
     case .file: return 2
     case .server: return 1
+    case .busy: return 75
     }
   }
 }

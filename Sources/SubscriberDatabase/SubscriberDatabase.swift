@@ -16,6 +16,9 @@ import PostgresNIO
 ///     }
 public final class SubscriberDatabase: Sendable {
   public static let channel = "subdash_subscribers"
+  /// How long a writer waits for a subscriber's lock: the same bound as a state file's lock.
+  public static let lockWait = FileLock.maxWait
+  static var lockTimeoutSetting: String { "\(lockWait.components.seconds * 1000 + lockWait.components.attoseconds / 1_000_000_000_000_000)ms" }
   let client: PostgresClient
   public let url: DatabaseURL
   let logger = Logger(label: "subdash-db")
@@ -135,9 +138,14 @@ public final class SubscriberDatabase: Sendable {
   /// held (a dashboard applying a key to the row through `subdash db mirror`). Concurrent writers
   /// queue on the lock, so none is lost, including the first two writers of a subscriber not
   /// stored yet.
+  ///
+  /// The wait for the lock is bounded by `lockWait` (PostgreSQL's `lock_timeout`, for this
+  /// transaction only): a session that keeps the row locked (an open `psql` transaction) makes
+  /// this fail with `DatabaseError.busy`, having changed nothing, instead of holding the caller.
   @discardableResult
   public func update(_ name: String, _ change: @Sendable (StoredSubscriber?) async throws -> StoredSubscriber?) async throws -> StoredSubscriber? {
     try await transaction { c in
+      try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger)
       // A row lock cannot lock a row that does not exist yet: two writers of a new subscriber
       // would both see nothing and the second insert would replace the first. A transaction-scoped
       // advisory lock on the name serialises them whether the row exists or not.
@@ -181,6 +189,10 @@ public final class SubscriberDatabase: Sendable {
       if let inner = t.closureError ?? t.beginError ?? t.commitError { return describe(inner, url) }
     }
     if let p = error as? PSQLError {
+      // 55P03 lock_not_available: lock_timeout expired waiting for a subscriber's lock.
+      if p.serverInfo?[.sqlState] == "55P03" {
+        return .busy("\(url.description): the subscriber is locked by another session (more than \(lockWait.components.seconds) s); nothing was changed")
+      }
       if let message = p.serverInfo?[.message] { return .server("\(url.description): \(message)") }
       if let underlying = p.underlying { return .server("\(url.description): cannot connect: \(underlying)") }
       return .server("\(url.description): \(p.code.description)")

@@ -98,9 +98,10 @@ public enum Importer {
   /// Writes the merge to `path`: a new state file, or added to the existing one through
   /// `StateFile.update` (locked, re-read, journal appended, document renamed atomically). A merge
   /// the file already holds whole (a re-import, a redelivered notification) writes nothing.
-  public static func write(_ m: ImportMerge, to path: String, catalog: CatalogChoice?) throws(StateFileError) -> Written {
+  public static func write(_ m: ImportMerge, to path: String, catalog: CatalogChoice?,
+                           lockWait: FileLock.Wait = .upTo(FileLock.maxWait)) throws(StateFileError) -> Written {
     do {
-      let lock = try FileLock(for: path)
+      let lock = try FileLock(for: path, wait: lockWait)
       defer { withExtendedLifetime(lock) {} }
       if !exists(path) {
         let bytes = JSONWriter.write(.object(document(m, catalog: catalog ?? .derived, inlineHistory: false)))
@@ -115,7 +116,7 @@ public enum Importer {
       }
     }
     var counts = (0, 0)
-    let saved = try StateFile.update(path: path, unchangedWritesNothing: true) { (current) throws(StateFileError) -> Change in
+    let saved = try StateFile.update(path: path, unchangedWritesNothing: true, lockWait: lockWait) { (current) throws(StateFileError) -> Change in
       let change = try addition(m, to: current, statePath: path, catalog: catalog)
       counts = (change.transactions.count, change.notifications.count)
       return change

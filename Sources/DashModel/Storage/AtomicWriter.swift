@@ -7,8 +7,8 @@ import Darwin
 #endif
 import SystemPackage
 
-/// Replaces a file atomically: temp file in the same directory, same permissions, fsync, rename,
-/// fsync of the directory. A reader (or a crash) sees the old bytes or the new ones, never a mix.
+/// Replaces a file atomically: temp file in the same directory, same permissions (0600 for a new
+/// file), fsync, rename, fsync of the directory. A reader (or a crash) sees the old bytes or the new ones, never a mix.
 public enum AtomicWriter {
   /// When a save looks for the temporary files killed writers left beside the file.
   public enum LeftoverSweep: Sendable {
@@ -27,9 +27,18 @@ public enum AtomicWriter {
     func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
       StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
     }
-    var mode: mode_t = 0o644
+    // A file SubDash creates holds customer data: readable by its owner only, whatever the
+    // umask. A file that exists keeps the mode its owner gave it (a team may share one 0640).
+    var mode: mode_t = 0o600
     var st = stat()
-    if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
+    if lstat(path, &st) == 0 {
+      // Replacing a symbolic link would not write where it points, but its target's mode, and
+      // whatever the link's planter meant by it, are no guide: only plain files are replaced.
+      if st.st_mode & S_IFMT == S_IFLNK {
+        throw StateFileError(file: name, message: "could not save: it is a symbolic link; SubDash replaces only plain files (give the file it points to); the file on disk is unchanged")
+      }
+      mode = st.st_mode & 0o7777
+    }
     let dir = PathName.directory(of: path)
     let tmp = sweep == .callerHoldsTheLock ? "\(dir)/.\(name).subdash-tmp" : "\(dir)/.\(name).subdash-tmp-\(getpid())"
     // Before creating ours, not after the rename: a writer killed during its own first save must
@@ -43,7 +52,7 @@ public enum AtomicWriter {
     func create() throws(Errno) -> FileDescriptor {
       do {
         return try FileDescriptor.open(FilePath(tmp), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
-                                       permissions: FilePermissions(rawValue: mode))
+                                       permissions: .ownerReadWrite)
       } catch { throw error as? Errno ?? .ioError }
     }
     let fd: FileDescriptor
@@ -87,31 +96,5 @@ public enum AtomicWriter {
       guard entry.hasPrefix(prefix), let pid = pid_t(entry.dropFirst(prefix.count)), pid != getpid() else { continue }
       if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + entry) }
     }
-  }
-}
-
-/// An advisory exclusive lock on `<file>.lock`, held while a writer re-reads, changes and saves,
-/// so two writers (a dashboard key and the simulator) never overwrite each other's change.
-public final class FileLock {
-  private let fd: Int32
-
-  /// Blocks until the lock is held (writers hold it for milliseconds).
-  public init(for path: String) throws(StateFileError) {
-    let lockPath = path + ".lock"
-    fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    if fd < 0 {
-      throw StateFileError(file: PathName.fileName(of: lockPath), message: "cannot open the lock file: \(Posix.errorText()); nothing was saved")
-    }
-    while flock(fd, LOCK_EX) != 0 {
-      if errno == EINTR { continue }
-      let c = errno
-      close(fd)
-      throw StateFileError(file: PathName.fileName(of: lockPath), message: "cannot lock: \(Posix.errorText(c)); nothing was saved")
-    }
-  }
-
-  deinit {
-    flock(fd, LOCK_UN)
-    close(fd)
   }
 }

@@ -17,6 +17,8 @@ struct PosixFailure: Error, CustomStringConvertible {
 }
 
 enum Posix {
+  static let journalSymlinkRefusal = "is a symbolic link; SubDash reads and writes the journal only as a plain file"
+
   static func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
   static func errorText(_ error: Errno) -> String { errorText(error.rawValue) }
 
@@ -25,9 +27,9 @@ enum Posix {
   /// Opened non-blocking and checked with fstat before reading: a FIFO named like a state file
   /// would otherwise block forever waiting for a writer, and a device (`/dev/zero`) would be read
   /// until the limit.
-  static func readAll(path: String, limit: Int, followSymlinks: Bool = true) -> Result<[UInt8], PosixFailure> {
+  static func readAll(path: String, limit: Int, followSymlinks: Bool = true, symlinkRefusal: String = Posix.journalSymlinkRefusal) -> Result<[UInt8], PosixFailure> {
     let fd: FileDescriptor
-    switch openPlainFile(path, .readOnly, followSymlinks: followSymlinks) {
+    switch openPlainFile(path, .readOnly, followSymlinks: followSymlinks, symlinkRefusal: symlinkRefusal) {
     case .failure(let f): return .failure(f)
     case .success(let d): fd = d
     }
@@ -66,15 +68,16 @@ enum Posix {
   /// Opens a file that must be a regular file and, unless `followSymlinks`, not a symbolic link
   /// (the journal: SubDash truncates and appends to it, so a planted symlink must not redirect
   /// that to another file). Non-blocking, so a FIFO is refused instead of waited on.
-  static func openPlainFile(_ path: String, _ mode: FileDescriptor.AccessMode, creating: Bool = false, followSymlinks: Bool = false) -> Result<FileDescriptor, PosixFailure> {
+  static func openPlainFile(_ path: String, _ mode: FileDescriptor.AccessMode, creating: Bool = false, followSymlinks: Bool = false,
+                            symlinkRefusal: String = Posix.journalSymlinkRefusal) -> Result<FileDescriptor, PosixFailure> {
     var options: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking]
     if creating { options.insert(.create) }
     if !followSymlinks { options.insert(.noFollow) }
     let fd: FileDescriptor
     do {
-      fd = try FileDescriptor.open(FilePath(path), mode, options: options, permissions: creating ? [.ownerReadWrite, .groupRead, .otherRead] : nil)
+      fd = try FileDescriptor.open(FilePath(path), mode, options: options, permissions: creating ? .ownerReadWrite : nil)
     } catch let error as Errno {
-      if error == .tooManySymbolicLinkLevels { return .failure(PosixFailure("is a symbolic link; SubDash reads and writes the journal only as a plain file")) }
+      if error == .tooManySymbolicLinkLevels { return .failure(PosixFailure(symlinkRefusal)) }
       return .failure(PosixFailure(errorText(error)))
     } catch {
       return .failure(PosixFailure("\(error)"))

@@ -16,10 +16,11 @@ extension StateFile {
   public static func update(
     path: String,
     unchangedWritesNothing: Bool = false,
+    lockWait: FileLock.Wait = .upTo(FileLock.maxWait),
     _ apply: (SubscriptionState) throws(StateFileError) -> Change
   ) throws(StateFileError) -> Saved {
     do throws(UpdateFailure<StateFileError>) {
-      return try update(path: path, refusing: StateFileError.self, unchangedWritesNothing: unchangedWritesNothing, apply)
+      return try update(path: path, refusing: StateFileError.self, unchangedWritesNothing: unchangedWritesNothing, lockWait: lockWait, apply)
     } catch {
       switch error {
       case .file(let e), .refused(let e): throw e
@@ -37,6 +38,9 @@ extension StateFile {
 
   /// `update` for a change that may refuse with its own typed error.
   ///
+  /// `lockWait`: how long to wait for another writer's lock (`FileLock.maxWait` unless the caller
+  /// waits elsewhere); past it the failure is a `.busy` `StateFileError` and nothing is written.
+  ///
   /// `unchangedWritesNothing`: a change that adds no history and leaves the state as it was is not
   /// written at all (an import or a redelivered notification that holds nothing new), so the file,
   /// its journal and its modification time stay as they were and no reader is woken for nothing.
@@ -45,13 +49,14 @@ extension StateFile {
     path: String,
     refusing _: Refusal.Type,
     unchangedWritesNothing: Bool = false,
+    lockWait: FileLock.Wait = .upTo(FileLock.maxWait),
     _ apply: (SubscriptionState) throws(Refusal) -> Change
   ) throws(UpdateFailure<Refusal>) -> Saved {
     let lock: FileLock
     let current: SubscriptionState
     do throws(StateFileError) {
-      lock = try FileLock(for: path)
-      current = try load(path: path)
+      lock = try FileLock(for: path, wait: lockWait)
+      current = try load(path: path, followSymlinks: false)
     } catch { throw .file(error) }
     defer { withExtendedLifetime(lock) {} }
     var change: Change

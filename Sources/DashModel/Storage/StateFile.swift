@@ -9,9 +9,17 @@ public enum StateFile {
 
   /// Loads and validates a state file and its catalog.
   public static func load(path: String) throws(StateFileError) -> SubscriptionState {
+    try load(path: path, followSymlinks: true)
+  }
+
+  /// `followSymlinks: false` for the write path: a state file that is a symbolic link is refused
+  /// there, so a link planted in a directory SubDash writes (`<id>.json` pointing at another
+  /// user's or another subscriber's file) can neither feed a save nor be replaced by one.
+  static func load(path: String, followSymlinks: Bool) throws(StateFileError) -> SubscriptionState {
     let name = PathName.fileName(of: path)
     let bytes: [UInt8]
-    switch Posix.readAll(path: path, limit: maxDocumentBytes) {
+    switch Posix.readAll(path: path, limit: maxDocumentBytes, followSymlinks: followSymlinks,
+                              symlinkRefusal: "is a symbolic link; SubDash saves a state file only where it is, never through a link (open the file it points to)") {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
     case .success(let b): bytes = b
     }

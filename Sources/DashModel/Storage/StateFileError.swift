@@ -6,13 +6,28 @@ public struct StateFileError: Error, Equatable, Sendable, CustomStringConvertibl
   public var column: Int?
   public var path: JSONPath?
   public var message: String
+  /// What kind of failure this is, for callers that act on it (a receiver answers 503 to `.busy`):
+  /// decided where the error is made, never parsed back out of the message.
+  public var kind: Kind
 
-  public init(file: String, line: Int? = nil, column: Int? = nil, path: JSONPath? = nil, message: String) {
+  public enum Kind: Sendable, Equatable {
+    /// The file is wrong, missing or could not be written.
+    case failed
+    /// Another process held the file's lock for longer than `FileLock.maxWait`; nothing was
+    /// changed, and the same request later may well succeed.
+    case busy
+    /// The change is another environment's data (Production for a Sandbox subscriber, or the
+    /// reverse): one subscriber's file and journal hold one environment. Nothing was changed.
+    case otherEnvironment(subscriber: String, incoming: String)
+  }
+
+  public init(file: String, line: Int? = nil, column: Int? = nil, path: JSONPath? = nil, message: String, kind: Kind = .failed) {
     self.file = file
     self.line = line
     self.column = column
     self.path = path
     self.message = message
+    self.kind = kind
   }
 
   public var description: String {
