@@ -8,6 +8,8 @@ public enum AppStoreAPIError: Error, Equatable, Sendable, CustomStringConvertibl
   case malformedResponse(endpoint: String, detail: String)
   case gaveUp(endpoint: String, attempts: Int, last: String)
   case orderInvalid(orderID: String)
+  /// The answer holds data of another app than the credentials' `--bundle-id`.
+  case otherApp(endpoint: String, environment: AppStoreEnvironment, bundleID: String, expected: String)
 
   /// Apple's TransactionIdNotFoundError: the trigger for the production-then-sandbox rule.
   public var isTransactionNotFound: Bool {
@@ -35,6 +37,9 @@ public enum AppStoreAPIError: Error, Equatable, Sendable, CustomStringConvertibl
       return "\(endpoint): gave up after \(attempts) attempts: \(last)"
     case .orderInvalid(let orderID):
       return "Look Up Order ID: order \(Sanitize.line(orderID)) is not valid (Apple returned status 1: wrong order ID, or not this app's)"
+    case .otherApp(let endpoint, let environment, let bundleID, let expected):
+      return "\(endpoint) (\(environment.displayName)): the answer holds data for bundle id \(Sanitize.line(bundleID, limit: 100)), "
+        + "not \(Sanitize.line(expected, limit: 100)) (--bundle-id); another app's customer is never written"
     }
   }
 

@@ -44,6 +44,8 @@ public final class AppStoreClient: Sendable {
   }
 
   public let configuration: Configuration
+  /// The app the credentials are for: every answer must be its data.
+  public let bundleID: String
   let token: BearerToken
   let clock: Clock
   let http: HTTPClient
@@ -54,6 +56,7 @@ public final class AppStoreClient: Sendable {
               notice: @escaping @Sendable (String) -> Void = { _ in }) throws(AppStoreAPIError) {
     self.configuration = configuration
     self.token = BearerToken(credentials: credentials)
+    self.bundleID = credentials.bundleID
     self.clock = clock
     self.notice = notice
     var tls = TLSConfiguration.makeClientConfiguration()

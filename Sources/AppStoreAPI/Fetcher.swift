@@ -43,6 +43,7 @@ public struct Fetcher: Sendable {
     guard let first = (object["signedTransactions"] as? [String])?.first, let id = Self.transactionID(inJWS: first) else {
       throw .malformedResponse(endpoint: "Look Up Order ID", detail: "status 0 but no readable signedTransactions[0].transactionId")
     }
+    try checkBundle([.init(endpoint: "Look Up Order ID", body: lookup)], .production)
     progress("order \(Sanitize.line(orderID)) → transaction \(Sanitize.line(id))")
     let rest = try await fetch(transactionID: id, environment: .production)
     return FetchResult(environment: rest.environment, transactionID: id, orderID: orderID,
@@ -85,9 +86,19 @@ public struct Fetcher: Sendable {
     responses += history.map { .init(endpoint: "Get Transaction History", body: $0) }
     responses += notifications.map { .init(endpoint: "Get Notification History", body: $0) }
     responses += refunds.map { .init(endpoint: "Get Refund History", body: $0) }
+    try checkBundle(responses, environment)
     return FetchResult(environment: environment, transactionID: id, orderID: nil, responses: responses,
                        transactionCount: Self.count(history, key: "signedTransactions"),
                        notificationCount: Self.count(notifications, key: "notificationHistory"))
+  }
+
+  /// Every answer is the credentials' app's, or the fetch fails before anything is written.
+  func checkBundle(_ responses: [FetchResult.Response], _ environment: AppStoreEnvironment) throws(AppStoreAPIError) {
+    for r in responses {
+      if let other = ResponseBundle.foreign(in: r.body, expected: client.bundleID) {
+        throw .otherApp(endpoint: r.endpoint, environment: environment, bundleID: other, expected: client.bundleID)
+      }
+    }
   }
 
   static func count(_ pages: [[UInt8]], key: String) -> Int {

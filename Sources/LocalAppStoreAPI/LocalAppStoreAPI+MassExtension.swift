@@ -46,7 +46,7 @@ extension LocalAppStoreAPI {
   /// Every subscriber of the product in the request's environment: extended, failed (recorded in
   /// its file) or left out (not active), each decided on the file's latest state under its lock.
   private func extendEach(_ request: MassExtensionRequest, _ env: AppStoreEnvironment, key: String) {
-    let inRequest = { (s: SubscriptionState) in s.subscriber.environment ?? .sandbox == env && request.covers(s.subscriber.latestTransaction) }
+    let inRequest = { [directory] (s: SubscriptionState) in directory.isOurs(s, in: env) && request.covers(s.subscriber.latestTransaction) }
     for file in directory.stateFiles() {
       // A cheap look first: most files of a directory are not the product's.
       guard let seen = try? StateFile.load(path: file), inRequest(seen) else { continue }

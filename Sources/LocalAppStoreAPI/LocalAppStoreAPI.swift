@@ -66,7 +66,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
 
   public init(directory: String, settings: Settings, authority: LocalCertificateAuthority,
               sender: (any NotificationSending)?, wallClock: @escaping @Sendable () -> Date = { Date() }) {
-    self.directory = SubscriberDirectory(path: directory)
+    self.directory = SubscriberDirectory(path: directory, bundleId: settings.check.bundleID)
     self.directory.learnInBackground()
     self.settings = settings
     self.authority = authority
@@ -221,7 +221,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     let subscribers: [SubscriberRecord]
     if let one { subscribers = [one] } else {
       subscribers = directory.stateFiles().compactMap { file in
-        guard let state = try? StateFile.load(path: file), state.subscriber.environment ?? .sandbox == env else { return nil }
+        guard let state = try? StateFile.load(path: file), directory.isOurs(state, in: env) else { return nil }
         return try? SubscriberRecord(path: file, state: state)
       }
     }

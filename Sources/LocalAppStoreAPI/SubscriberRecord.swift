@@ -55,6 +55,9 @@ struct SubscriberRecord {
   var environment: AppStoreEnvironment { state.subscriber.environment ?? .sandbox }
   var bundleId: String? { state.subscriber.latestTransaction?.bundleId ?? transactions.last?.bundleId }
 
+  /// Whether this subscriber is the app's (a file naming no bundle id cannot be told apart, and is).
+  func isApp(_ app: String) -> Bool { bundleId.map { $0 == app } ?? true }
+
   func owns(transactionId id: String) -> Bool {
     state.subscriber.originalTransactionId == id || transactions.contains { $0.transactionId == id || $0.originalTransactionId == id }
   }
@@ -67,8 +70,14 @@ struct SubscriberRecord {
 /// the first lookup that misses and kept current by re-reading only the files whose stamp changed
 /// since (a stat each); a hit is confirmed on the file as it is now, so a stale entry is never an
 /// answer.
+///
+/// A directory may hold several apps' customers (a team's shared one); the server answers for one
+/// app (--bundle-id), and another app's subscriber is not found, as on Apple's servers (4040010),
+/// so no request ever reads or writes it.
 final class SubscriberDirectory: @unchecked Sendable {
   let path: String
+  /// The app the server answers for.
+  let bundleId: String
   private let lock = NSLock()
   private struct Indexed {
     var stamp: FileStamp
@@ -80,7 +89,16 @@ final class SubscriberDirectory: @unchecked Sendable {
   private var owners: [String: [String]] = [:]
   private var orders: [String: [String]] = [:]
 
-  init(path: String) { self.path = path }
+  init(path: String, bundleId: String) {
+    self.path = path
+    self.bundleId = bundleId
+  }
+
+  /// Whether a state is this app's, in `environment`: what every listing (all notifications, a
+  /// mass extension) checks before it reads further.
+  func isOurs(_ state: SubscriptionState, in environment: AppStoreEnvironment) -> Bool {
+    state.subscriber.environment ?? .sandbox == environment && (state.subscriber.latestTransaction?.bundleId).map { $0 == bundleId } ?? true
+  }
 
   /// Learns the table now, off the caller's thread, so the first lookup by a renewal's id does not
   /// wait for the whole directory to be read (it waits only for what is left of it).
@@ -96,7 +114,7 @@ final class SubscriberDirectory: @unchecked Sendable {
     let direct = path + "/" + transactionId + ".json"
     if let state = try? StateFile.load(path: direct) {
       let record = try SubscriberRecord(path: direct, state: state)
-      if record.environment == environment { return record }
+      if record.environment == environment && record.isApp(bundleId) { return record }
     }
     lock.lock()
     defer { lock.unlock() }
@@ -127,15 +145,16 @@ final class SubscriberDirectory: @unchecked Sendable {
     for file in owners[id] ?? [] where file != direct {
       guard let state = try? StateFile.load(path: file), state.subscriber.environment ?? .sandbox == environment else { continue }
       let record = try SubscriberRecord(path: file, state: state)
-      if record.owns(transactionId: id) { return record }
+      if record.owns(transactionId: id) && record.isApp(bundleId) { return record }
     }
     return nil
   }
 
   private func ordered(_ orderId: String) -> SubscriberRecord? {
     for file in orders[orderId] ?? [] {
-      guard let state = try? StateFile.load(path: file), FetchOrigin(document: state.document)?.orderId == orderId else { continue }
-      return try? SubscriberRecord(path: file, state: state)
+      guard let state = try? StateFile.load(path: file), FetchOrigin(document: state.document)?.orderId == orderId,
+            let record = try? SubscriberRecord(path: file, state: state), record.isApp(bundleId) else { continue }
+      return record
     }
     return nil
   }

@@ -48,7 +48,7 @@ public final class NotificationReceiver: Sendable {
   }
 
   private func decide(body: [UInt8], contentType: String?) async -> Outcome {
-    guard let contentType, contentType.lowercased().hasPrefix("application/json") else {
+    guard let contentType, Self.isJSON(contentType) else {
       return .refused(415, "Content-Type must be application/json, not \(Self.clip(contentType ?? "none"))")
     }
     guard body.count <= Self.bodyLimit else { return .refused(413, "body of \(body.count) bytes is over the \(Self.bodyLimit)-byte limit") }
@@ -72,11 +72,19 @@ public final class NotificationReceiver: Sendable {
     let label = type + (subtype.map { "/\($0)" } ?? "")
     let uuid = payload["notificationUUID"]?.stringValue ?? "?"
     let data = payload["data"]?.objectValue
-    if let bundleId {
-      let theirs = data?["bundleId"]?.stringValue ?? payload["summary"]?.objectValue?["bundleId"]?.stringValue
-      guard theirs == bundleId else { return .refused(403, "\(label) \(uuid) is for bundle id \(theirs ?? "(none)"), not \(bundleId)") }
+    guard let scope = NotificationScope(payload) else {
+      return .refused(400, "\(label) \(uuid) carries \(NotificationScope.present(in: payload)) of data, summary, appData and externalPurchaseToken; Apple's carries exactly one")
     }
+    if let bundleId, scope.bundleId != bundleId {
+      return .refused(403, "\(label) \(uuid) is for bundle id \(Self.clip(scope.bundleId ?? "(none)")), not \(bundleId)")
+    }
+    if let refusal = await refusal(ofSignedDataIn: verified, payload: payload, scope: scope, label: "\(label) \(uuid)") { return refusal }
     if type == "TEST" { return Outcome(status: 200, message: "TEST \(uuid): received (nothing to apply)") }
+    if scope.isAboutTheApp {
+      // RESCIND_CONSENT, EXTERNAL_PURCHASE_TOKEN and a mass extension's SUMMARY concern the app:
+      // acknowledged (or Apple retries them for days) and logged; no subscriber's file changes.
+      return Outcome(status: 200, message: "\(label) \(uuid): received, about the app (\(scope.field), \(scope.environment ?? "no environment")), names no subscriber; nothing applied")
+    }
     guard let nested = verified.nested.first(where: { $0.path.hasSuffix("signedTransactionInfo") }),
           case .object(let transaction)? = try? JSONParser.parse(nested.verified.payloadJSON) else {
       // SUMMARY (mass extension) and other notifications without a transaction name no subscriber.
@@ -85,7 +93,10 @@ public final class NotificationReceiver: Sendable {
     let otid: String
     switch transaction["originalTransactionId"] {
     case .string(let s)?: otid = s
-    case .number(let n)?: otid = n
+    case .number?:
+      // Apple's ids are strings; a number is not what the App Store signs (and the importer,
+      // which reads strings, would find no subscriber in it).
+      return .refused(400, "\(label) \(uuid): signedTransactionInfo's originalTransactionId is a number, not a string of digits as Apple sends it")
     default: return .refused(400, "\(label) \(uuid): signedTransactionInfo has no originalTransactionId")
     }
     // The id becomes a file name: digits only, so nothing is ever written outside the directory.
@@ -100,6 +111,8 @@ public final class NotificationReceiver: Sendable {
       let applied = try await sink.apply(ImportInput(label: "notification \(uuid)", bytes: body),
                                          verdicts: KnownVerdicts(verdicts: verdicts), originalTransactionId: otid, notificationUUID: uuid)
       return Outcome(status: 200, message: "\(label) \(uuid): \(applied)")
+    } catch let refused as StateFileError where refused.environments != nil {
+      return .refused(409, Self.otherEnvironment(refused, "\(label) \(uuid)", subscriber: otid))
     } catch let busy as SubscriberBusy {
       return Outcome(status: 503, message: "\(label) \(uuid): not applied: \(busy)", retryAfterSeconds: SubscriberBusy.retryAfterSeconds)
     } catch {

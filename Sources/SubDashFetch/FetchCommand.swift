@@ -132,7 +132,7 @@ extension AppStoreAPIError {
   /// 2 for what the user typed or configured (id, credentials), 1 for Apple or the network.
   var exitCode: Int32 {
     switch self {
-    case .credentials, .unauthorized, .orderInvalid: return 2
+    case .credentials, .unauthorized, .orderInvalid, .otherApp: return 2
     case .apple(_, _, let status, _, _): return (400..<500).contains(status) && status != 429 ? 2 : 1
     default: return 1
     }

@@ -17,12 +17,16 @@ struct ServeFixture {
   let now: Date
   var path: String { directory + "/\(Self.id).json" }
 
-  init(pageSize: Int = 20, now: Date = Date()) throws {
+  /// The app the server answers for (--bundle-id): its tokens carry it as `bid`.
+  let bundleID: String
+
+  init(pageSize: Int = 20, now: Date = Date(), bundleID: String = "com.example.birdwatch") throws {
     self.now = now
+    self.bundleID = bundleID
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-serve-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     try FileManager.default.copyItem(atPath: Self.examples + "/active.json", toPath: directory + "/\(Self.id).json")
-    let check = BearerCheck(publicKey: key.publicKey, keyID: "KEY1", issuerID: "issuer-1", bundleID: "com.example.birdwatch")
+    let check = BearerCheck(publicKey: key.publicKey, keyID: "KEY1", issuerID: "issuer-1", bundleID: bundleID)
     api = LocalAppStoreAPI(directory: directory, settings: .init(check: check, pageSize: pageSize), authority: Self.ca, sender: nil,
                            wallClock: { now })
   }
@@ -40,7 +44,7 @@ struct ServeFixture {
   /// A bearer token as a backend makes one; `claims` overrides or removes (nil) any claim.
   func token(kid: String = "KEY1", signer: P256.Signing.PrivateKey? = nil, _ claims: [String: Any?] = [:]) -> String {
     let now = Int(self.now.timeIntervalSince1970)
-    var c: [String: Any] = ["iss": "issuer-1", "iat": now, "exp": now + 1200, "aud": "appstoreconnect-v1", "bid": "com.example.birdwatch"]
+    var c: [String: Any] = ["iss": "issuer-1", "iat": now, "exp": now + 1200, "aud": "appstoreconnect-v1", "bid": bundleID]
     for (k, v) in claims { c[k] = v }
     let header = try! JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": kid, "typ": "JWT"])
     let body = try! JSONSerialization.data(withJSONObject: c)

@@ -133,6 +133,13 @@ public enum Importer {
     if let theirs, let ours, theirs != ours {
       throw StateFileError(file: name, message: "holds originalTransactionId \(theirs) but the inputs are for \(ours); import into another file")
     }
+    // Checked here, on the state as it is under the lock, so no writer racing this one can make
+    // a subscriber hold both environments' data.
+    if let held = current.subscriber.environment,
+       let other = ([m.latestTransaction?.environment, m.renewalInfo?.environment] + m.transactions.map(\.environment)).compactMap({ $0 }).first(where: { $0 != held }) {
+      throw StateFileError(file: name, message: "holds a \(held.rawValue) subscriber; the inputs are \(other.rawValue) data, which is never merged into it",
+                           kind: .otherEnvironment(subscriber: held.rawValue, incoming: other.rawValue))
+    }
     var knownIds = Set<String>()
     var knownUUIDs = Set<String>()
     do {
