@@ -70,3 +70,44 @@ import Testing
     #expect(sim.info.expirationIntent == .didNotConsentToPriceIncrease)
   }
 }
+
+/// Support presses `p` once: the customer is asked once. A second `p` before they answer, or
+/// after they consented, is "not now" with the reason, and changes nothing.
+@Suite struct SimulationPriceIncreaseOnceTests {
+  func requested() -> Sim {
+    var sim = Sim(start: "2026-05-01T00:00:00Z")
+    sim.buy("pass.premium.monthly")
+    sim.advance(by: .days(3))
+    sim.run(.requestPriceIncrease)
+    return sim
+  }
+
+  @Test func askingAgainWhileTheCustomerHasNotAnsweredIsRefused() {
+    var sim = requested()
+    let before = sim.log.count
+    let refusal = sim.refusal(.requestPriceIncrease)
+    #expect(refusal?.message == "A price increase to 10.99 USD is already waiting for the customer's consent (P consents, N declines).")
+    #expect(sim.log.count == before)
+    #expect(sim.settings.pendingPriceIncrease?.response == .pending)
+  }
+
+  @Test func askingAgainAfterConsentIsRefusedAndTheConsentStands() {
+    var sim = requested()
+    sim.run(.consentPriceIncrease)
+    let before = sim.log.count
+    let refusal = sim.refusal(.requestPriceIncrease)
+    #expect(refusal?.message == "The customer already consented to 10.99 USD; it applies at the next renewal, so there is no increase to ask for now.")
+    #expect(sim.log.count == before)
+    #expect(sim.info.priceIncreaseStatus == .customerConsented)
+    sim.next()
+    #expect(sim.labels.last == "DID_RENEW")
+    #expect(sim.latest.price == 10990)
+  }
+
+  @Test func afterTheNewPriceTookEffectAFurtherIncreaseCanBeAsked() {
+    var sim = requested()
+    sim.run(.consentPriceIncrease)
+    sim.next()
+    #expect(sim.refusal(.requestPriceIncrease) == nil)
+  }
+}

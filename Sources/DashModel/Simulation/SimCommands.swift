@@ -21,11 +21,9 @@ extension SimContext {
       // What the customer gets back, in the currency's minor units (2.436 USD is refunded as 2.44).
       let unit = Int64(Proration.minorUnitMilli(t.currency))
       amount = t.price.map { (price: Int64) -> Int64 in
-        // Full width: a price read from a file may be near Int64.max (share ≤ 100,000 keeps the
-        // quotient within the price), and rounding up past Int64.max keeps the price.
-        let exact: Int64 = Int64(100_000).dividingFullWidth(price.multipliedFullWidth(by: Int64(share))).quotient
-        let (half, overflow) = exact.addingReportingOverflow(unit / 2)
-        return overflow ? price : min(price, half / unit * unit)
+        let exact: Int64 = price * Int64(share) / 100_000
+        let rounded: Int64 = (exact + unit / 2) / unit * unit
+        return min(price, rounded)
       }
     }
     t.signedDate = date
@@ -155,6 +153,15 @@ extension SimContext {
       throw ActionError.notActive("nothing will renew, so there is nothing to raise the price of")
     }
     let productId = renewalInfo.autoRenewProductId ?? t.productId ?? ""
+    // One increase at a time: asking again while the customer has not answered would send a
+    // second PENDING, and asking after they consented would undo their consent.
+    if let p = settings.pendingPriceIncrease, p.productId == productId {
+      switch p.response {
+      case .pending: throw ActionError.simulator(.priceIncreaseAlreadyPending(new: money(p.newPriceMilli)))
+      case .accepted: throw ActionError.simulator(.priceIncreaseAlreadyAccepted(new: money(p.newPriceMilli)))
+      case .declined: break
+      }
+    }
     let old = regularPrice(productId) ?? 0
     let price = newPrice ?? old + 1000
     guard price > old else {

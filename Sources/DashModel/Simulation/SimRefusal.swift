@@ -6,6 +6,8 @@ public enum SimRefusal: Equatable, Sendable {
   case forceRenewDuringBillingIssue
   case notAnIncrease(new: String, old: String)
   case noPriceIncreasePending
+  case priceIncreaseAlreadyPending(new: String)
+  case priceIncreaseAlreadyAccepted(new: String)
   case noAskToBuyPending
   case askToBuyLapsed(product: String, lapsedOn: String)
   case alreadySubscribed(product: String)
@@ -32,6 +34,10 @@ public enum SimRefusal: Equatable, Sendable {
       return "The subscription is in grace or billing retry; force renewal does not change that state (resolve the billing issue)."
     case .notAnIncrease(let new, let old): return "\(new) is not an increase over \(old)."
     case .noPriceIncreasePending: return "No price increase is waiting for consent."
+    case .priceIncreaseAlreadyPending(let new):
+      return "A price increase to \(new) is already waiting for the customer's consent (P consents, N declines)."
+    case .priceIncreaseAlreadyAccepted(let new):
+      return "The customer already consented to \(new); it applies at the next renewal, so there is no increase to ask for now."
     case .noAskToBuyPending: return "No Ask to Buy request is waiting."
     case .askToBuyLapsed(let product, let lapsedOn):
       return "The Ask to Buy request for \(product) lapsed on \(lapsedOn) (requests wait 24 hours); buy again to send a new one."
