@@ -30,12 +30,19 @@ public final class FileLock {
   private let fd: Int32
 
   public init(for path: String, wait: Wait = .upTo(FileLock.maxWait)) throws(StateFileError) {
+    fd = try Self.acquire(path, wait)
+  }
+
+  /// The locked descriptor. Separate from `init`: a class whose properties are all set runs its
+  /// `deinit` when `init` throws, which would close the descriptor a second time (by then,
+  /// perhaps, another thread's newly opened file of the same number).
+  private static func acquire(_ path: String, _ wait: Wait) throws(StateFileError) -> Int32 {
     let lockPath = path + ".lock"
     let lockName = PathName.fileName(of: lockPath)
     // Created private, never through a symbolic link (a planted `<id>.json.lock` pointing at
     // another file would otherwise be created or opened wherever it points), and non-blocking so a
     // FIFO planted under the name is refused rather than waited on.
-    fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
     if fd < 0 {
       let c = errno
       let why = c == ELOOP ? "it is a symbolic link; SubDash locks only through a plain file" : Posix.errorText(c)
@@ -66,6 +73,7 @@ public final class FileLock {
       Self.sleep(min(pause, limit - waited))
       pause = min(pause * 2, .milliseconds(50))
     }
+    return fd
   }
 
   deinit {

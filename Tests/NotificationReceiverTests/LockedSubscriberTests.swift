@@ -1,0 +1,121 @@
+import AppStoreSigning
+import DashModel
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import NotificationReceiver
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Another local user holds one subscriber's lock file (`DIR/<id>.json.lock`, which anyone who can
+/// open it can lock): that subscriber's notifications are answered 503 with Retry-After within
+/// the bound and nothing is written; every other subscriber is answered as usual, at once, even
+/// with more requests for the locked one than the receiver has file threads.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct LockedSubscriberTests {
+  /// Another process's lock: a descriptor of our own on the lock file (flock locks belong to the
+  /// open file, so this conflicts exactly as another process's would).
+  final class HeldLock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fd: Int32?
+    init(_ path: String) throws {
+      let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
+      try #require(fd >= 0)
+      try #require(flock(fd, LOCK_EX) == 0)
+      self.fd = fd
+    }
+    /// Once only: a second close could close another thread's file of the same number.
+    func release() {
+      lock.lock()
+      defer { lock.unlock() }
+      if let fd { flock(fd, LOCK_UN); close(fd) }
+      fd = nil
+    }
+  }
+
+  @Test func aLockedSubscriberGets503WithRetryAfterAndAnotherIsAnsweredAtOnce() async throws {
+    let store = try LocalAppStore()
+    defer { store.remove() }
+    let a = "2000000301", b = "2000000302"
+    let held = try HeldLock(store.directory.appendingPathComponent("\(a).json").path)
+    // On code that waits for the lock without a bound, the holder gives up after 8 s, so the test
+    // ends (failing) instead of hanging.
+    let safety = Task { try await Task.sleep(for: .seconds(8)); held.release() }
+    defer { safety.cancel() }
+    let bodiesForA = try (1...12).map { try LocalAppStore.body("DID_RENEW", otid: a, period: $0) }
+    let started = ContinuousClock.now
+    async let forA: [(NotificationReceiver.Outcome, Duration)] = withTaskGroup(of: (NotificationReceiver.Outcome, Duration).self) { group in
+      for body in bodiesForA {
+        group.addTask {
+          let outcome = await store.post(body)
+          return (outcome, ContinuousClock.now - started)
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    // B arrives once A's twelve requests are in flight (more than the 8 file threads).
+    try await Task.sleep(for: .milliseconds(300))
+    let bStart = ContinuousClock.now
+    let forB = await store.post(try LocalAppStore.body("SUBSCRIBED", subtype: "INITIAL_BUY", otid: b))
+    let bTook = ContinuousClock.now - bStart
+    #expect(forB.status == 200, "\(forB.message)")
+    #expect(bTook < .seconds(1), "B waited \(bTook) behind A's lock")
+
+    let answers = await forA
+    for (outcome, at) in answers {
+      #expect(outcome.status == 503, "\(outcome.message)")
+      #expect(outcome.retryAfterSeconds == 5)
+      #expect(outcome.message.contains("\(a).json is locked by another process"), "\(outcome.message)")
+      #expect(at < FileLock.maxWait + .seconds(2), "answered after \(at)")
+    }
+    #expect(!store.files.contains("\(a).json"), "nothing written for the locked subscriber")
+    #expect(store.files.contains("\(b).json"))
+
+    // Once released, the sender's retry goes through.
+    held.release()
+    safety.cancel()
+    #expect(await store.post(bodiesForA[0]).status == 200)
+  }
+
+  /// Through HTTP, as Apple sees it: the real binary answers 503 with a Retry-After header.
+  @Test func theServerSendsRetryAfterWithThe503() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-listen-locked-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let root = dir.appendingPathComponent("root.der")
+    try Data(LocalAppStore.ca.rootDER).write(to: root)
+    let subscribers = dir.appendingPathComponent("subscribers")
+    try FileManager.default.createDirectory(at: subscribers, withIntermediateDirectories: true)
+    let held = try HeldLock(subscribers.appendingPathComponent("2000000100.json").path)
+    let safety = Task { try await Task.sleep(for: .seconds(12)); held.release() }
+    defer { safety.cancel(); held.release() }
+
+    let process = Process()
+    process.executableURL = ListenServerTests.binary
+    process.arguments = ["--port", "0", "--root", root.path, subscribers.path]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { process.terminate(); process.waitUntilExit() }
+    var line = Data()
+    while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line += byte }
+    let base = try #require(String(decoding: line, as: UTF8.self).split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }).description
+
+    var request = URLRequest(url: URL(string: base + "/")!, timeoutInterval: 30)
+    request.httpMethod = "POST"
+    request.httpBody = Data(try LocalAppStore.body("DID_RENEW"))
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    let started = ContinuousClock.now
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let took = ContinuousClock.now - started
+    let http = try #require(response as? HTTPURLResponse)
+    #expect(http.statusCode == 503, "\(String(decoding: data, as: UTF8.self))")
+    #expect(http.value(forHTTPHeaderField: "Retry-After") == "5")
+    #expect(took < FileLock.maxWait + .seconds(2), "answered after \(took)")
+    #expect(!FileManager.default.fileExists(atPath: subscribers.appendingPathComponent("2000000100.json").path))
+  }
+}
