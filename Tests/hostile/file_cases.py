@@ -54,12 +54,14 @@ def run(tally, ctx):
         bad_date[date] = put(f"date-{date}.jws", s.with_signature({**tx, "signedDate": date}, b"\x00" * 64))
     apple_bad = {date: put(f"apple-date-{date}.jws", s.with_signature({**tx, "signedDate": date}, b"\x00" * 64, header=apple))
                  for date in [2.6e14, 9300000000000000000]}
-    missing, directory = f"{src}/missing.json", f"{src}/a-directory"
+    missing, directory, fifo = f"{src}/missing.json", f"{src}/a-directory", f"{src}/a-fifo"
     os.makedirs(directory)
+    os.mkfifo(fifo)  # no writer ever opens it: a reader that waits on it hangs
 
     # --- verify -------------------------------------------------------------------------------------
     f.case("verify an empty file → 2", ["verify"] + trust + [inputs["empty"]], 2, "input is empty")
     f.case("verify a directory → 2", ["verify"] + trust + [directory], 2, "cannot read")
+    f.case("verify a FIFO nobody writes → 2, not waited on", ["verify"] + trust + [fifo], 2, "cannot read")
     f.case("verify a missing file → 2", ["verify"] + trust + [missing], 2, "cannot read")
     f.case("verify broken JSON → 2", ["verify"] + trust + [inputs["broken"]], 2, "not JSON")
     f.case("verify a valid test-CA JWS → 0", ["verify"] + trust + [inputs["valid"]], 0, "valid")
@@ -82,6 +84,7 @@ def run(tally, ctx):
     o = lambda n: ["-o", f"{out}/{n}.json"]
     f.case("import an empty file → 2, nothing written", ["import", inputs["empty"]] + o("i1"), 2, "empty input")
     f.case("import a directory → 2, nothing written", ["import", directory] + o("i2"), 2, "is a directory")
+    f.case("import a FIFO nobody writes → 2, not waited on", ["import", fifo] + o("fifo"), 2, "named pipe")
     f.case("import a missing file → 2, nothing written", ["import", missing] + o("i3"), 2, "No such file")
     f.case("import broken JSON → 2, nothing written", ["import", inputs["broken"]] + o("i4"), 2, "invalid JSON")
     placeholders = put("placeholders.jsonl", '{"signedTransactionInfo": "signed_transaction_one"}\n' * 2000)
@@ -102,14 +105,17 @@ def run(tally, ctx):
     f.case("import a tampered JWS → 2, nothing written", ["import"] + trust + [inputs["tampered"]] + o("i12"), 2, "signature")
     f.case("import - from a pipe → 0, the state file written", ["import"] + trust + ["-"] + o("piped"), 0, None,
            stdin=P.body(s.sign(note)), writes=created(f"{out}/piped.json"))
-    f.case("import broken JSON into that existing file → 2, file unchanged", ["import", inputs["broken"]] + o("piped"), 2, "invalid JSON")
-    f.case("import another subscriber into it → 2, file unchanged", ["import"] + trust + [put("other.jws", s.sign(P.transaction("3400000002")))] + o("piped"),
-           2, "3400000002")
+    f.case("import a notification file → 0, the state file written", ["import"] + trust + [inputs["notification"]] + o("existing"), 0,
+           "created", writes=created(f"{out}/existing.json"))
+    f.case("import broken JSON into that existing file → 2, file unchanged", ["import", inputs["broken"]] + o("existing"), 2, "invalid JSON")
+    f.case("import another subscriber into it → 2, file unchanged", ["import"] + trust + [put("other.jws", s.sign(P.transaction("3400000002")))]
+           + o("existing"), 2, "3400000002")
     f.case("import with -o a directory → 2", ["import"] + trust + [inputs["valid"], "-o", directory], 2, "a-directory")
 
     # --- show ---------------------------------------------------------------------------------------
     f.case("show an empty file → 2", ["show", inputs["empty"]], 2, "empty input")
     f.case("show a directory → 2", ["show", directory], 2, "is a directory")
+    f.case("show a FIFO nobody writes → 2, not waited on", ["show", fifo], 2, "named pipe")
     f.case("show a missing file → 2", ["show", missing], 2, "No such file")
     f.case("show broken JSON → 2", ["show", inputs["broken"]], 2, "invalid JSON")
     f.case("show binary noise → 2", ["show", inputs["binary"]], 2, "noise.bin")

@@ -60,6 +60,8 @@ class HTTPCases:
             if why:
                 problems.append(why)
                 lost = True
+        if hang and not self.server.responsive():
+            problems.append("the server stopped answering; restarted")
         if not self.server.revive():
             crash = True
             problems.append(f"the server died (exit {self.server.deaths[-1]}); log: {self.server.log_tail(2)}")

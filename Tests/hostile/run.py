@@ -28,12 +28,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin", help="the directory of the built subdash binaries (swift build --show-bin-path)")
     ap.add_argument("--only", choices=["listen", "serve", "files"])
+    ap.add_argument("--verbose", action="store_true", help="print every case, not only the failures")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (its path is printed)")
     a = ap.parse_args()
     subdash = os.path.join(a.bin, "subdash")
     work = tempfile.mkdtemp(prefix="subdash-hostile-")
     os.chmod(work, 0o700)
-    tally, servers = Tally(), []
+    tally, servers = Tally(a.verbose), []
     try:
         ctx = types.SimpleNamespace(work=work, subdash=subdash, apple_jws=APPLE_JWS, repo=REPO)
         for name in ["ca", "foreign-ca"]:

@@ -3,7 +3,8 @@ docs/reliability.md gives (crashes, hangs, wrong accepts, data lost)."""
 
 
 class Tally:
-    def __init__(self):
+    def __init__(self, verbose=False):
+        self.verbose = verbose
         self.tried = {}      # group → count
         self.failures = []   # (group, case, why)
         self.crashes = self.hangs = self.wrong_accepts = self.data_lost = 0
@@ -17,6 +18,8 @@ class Tally:
         if problems:
             self.failures.append((group, case, "; ".join(problems)))
             print(f"FAIL [{group}] {case}: {'; '.join(problems)}", flush=True)
+        elif self.verbose:
+            print(f"ok   [{group}] {case}", flush=True)
         return not problems
 
     @property
