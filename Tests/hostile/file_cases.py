@@ -148,4 +148,19 @@ def run(tally, ctx):
     ]:
         path = state_file(f"state-{key}-{name.split()[-1]}.json", where, key, value, raw)
         f.case(f"show a state file with {name} → 2, file unchanged", ["show", path], 2, phrase)
+    # --- Files the servers are given: a key others can read or reached by a link, a root that is noise ---
+    key = f"{ctx.work}/key-for-files.p8"
+    from tokens import new_p8
+    new_p8(key)
+    loose = put("loose.p8", open(key, "rb").read())
+    os.chmod(loose, 0o644)
+    link = f"{src}/link.p8"
+    os.symlink(key, link)
+    serve = lambda k: ["serve", "--port", "0", "--key-id", "K", "--issuer-id", "I", "--key", k, "--bundle-id", P.BUNDLE,
+                       "--ca", f"{ctx.work}/ca", f"{out}/serve-dir"]
+    f.case("serve --key readable by others → 2, not started", serve(loose), 2, "readable by group or others", timeout=15)
+    f.case("serve --key through a symbolic link → 2, not started", serve(link), 2, "symbolic link", timeout=15)
+    for name, path, phrase in [("binary noise", inputs["binary"], "not a DER or PEM certificate"), ("a FIFO nobody writes", fifo, "cannot read")]:
+        f.case(f"listen --root {name} → 2, not started", ["listen", "--port", "0", "--root", path, f"{out}/listen-dir"], 2, phrase, timeout=15)
+        f.case(f"verify --root {name} → 2", ["verify", "--root", path, inputs["valid"]], 2, phrase, timeout=15)
     f.case("show Examples/active.json still → 0", ["show", f"{ctx.repo}/Examples/active.json"], 0, None)

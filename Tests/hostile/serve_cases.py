@@ -97,7 +97,7 @@ def run(tally, ctx, servers):
     # --- Query parameters ----------------------------------------------------------------------------
     history = f"{sb}/v2/history/{OWN}"
     for query, status, code in [
-        ("revision=r%2B3", 400, "4000005"), ("revision=r-1", 400, "4000005"), ("revision=rabc", 400, "4000005"),
+        ("revision=r%2B3", 400, "4000005"), ("revision=r02", 400, "4000005"), ("revision=r-1", 400, "4000005"), ("revision=rabc", 400, "4000005"),
         ("revision=r99999", 400, "4000005"), ("revision=x0", 400, "4000005"), ("revision=r", 400, "4000005"),
         ("sort=SIDEWAYS", 400, "4000021"), ("revoked=maybe", 400, "4000030"),
         ("startDate=abc", 400, "4000015"), ("endDate=nan", 400, "4000016"), ("startDate=1e400", 400, "4000015"),
@@ -107,7 +107,7 @@ def run(tally, ctx, servers):
         h.case(f"statuses ?{query} → 400 4000031", api("GET", f"{statuses}?{query}", good), 400, "4000031")
     note_history = f"{sb}/v1/notifications/history"
     window = json.dumps({"startDate": (now - 86400) * 1000, "endDate": now * 1000}).encode()
-    h.case("notification history ?paginationToken=p%2B1 → 400 4000014", api("POST", f"{note_history}?paginationToken=p%2B1", good, window), 400, "4000014")
+    h.case("notification history ?paginationToken=p%2B0 → 400 4000014", api("POST", f"{note_history}?paginationToken=p%2B0", good, window), 400, "4000014")
 
     # --- Unknown endpoints ---------------------------------------------------------------------------
     for name, method, path in [("an unknown endpoint", "GET", f"{sb}/v1/unknown/{OWN}"), ("API version 9", "GET", f"{sb}/v9/transactions/{OWN}"),
