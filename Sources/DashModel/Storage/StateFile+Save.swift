@@ -55,6 +55,7 @@ extension StateFile {
     let lock: FileLock
     let current: SubscriptionState
     do throws(StateFileError) {
+      try requireExisting(path)
       lock = try FileLock(for: path, wait: lockWait)
       current = try load(path: path, followSymlinks: false)
     } catch { throw .file(error) }
