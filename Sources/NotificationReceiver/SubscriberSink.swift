@@ -105,6 +105,11 @@ public struct DatabaseSink: SubscriberSink {
     } catch DatabaseError.busy {
       // The row lock's wait is bounded by the database (`lock_timeout`), not by a thread here.
       throw SubscriberBusy(file: name, waited: SubscriberDatabase.lockWait)
+    } catch {
+      // The database wraps what the change threw; a refusal the receiver answers by kind (409 for
+      // the other environment) comes back as the importer made it.
+      if let refusal = outcome.refusal { throw refusal }
+      throw error
     }
     return outcome.text.replacingOccurrences(of: name, with: "\(name) in \(database.url.description)")
   }
@@ -116,10 +121,14 @@ public struct DatabaseSink: SubscriberSink {
       defer { DirectoryFiles.remove(work) }
       if let current { try DirectoryFiles.write(current, to: work) }
       // The copy is private to this request (its own directory): nothing else takes its lock.
-      guard case .done(let text) = try DirectorySink.applyNow(input, verdicts: verdicts, path: work + "/" + name, otid: originalTransactionId,
-                                                             lockWait: .upTo(FileLock.maxWait)) else {
-        throw SubscriberBusy(file: name, waited: FileLock.maxWait)
+      let attempt: DirectorySink.Attempt
+      do {
+        attempt = try DirectorySink.applyNow(input, verdicts: verdicts, path: work + "/" + name, otid: originalTransactionId, lockWait: .upTo(FileLock.maxWait))
+      } catch let refused as StateFileError where refused.environments != nil {
+        outcome.refusal = refused
+        throw refused
       }
+      guard case .done(let text) = attempt else { throw SubscriberBusy(file: name, waited: FileLock.maxWait) }
       outcome.text = text
       if outcome.text.hasPrefix("already") { return nil }
       return try DirectoryFiles.read(work).subscribers.first { $0.name == name }
@@ -127,4 +136,7 @@ public struct DatabaseSink: SubscriberSink {
   }
 }
 
-final class OutcomeBox: @unchecked Sendable { var text = "" }
+final class OutcomeBox: @unchecked Sendable {
+  var text = ""
+  var refusal: StateFileError?
+}
