@@ -121,7 +121,8 @@ struct ListenCommand: AsyncParsableCommand {
       // checked ours), never a predictable name someone else could have made first.
       let scratch: String
       do { scratch = try PrivateDirectory.makeTemporary("subdash-listen") } catch { throw fail(error.description) }
-      defer { PrivateDirectory.remove(scratch) }
+      let removal = RemoveOnSignal(scratch)
+      defer { withExtendedLifetime(removal) { PrivateDirectory.remove(scratch) } }
       do {
         try await SubscriberDatabase.open(url) { db in
           try await db.migrate()

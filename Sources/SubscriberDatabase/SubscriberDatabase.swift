@@ -145,11 +145,13 @@ public final class SubscriberDatabase: Sendable {
   @discardableResult
   public func update(_ name: String, _ change: @Sendable (StoredSubscriber?) async throws -> StoredSubscriber?) async throws -> StoredSubscriber? {
     try await transaction { c in
-      try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger)
+      _ = try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger).collect()
       // A row lock cannot lock a row that does not exist yet: two writers of a new subscriber
       // would both see nothing and the second insert would replace the first. A transaction-scoped
       // advisory lock on the name serialises them whether the row exists or not.
-      try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger)
+      // Read to its end: a lock wait that ran out (55P03) is reported on the result, and unread it
+      // would surface only as the next query's "current transaction is aborted".
+      _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger).collect()
       let rows = try await c.query("""
         SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers WHERE name = \(name) FOR UPDATE
         """, logger: logger)

@@ -1,0 +1,39 @@
+import DashModel
+import DashView
+import Foundation
+import Testing
+@testable import DashRuntime
+@testable import SubDash
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A dashboard key on a file another process keeps locked: after the bound the status line says
+/// the file is locked by another process and that nothing was changed, instead of the dashboard
+/// freezing until the other process lets go.
+@Suite(.timeLimit(.minutes(1))) struct DashboardLockedFileTests {
+  @Test func aKeyOnALockedFileSaysWhyAndChangesNothing() throws {
+    let path = try DashboardSessionTests().copyOfExample("active") { _ in }
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let session = try DashboardSession(path: path, displayName: "state.json", options: DisplayOptions(), nowOverride: nil, retryAccess: nil)
+    // Another process's lock (a descriptor of its own on the lock file).
+    let holder = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
+    try #require(holder >= 0 && flock(holder, LOCK_EX) == 0)
+    // On code that waits without a bound, the holder lets go after 8 s so the test ends.
+    let released = DispatchSemaphore(value: 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 8) { flock(holder, LOCK_UN); close(holder); released.signal() }
+    defer { released.wait() }
+
+    let started = ContinuousClock.now
+    let outcome = session.perform(.upgrade(toProductId: "pass.premium.monthly"), wall: Instant(ms: 1_800_000_000_000))
+    let took = ContinuousClock.now - started
+    guard case .failed(let status) = outcome else {
+      Issue.record("the key went through after \(took) instead of saying the file is locked")
+      return
+    }
+    #expect(status == "state.json: locked by another process for more than 5 s (state.json.lock); nothing was changed")
+    #expect(took < .seconds(7))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+}
