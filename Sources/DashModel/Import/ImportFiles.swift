@@ -1,14 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// read(2) on descriptor 0 (a method named `read` would hide the C function inside `Importer`).
+private func readDescriptorZero(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+  read(0, buffer.baseAddress, buffer.count)
+}
+
 /// Reading the importer's inputs and catalog from disk, with the same limits and messages as
 /// state files (the command layer stays free of file handling).
 extension Importer {
   /// Inputs larger than this are refused before reading (a 10,000-transaction history is ~25 MB).
   public static let maxInputBytes = 512 << 20
 
-  /// Reads one input file, `-` for standard input.
+  /// Reads one input file, `-` for standard input (a pipe, a terminal or a redirected file).
   public static func readInput(_ path: String) throws(ImportError) -> ImportInput {
-    switch Posix.readAll(path: path == "-" ? "/dev/stdin" : path, limit: maxInputBytes) {
+    if path == "-" { return ImportInput(label: path, bytes: try readStandardInput()) }
+    switch Posix.readAll(path: path, limit: maxInputBytes) {
     case .failure(let why): throw ImportError(input: path, message: "cannot read: \(why)")
     case .success(let bytes): return ImportInput(label: path, bytes: bytes)
+    }
+  }
+
+  /// Standard input to its end, refused past `maxInputBytes` (a pipe has no size to check first).
+  static func readStandardInput() throws(ImportError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { readDescriptorZero(into: $0) }
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { throw ImportError(input: "-", message: "cannot read standard input: \(String(cString: strerror(errno)))") }
+      if n == 0 { return bytes }
+      guard bytes.count + n <= maxInputBytes else {
+        throw ImportError(input: "-", message: "cannot read: standard input is over the limit of \(maxInputBytes) bytes")
+      }
+      bytes += buffer[0..<n]
     }
   }
 

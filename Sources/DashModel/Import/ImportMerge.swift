@@ -12,6 +12,12 @@ public struct ImportMerge: Sendable {
   public var sources: [Provenance]
   public var warnings: [String]
 
+  /// Nothing to write: no transaction, renewal info, notification or other store's purchase
+  /// (an API response with an empty list, inputs whose every item was skipped).
+  public var isEmpty: Bool {
+    transactions.isEmpty && notifications.isEmpty && latestTransaction == nil && renewalInfo == nil && otherStores.isEmpty
+  }
+
   /// Merges items; `originalTransactionId` picks one subscriber when the inputs hold several.
   public static func merge(_ items: ImportedItems, originalTransactionId chosen: String?) throws(ImportError) -> ImportMerge {
     let subscribers = Set(items.transactions.compactMap(\.originalTransactionId)

@@ -8,6 +8,8 @@ struct InputReader {
   let label: String
   let checker: any SignedDataChecking
   var items = ImportedItems()
+  /// Set where a shape is refused, for the ImportError the DecodeError becomes.
+  var failureKind: ImportError.Kind = .other
 
   static func read(_ input: ImportInput, checker: any SignedDataChecking) throws(ImportError) -> ImportedItems {
     var reader = InputReader(label: input.label, checker: checker)
@@ -17,6 +19,10 @@ struct InputReader {
       throw ImportError(input: input.label, message: "empty input: expected JSON, JSON Lines or a compact JWS")
     }
     if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+      if let refusal = InputSniffer.sniff(bytes) {
+        let line = JSONParser.lineAndColumn(of: refusal.offset, in: bytes).line
+        throw ImportError(input: input.label, line: line, path: refusal.path, message: refusal.message, kind: refusal.kind)
+      }
       do {
         let json = try JSONParser.parse(bytes)
         do { try reader.readJSON(json, at: .root) } catch { throw reader.located(error, in: bytes, line: nil) }
@@ -64,11 +70,11 @@ struct InputReader {
         do { json = try JSONParser.parse(lineBytes) } catch {
           throw ImportError(input: label, line: number, message: "invalid JSON at column \(error.column): \(error.message)")
         }
-        do { try readJSON(json, at: .root) } catch { throw ImportError(input: label, line: number, path: error.path, message: error.message) }
+        do { try readJSON(json, at: .root) } catch { throw ImportError(input: label, line: number, path: error.path, message: error.message, kind: failureKind) }
       } else {
         let text = String(decoding: lineBytes, as: UTF8.self)
         guard CompactJWS.looksLikeJWS(text) else {
-          throw ImportError(input: label, line: number, message: "not an importable input: expected JSON, JSON Lines or a compact JWS")
+          throw ImportError(input: label, line: number, message: "not an importable input: expected JSON, JSON Lines or a compact JWS", kind: .unrecognised)
         }
         do {
           let (payload, provenance) = try signed(text, at: .root, shape: "compact JWS")
@@ -84,9 +90,9 @@ struct InputReader {
     var path = error.path
     while true {
       if let offset = JSONParser.offset(of: path, in: bytes) {
-        return ImportError(input: label, line: JSONParser.lineAndColumn(of: offset, in: bytes).line, path: error.path, message: error.message)
+        return ImportError(input: label, line: JSONParser.lineAndColumn(of: offset, in: bytes).line, path: error.path, message: error.message, kind: failureKind)
       }
-      if path.components.isEmpty { return ImportError(input: label, path: error.path, message: error.message) }
+      if path.components.isEmpty { return ImportError(input: label, path: error.path, message: error.message, kind: failureKind) }
       path.components.removeLast()
     }
   }
@@ -142,8 +148,12 @@ struct InputReader {
       try addTransaction(o, at: path, unsigned(o))
     } else if o["autoRenewStatus"] != nil || o["autoRenewProductId"] != nil || o["renewalDate"] != nil {
       try addRenewalInfo(o, at: path, unsigned(o))
+    } else if let known = ResponseWithoutSubscriber.recognise(o) {
+      failureKind = .noSubscriber(known)
+      throw DecodeError(path, known.explanation)
     } else {
-      throw DecodeError(path, "not an App Store or RevenueCat input: expected signedPayload, signedTransactions, data[].lastTransactions, notificationHistory, signedTransactionInfo, a decoded transaction, renewal info or notification, or a RevenueCat subscriber")
+      failureKind = .unrecognised
+      throw DecodeError(path, InputSniffer.unrecognisedMessage)
     }
   }
 

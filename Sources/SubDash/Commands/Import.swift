@@ -40,11 +40,15 @@ struct Import: ParsableCommand {
     if let existing = try? StateFile.load(path: output) { defaultSubscriber = existing.subscriber.originalTransactionId }
     let merged: ImportMerge
     let choice: Importer.CatalogChoice?
-    do {
+    do throws(ImportError) {
       let options = Importer.Options(originalTransactionId: originalTransactionId, checker: checker)
       var items = ImportedItems()
       for p in inputs { items.append(try Importer.read(try Importer.readInput(p), options: options)) }
       merged = try Importer.merge(items: items, options: options, defaultSubscriber: defaultSubscriber)
+      if merged.isEmpty {
+        for w in merged.warnings { LineOut.stderr("subdash: warning: " + w) }
+        throw ImportError.nothingToImport(inputs)
+      }
     } catch { throw badInput(error.description) }
     do throws(StateFileError) {
       if let catalog { choice = try Importer.catalogChoice(catalogPath: catalog, statePath: output) } else { choice = nil }
@@ -71,6 +75,7 @@ enum ImportedView {
           !isBrokenJSONDocument(input.bytes) else { return nil }
     do {
       let merged = try Importer.merge(inputs: [input], options: .init(checker: try SignatureCheck.checker()))
+      if merged.isEmpty { throw ImportError.nothingToImport([path]) }
       let state = try Importer.viewingState(merged, catalog: .derived, label: path) { (_) throws(StateFileError) -> Catalog in
         throw StateFileError(file: path, message: "no catalog file")
       }
@@ -78,7 +83,7 @@ enum ImportedView {
       return (state, merged.warnings)
     } catch let e as ImportError {
       // A file that is neither a state file nor an input: the state file's message is the useful one.
-      if e.message.hasPrefix("not an App Store") || e.message.hasPrefix("not an importable") { throw badInput(stateError.description) }
+      if e.kind == .unrecognised { throw badInput(stateError.description) }
       throw badInput(e.description)
     }
   }

@@ -88,7 +88,10 @@ struct Verify: ParsableCommand {
   /// The JWS an input holds: the whole text, `signedPayload` of a notification body, or every
   /// string (or array of strings) under a key starting with "signed" in an API response.
   static func signedItems(_ bytes: [UInt8]?) -> Result<[SignedItem], SigningError> {
-    guard let bytes else { return .failure(SigningError("cannot read the input")) }
+    guard var bytes else { return .failure(SigningError("cannot read the input")) }
+    // A UTF-8 byte order mark (Windows editors add one) carries no meaning; the JSON parser
+    // skips it too, but a compact JWS after one would otherwise be read with it.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
     // Trimmed as bytes: walking a JWS as Characters (grapheme breaking, Unicode tables) cost
     // about a tenth of a whole `subdash verify` process (perf, docs/benchmarks.md).
     func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
@@ -103,6 +106,9 @@ struct Verify: ParsableCommand {
     }
     var found: [SignedItem] = []
     collect(document, at: .root, into: &found)
+    if found.isEmpty, let object = document.objectValue, let known = ResponseWithoutSubscriber.recognise(object) {
+      return .failure(SigningError("this is \(known.name); it holds no signed data"))
+    }
     if found.isEmpty {
       return .failure(SigningError("no signed* field found: expected a compact JWS, {\"signedPayload\": …} or an App Store Server API response"))
     }
@@ -171,15 +177,8 @@ struct Verify: ParsableCommand {
   }
 }
 
-/// A file's bytes, or stdin's for "-"; nil when it cannot be read.
+/// A file's bytes, or stdin's for "-"; nil when it cannot be read. Read as `import` reads its
+/// inputs: a regular file or a pipe, refused past the same size limit.
 func readInput(_ path: String) -> [UInt8]? {
-  if path != "-" { return FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-    if n < 0 { if errno == EINTR { continue }; return nil }
-    if n == 0 { return bytes }
-    bytes += buffer[0..<n]
-  }
+  try? Importer.readInput(path).bytes
 }
