@@ -373,7 +373,11 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
 
   private func cursor(_ token: String?, prefix: Character, limit: Int, failure: APIFailure) throws -> Int {
     guard let token else { return 0 }
-    guard token.first == prefix, let n = Int(token.dropFirst()), n >= 0, n <= limit else { throw failure }
+    // Exactly what this server issues (`r12`): `Int` alone also takes `r+12`, `r-0` and `r012`.
+    let digits = token.utf8.dropFirst()
+    guard token.first == prefix, !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+          digits.first != UInt8(ascii: "0") || digits.count == 1,
+          let n = Int(token.dropFirst()), n <= limit else { throw failure }
     return n
   }
 
