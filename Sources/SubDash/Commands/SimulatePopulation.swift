@@ -136,9 +136,7 @@ struct SimulatePopulation {
   }
 
   private func stateFiles() throws -> [String] {
-    do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-      throw SimulateInputError("\(directory): cannot create the directory")
-    }
+    if let why = PrivateDirectory.create(directory) { throw SimulateInputError("\(directory): cannot create the directory: \(why)") }
     return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
       .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
   }

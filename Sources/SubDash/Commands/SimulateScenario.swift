@@ -40,13 +40,14 @@ struct SimulateScenario {
         LineOut.stderr("\(scenario.fileName): the script has no catalog or state line, so it needs a FILE to run on")
         return 2
       }
-      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-scenario-\(UUID().uuidString)")
-      do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
-        LineOut.stderr("cannot create a scratch directory: \(oneLine(error))")
+      // Private and unguessable (mkdtemp, 0700, checked ours), as every scratch directory.
+      let dir: String
+      do { dir = try PrivateDirectory.makeTemporary("subdash-scenario") } catch {
+        LineOut.stderr(error.description)
         return 2
       }
-      scratch = dir.path
-      statePath = dir.appendingPathComponent(ScenarioWorkspace.stateFileName).path
+      scratch = dir
+      statePath = dir + "/" + ScenarioWorkspace.stateFileName
     }
     let scriptDir = PathName.directory(of: script)
     let out = output

@@ -9,17 +9,17 @@ import Glibc
 /// `subdash simulate` in another terminal); quitting removes it, so runs leave nothing behind.
 enum DemoFile {
   static func makeTemporaryCopy() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let file = dir.appendingPathComponent("demo.json")
-    try Data((DemoState.json + "\n").utf8).write(to: file)
-    return file.path
+    // Private and unguessable (mkdtemp, 0700), as every directory SubDash writes into.
+    let dir = try PrivateDirectory.makeTemporary("subdash-demo")
+    let file = dir + "/demo.json"
+    try AtomicWriter.write(Array((DemoState.json + "\n").utf8), to: file)
+    return file
   }
 
   /// Removes the directory `makeTemporaryCopy` made for `path` (the copy, its journal and lock).
   static func remove(_ path: String) {
     let dir = PathName.directory(of: path)
     guard PathName.fileName(of: dir).hasPrefix("subdash-demo-") else { return }
-    try? FileManager.default.removeItem(atPath: dir)
+    PrivateDirectory.remove(dir)
   }
 }
