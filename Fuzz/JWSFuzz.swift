@@ -6,6 +6,11 @@
 //        base64url-encoded and joined into a compact JWS, so mutations reach the JSON (a
 //        `signedDate`, an `x5c` entry, an `alg`) and not just its encoding.
 //   'B'  a notification body as `subdash listen` receives it ({"signedPayload": "<JWS>"})
+//   'N'  a number in a real JWS: byte 1 picks the JWS (the fixtures), byte 2 the field
+//        (signedDate, expiresDate, purchaseDate, price, quantity, …), the next 8 bytes its value
+//        (a Double's bits, written as Swift prints it, or an Int64's when byte 11 is odd). The
+//        header and signature stay the original's, so the number reaches everything that runs
+//        before the signature is checked, and all of an Xcode JWS's readers (never checked).
 //   else the whole input is a compact JWS as `verify`, `import` and `show` read it from a file
 //
 // Every JWS goes through JWSVerifier.verify (Apple's root and the seed CA's root trusted, so the
@@ -25,15 +30,50 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   switch bytes.first {
   case UInt8(ascii: "S"): fuzzJWS(assembled(Array(bytes.dropFirst())), body: nil)
   case UInt8(ascii: "B"): fuzzBody(Array(bytes.dropFirst()))
+  case UInt8(ascii: "N"): if let jws = withNumber(Array(bytes.dropFirst())) { fuzzJWS(jws, body: nil) }
   default: fuzzJWS(String(decoding: bytes, as: UTF8.self), body: nil)
   }
   return 0
 }
 
+private let fixtures = "../../Tests/AppStoreSigningTests/Fixtures/"
+
+/// Real JWS to put numbers in ('N'): Apple's, the mock CA's and Xcode's.
+private let numberSeeds: [String] = [
+  "real-apple/py_sandbox_test_notification.jws", "real-apple/ruby_sandbox_transaction.jws",
+  "samples/mock_signed_data_testNotification.jws", "samples/mock_signed_data_transactionInfo.jws",
+  "samples/mock_signed_data_renewalInfo.jws", "samples/xcode_xcode-signed-transaction.jws",
+  "samples/xcode_xcode-signed-renewal-info.jws",
+].map { name in
+  guard let text = try? String(contentsOfFile: fixtures + name, encoding: .utf8) else {
+    fatalError("jws-fuzzer: cannot read \(fixtures + name) (run it from .build/fuzz-jws)")
+  }
+  return text.filter { !$0.isWhitespace }
+}
+
+private let numberFields = ["signedDate", "expiresDate", "purchaseDate", "originalPurchaseDate", "renewalDate",
+                            "gracePeriodExpiresDate", "revocationDate", "price", "quantity", "autoRenewStatus",
+                            "status", "offerType", "recentSubscriptionStartDate", "signedDate"]
+
+private func withNumber(_ bytes: [UInt8]) -> String? {
+  guard bytes.count >= 10 else { return nil }
+  let jws = numberSeeds[Int(bytes[0]) % numberSeeds.count]
+  let field = numberFields[Int(bytes[1]) % numberFields.count]
+  let bits = bytes[2..<10].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+  let asDouble = Double(bitPattern: bits)
+  let text = bytes.count > 10 && bytes[10] & 1 == 1 || !asDouble.isFinite ? String(Int64(bitPattern: bits)) : "\(asDouble)"
+  let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+  guard parts.count == 3, let payload = DashModel.Base64URL.decode(parts[1]),
+        case .object(var object)? = try? JSONParser.parse(payload) else { return nil }
+  object[field] = .number(text)
+  if case .object(var data)? = object["data"] { data[field] = .number(text); object["data"] = .object(data) }
+  return parts[0] + "." + DashModel.Base64URL.encode(JSONWriter.write(.object(object), pretty: false)) + "." + parts[2]
+}
+
 /// The roots the verifier trusts: Apple's (the real notifications in the seeds) and the root of
 /// the test CA that signed apple/app-store-server-library's mock JWS, read from its public `x5c`.
 private let roots: [TrustedRoot] = {
-  let seed = "../../Tests/AppStoreSigningTests/Fixtures/samples/mock_signed_data_testNotification.jws"
+  let seed = fixtures + "samples/mock_signed_data_testNotification.jws"
   guard let text = try? String(contentsOfFile: seed, encoding: .utf8),
         let header = DashModel.Base64URL.decode(bytes: Array(text.utf8.prefix { $0 != UInt8(ascii: ".") })[...]),
         case .object(let object)? = try? JSONParser.parse(header),

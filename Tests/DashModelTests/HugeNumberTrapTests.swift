@@ -29,6 +29,14 @@ import Testing
     #expect((try? Format.parseSpan("57000w")) == .weeks(57_000), "the longest a state file spans still reads")
   }
 
+  /// `show --now 99999999999999999999` (milliseconds) trapped converting the day to Int64.
+  @Test func aDateInMillisecondsOutsideTheFileRangeIsRefused() throws {
+    #expect(throws: TimeParseError.self) { try Format.parseDate("99999999999999999999") }
+    #expect(throws: TimeParseError.self) { try Format.parseDate("-9223372036854775808") }
+    #expect(try Format.parseDate("32503680000000") == Instant.fileRange.upperBound)
+    #expect(try Format.parseDate("-2208988800000") == Instant.fileRange.lowerBound)
+  }
+
   @Test func aScenarioAdvancingByAnInfiniteLengthIsALineError() {
     let script = "advance " + String(repeating: "9", count: 400) + "d"
     #expect(throws: ScenarioSyntaxError.self) { _ = try ScenarioParser.parse(script, fileName: "adv.scenario") }

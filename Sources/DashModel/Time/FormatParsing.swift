@@ -20,7 +20,10 @@ extension Format {
     guard !trimmed.isEmpty else { throw fail("empty; " + expected) }
 
     if isDecimalNumber(trimmed) {
-      guard let ms = Double(trimmed), ms.isFinite else { throw fail("number out of range") }
+      // The dates a state file holds: beyond them calendar arithmetic on the instant would trap.
+      guard let ms = Double(trimmed), ms.isFinite, Instant.fileRange.contains(Instant(ms: ms)) else {
+        throw fail("\(trimmed) ms is outside years 1900–3000")
+      }
       return Instant(ms: ms)
     }
 
