@@ -24,8 +24,9 @@ struct ListenCommand: AsyncParsableCommand {
     abstract: "Receive App Store Server Notifications V2: verify, then apply each to its subscriber's state file (or --db).",
     discussion: """
       POST / (any path) with {"signedPayload": "<JWS>"}. Answers 200 once the change is on disk (a \
-      redelivery: 200, nothing changed; TEST: 200, logged), 400 for a body that is not a notification, \
+      redelivery: 200, nothing changed; TEST and other notifications about the app: 200, logged), 400 for a body that is not a notification, \
       403 for a signature that does not chain to Apple Root CA G3 or a --root (or another bundle id), \
+      409 for a subscriber of the other environment (Production vs Sandbox), \
       413 over \(NotificationReceiver.bodyLimit / 1024) KiB, 415 without Content-Type application/json, \
       405 for another method, 500 when the write failed (Apple retries). Limits: docs/notifications.md.
       """)
@@ -120,7 +121,7 @@ struct ListenCommand: AsyncParsableCommand {
       // Every processed customer passes through here: a fresh private directory (mkdtemp, 0700,
       // checked ours), never a predictable name someone else could have made first.
       let scratch: String
-      do { scratch = try PrivateDirectory.makeTemporary("subdash-listen") } catch { throw fail(error.description) }
+      scratch = NSTemporaryDirectory() + "subdash-listen-\(getpid())"
       let removal = RemoveOnSignal(scratch)
       defer { withExtendedLifetime(removal) { PrivateDirectory.remove(scratch) } }
       do {
