@@ -121,7 +121,7 @@ struct ListenCommand: AsyncParsableCommand {
       // Every processed customer passes through here: a fresh private directory (mkdtemp, 0700,
       // checked ours), never a predictable name someone else could have made first.
       let scratch: String
-      scratch = NSTemporaryDirectory() + "subdash-listen-\(getpid())"
+      do { scratch = try PrivateDirectory.makeTemporary("subdash-listen") } catch { throw fail(error.description) }
       let removal = RemoveOnSignal(scratch)
       defer { withExtendedLifetime(removal) { PrivateDirectory.remove(scratch) } }
       do {
