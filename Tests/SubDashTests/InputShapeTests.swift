@@ -89,14 +89,16 @@ import Testing
     #expect(written.contains(#""transactionId": "11""#))
   }
 
-  /// Peak memory of `subdash import` on a file of junk objects: refused from its first object,
-  /// never parsed into a tree (which costs more than ten times the file).
-  @Test func aLargeFileOfJunkIsRefusedWithoutParsingItWhole() throws {
+  /// Peak memory of `subdash import` on 30 MB of small junk objects, alone or beside an empty
+  /// history page: refused without building the junk into a tree (which costs eight to twelve
+  /// times its bytes: 1.4 GB for 100 MB before this was fixed).
+  @Test(arguments: [false, true]) func aLargeFileOfJunkIsRefusedWithoutParsingItWhole(besideAnEmptyPage: Bool) throws {
     let one = Array(#"{"a":1,"b":"xxxxxxxxxxxxxxxxxxxx","c":[1,2,3]},"#.utf8)
-    var bytes: [UInt8] = [UInt8(ascii: "[")]
+    var bytes: [UInt8] = Array((besideAnEmptyPage ? #"{"signedTransactions":[],"hasMore":false,"junk":["# : "[").utf8)
     bytes.reserveCapacity(32 << 20)
     while bytes.count < 30 << 20 { bytes += one }
     bytes[bytes.count - 1] = UInt8(ascii: "]")
+    if besideAnEmptyPage { bytes.append(UInt8(ascii: "}")) }
     let path = try file("junk.json", bytes)
     bytes = []
     // Measured by /usr/bin/time (apt-get install time): a child spawned from this test process
@@ -111,10 +113,19 @@ import Testing
     try p.run()
     let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     p.waitUntilExit()
-    #expect(stderr.contains("$[0]: not an App Store or RevenueCat input"))
+    #expect(stderr.contains(besideAnEmptyPage ? "nothing to import" : "$[0]: not an App Store or RevenueCat input"), "\(stderr)")
     let peakKB = try #require(stderr.split(separator: "\n").last { $0.hasPrefix("peak-kb ") }.flatMap { Int($0.dropFirst("peak-kb ".count)) })
     // The file is 30 MB; the process itself (debug build, its libraries) takes about 20 MB.
     #expect(peakKB / 1024 < 30 * 2 + 40, "peak \(peakKB / 1024) MB for a 30 MB file")
     #expect(!FileManager.default.fileExists(atPath: dir + "/junk-state.json"))
   }
+
+  /// The fields an API response is read from are parsed, and their errors located, on their own.
+  @Test func aBrokenFieldOfAResponseIsNamedByLine() throws {
+    let path = try file("page.json", Array("{\"hasMore\": false,\n \"signedTransactions\": [\n  \"not-a-jws.x\"\n ]}".utf8))
+    let r = try CommandLineTests().run(["import", path, "-o", dir + "/state.json"])
+    #expect(r.status == 2)
+    #expect(r.stderr == "subdash: \(path):3: $.signedTransactions[0]: not a compact JWS: expected 3 dot-separated parts, found 2\n")
+  }
+
 }

@@ -23,6 +23,7 @@ struct InputReader {
         let line = JSONParser.lineAndColumn(of: refusal.offset, in: bytes).line
         throw ImportError(input: input.label, line: line, path: refusal.path, message: refusal.message, kind: refusal.kind)
       }
+      if let fields = InputSniffer.responseFields(bytes) { return try reader.readResponse(fields, in: bytes) }
       do {
         let json = try JSONParser.parse(bytes)
         do { try reader.readJSON(json, at: .root) } catch { throw reader.located(error, in: bytes, line: nil) }
@@ -84,6 +85,38 @@ struct InputReader {
         }
       }
     }
+  }
+
+  /// An API response read from the fields the reader uses, each parsed on its own (InputSniffer).
+  mutating func readResponse(_ fields: [(key: String, range: Range<Int>)], in bytes: [UInt8]) throws(ImportError) -> ImportedItems {
+    var object = JSONObject()
+    var parsed: [String: Range<Int>] = [:]
+    for (key, range) in fields where InputSniffer.responseReadKeys.contains(key) {
+      do { object[key] = try JSONParser.parse(Array(bytes[range])) } catch {
+        let line = JSONParser.lineAndColumn(of: range.lowerBound + error.offset, in: bytes)
+        throw ImportError(input: label, line: line.line, message: "invalid JSON at column \(line.column): \(error.message)")
+      }
+      parsed[key] = range
+    }
+    do { try readJSON(.object(object), at: .root) } catch {
+      // Located within its field's bytes: the whole document is never parsed.
+      var path = error.path
+      if case .key(let key)? = path.components.first, let range = parsed[key] {
+        let slice = Array(bytes[range])
+        path.components.removeFirst()
+        while true {
+          if let offset = JSONParser.offset(of: path, in: slice) {
+            let line = JSONParser.lineAndColumn(of: range.lowerBound + offset, in: bytes).line
+            throw ImportError(input: label, line: line, path: error.path, message: error.message, kind: failureKind)
+          }
+          if path.components.isEmpty { break }
+          path.components.removeLast()
+        }
+      }
+      let start = bytes.firstIndex { !Self.isSpace($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF } ?? 0
+      throw ImportError(input: label, line: JSONParser.lineAndColumn(of: start, in: bytes).line, path: error.path, message: error.message, kind: failureKind)
+    }
+    return items
   }
 
   func located(_ error: DecodeError, in bytes: [UInt8], line: Int?) -> ImportError {

@@ -21,6 +21,26 @@ enum InputSniffer {
 
   static let unrecognisedMessage = "not an App Store or RevenueCat input: expected signedPayload, signedTransactions, data[].lastTransactions, notificationHistory, signedTransactionInfo, a decoded transaction, renewal info or notification, or a RevenueCat subscriber"
 
+  /// Top-level keys of an App Store Server API response (as opposed to a decoded payload, whose
+  /// every field is kept), and the keys the reader reads from one.
+  static let responseKeys: Set<String> = ["signedPayload", "notificationHistory", "data", "signedTransactions", "signedTransactionInfo", "signedRenewalInfo"]
+  static let payloadKeys: Set<String> = ["notificationType", "transactionId", "purchaseDate", "productId", "autoRenewStatus", "autoRenewProductId",
+                                         "renewalDate", "subscriber", "format", "errorCode", "request_date_ms"]
+  static let responseReadKeys: Set<String> = responseKeys.union(["sendAttempts", "firstSendAttemptResult", "status", "bundleId", "environment", "appAppleId"])
+
+  /// For a document that is one App Store Server API response object: where each top-level
+  /// value is (byte ranges), so the reader parses only the fields it reads and an unknown field
+  /// of any size (100 MB of junk beside an empty `signedTransactions`) is skipped, its brackets
+  /// and strings checked, never built into a tree. Nil for anything else (then the whole
+  /// document is parsed): a decoded payload, JSON Lines, an escaped or repeated key, a syntax
+  /// error the full parser should name.
+  static func responseFields(_ bytes: [UInt8]) -> [(key: String, range: Range<Int>)]? {
+    bytes.withUnsafeBufferPointer { b in
+      var scanner = Scanner(b: b)
+      return scanner.responseFields()
+    }
+  }
+
   static func sniff(_ bytes: [UInt8]) -> Refusal? {
     bytes.withUnsafeBufferPointer { b in
       var scanner = Scanner(b: b)
@@ -93,6 +113,38 @@ enum InputSniffer {
     }
 
     static func readKeysContain(_ key: String) -> Bool { InputSniffer.readKeys.contains(key) }
+
+    mutating func responseFields() -> [(key: String, range: Range<Int>)]? {
+      if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+      skipSpace()
+      guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+      i += 1
+      var fields: [(key: String, range: Range<Int>)] = []
+      var keys = Set<String>()
+      skipSpace()
+      if i < b.count, b[i] == UInt8(ascii: "}") { return nil }
+      while true {
+        skipSpace()
+        guard let key = plainString(), keys.insert(key).inserted, !InputSniffer.payloadKeys.contains(key) else { return nil }
+        skipSpace()
+        guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+        i += 1
+        skipSpace()
+        let start = i
+        guard skipValue() else { return nil }
+        fields.append((key, start..<i))
+        skipSpace()
+        guard i < b.count else { return nil }
+        if b[i] == UInt8(ascii: ",") { i += 1; continue }
+        guard b[i] == UInt8(ascii: "}") else { return nil }
+        i += 1
+        break
+      }
+      // One document, nothing after it (several are JSON Lines, read a line at a time).
+      skipSpace()
+      guard i == b.count, !keys.isDisjoint(with: InputSniffer.responseKeys) else { return nil }
+      return fields
+    }
 
     func refusal(keys: Set<String>, at path: JSONPath, offset: Int) -> Refusal? {
       if let known = ResponseWithoutSubscriber.recognise(keys: keys) {
