@@ -97,7 +97,7 @@ def run(tally, ctx):
     f.case("import an App Transaction Info response → 2 naming it", ["import"] + trust + [app_tx] + o("i7"), 2, "App Transaction Info")
     mass = put("mass-status.json", '{"requestIdentifier": "758883e8-151b-47b7-abd0-60c4d804c2f5", "completeDate": 1698148900000, '
                '"complete": true, "succeededCount": 30, "failedCount": 2}')
-    f.case("import a mass-extension status response → 2 naming it", ["import", mass] + o("i8"), 2, "extension")
+    f.case("import a mass-extension status response → 2 naming it", ["import", mass] + o("i8"), 2, "Renewal Date Extensions response")
     for date, path in bad_date.items():
         f.case(f"import signedDate {date!r}, zero signature → 2, nothing written", ["import"] + trust + [path] + o("i9"), 2, "signedDate")
     f.case("import a notification nesting signedDate 2.6e14 → 2", ["import"] + trust + [inputs["nested"]] + o("i10"), 2, "signedTransactionInfo")
