@@ -86,6 +86,7 @@ struct ListenCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if serveAPI { _ = try bearerKey() }  // a refused key leaves nothing created (no DIR, no CA)
     var extra: [TrustedRoot] = []
     for path in roots {
       guard let data = FileManager.default.contents(atPath: path) else { throw fail("--root \(path): cannot read") }
@@ -143,9 +144,17 @@ struct ListenCommand: AsyncParsableCommand {
 
   /// The API's settings from the options, answers signed by `authority`.
   func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender) throws -> LocalAppStoreAPI {
-    guard let keyId, let issuerId, let key, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
-    // A private key is a secret: refused when others may read it or it is reached through a
-    // symbolic link, by the check `fetch` makes (PrivateFile). A public key is no secret.
+    guard let keyId, let issuerId, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
+    let check = BearerCheck(publicKey: try bearerKey(), keyID: keyId, issuerID: issuerId, bundleID: bundleId)
+    return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify),
+                            authority: authority, sender: sender)
+  }
+
+  /// The key bearer tokens are checked with, from `--key`. A private key is a secret: refused when
+  /// others may read it or it is reached through a symbolic link, by the check `fetch` makes
+  /// (PrivateFile), before anything is created. A public key is no secret.
+  func bearerKey() throws -> P256.Signing.PublicKey {
+    guard let key else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
     var refusal: PrivateFile.Refusal?
     let text: String
     do { text = String(decoding: try PrivateFile.read(key, what: "--key"), as: UTF8.self) } catch {
@@ -162,9 +171,7 @@ struct ListenCommand: AsyncParsableCommand {
     } else {
       throw fail("--key \(key): not a P-256 private key (.p8) or public key in PEM")
     }
-    let check = BearerCheck(publicKey: publicKey, keyID: keyId, issuerID: issuerId, bundleID: bundleId)
-    return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify),
-                            authority: authority, sender: sender)
+    return publicKey
   }
 
   func serve(_ receiver: NotificationReceiver, api: LocalAppStoreAPI? = nil, target: String) async throws {
