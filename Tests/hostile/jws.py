@@ -16,8 +16,30 @@ def unb64url(s):
     return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
 
 
+class RawNumber(str):
+    """A number written exactly as given (`2.6e14`, not Python's `260000000000000.0`): the text an
+    attacker chooses is what the parser under test must read."""
+    def __repr__(self):
+        return str(self)
+
+
 def compact(obj):
-    return json.dumps(obj, separators=(",", ":")).encode()
+    raw = {}
+
+    def mark(o):
+        if isinstance(o, RawNumber):
+            key = f"@@raw{len(raw)}@@"
+            raw[key] = str(o)
+            return key
+        if isinstance(o, dict):
+            return {k: mark(v) for k, v in o.items()}
+        if isinstance(o, list):
+            return [mark(v) for v in o]
+        return o
+    text = json.dumps(mark(obj), separators=(",", ":"))
+    for key, literal in raw.items():
+        text = text.replace(f'"{key}"', literal)
+    return text.encode()
 
 
 class Signer:

@@ -2,13 +2,14 @@
 and notifications carrying them (data), or the app-level shapes Apple sends without them
 (appData, externalPurchaseToken, summary). Dates are recent and inside the test CA's validity."""
 import json, uuid
+from jws import RawNumber
 
 BUNDLE = "com.example.hostile"
 OTHER_BUNDLE = "com.example.otherapp"
 START = 1_780_000_000_000  # 2026-05-28: inside the test CA's certificates (2020–2050)
 MONTH = 30 * 86_400_000
 # Out of range for X.509 (years 1–9999) and for the model: each once crashed a process (issue 19 §1).
-BAD_DATES = [260000000000000, 2.6e14, 9300000000000000000, -62200000000000]
+BAD_DATES = [260000000000000, RawNumber("2.6e14"), 9300000000000000000, -62200000000000]
 
 
 def transaction(otid, n=0, env="Sandbox", bundle=BUNDLE, signed=None):
