@@ -2,9 +2,9 @@
 broken or deeply nested JSON, a byte-order mark, binary noise, huge numbers and out-of-range dates
 in state files, JWS with out-of-range signedDate (once a 70-line trap), forged or foreign
 signatures, a pipe, inputs with nothing importable and API responses that are not subscribers."""
-import json, os, shutil
+import json, os
 import payloads as P
-from jws import Signer, tampered, apple_header, b64url, compact
+from jws import tampered, apple_header, b64url, compact
 from filecase import FileCases
 
 

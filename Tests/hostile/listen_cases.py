@@ -2,9 +2,9 @@
 JSON, every JWS trick, ids that would be paths, app-level notifications, other apps and
 environments, replays, a local failure, a held lock and slow clients. Each asserts its exact
 answer, that nothing was written where the request is refused, and that the server lives on."""
-import fcntl, json, os, socket, threading, time, uuid
+import fcntl, json, os, time
 import payloads as P
-from jws import Signer, tampered, flipped_signature, apple_header, b64url, compact
+from jws import tampered, flipped_signature, apple_header, b64url, compact
 from rawhttp import exchange, request, connect, read_answers, closed_within, Hang
 
 JSON = "application/json"

@@ -3,7 +3,7 @@ that are missing, forged, expired or for another key, issuer or app; bad path an
 parameters; unknown endpoints; oversized and malformed bodies; another app's subscribers, which
 must be Apple's 404 (4040010) on every endpoint with nothing written; and the out-of-range
 signedDate JWS at the receiver serve runs too. A good request is still answered at the end."""
-import json, os, shutil, subprocess
+import json, os, shutil, subprocess, time
 import payloads as P
 from jws import Signer
 from httpcase import HTTPCases
@@ -52,7 +52,6 @@ def run(tally, ctx, servers):
     statuses = f"{sb}/v1/subscriptions/{OWN}"
 
     # --- Bearer tokens: 401, no body ---------------------------------------------------------------
-    import time
     now = int(time.time())
     other_key = new_p8(f"{work}/other.p8")
     bad_tokens = {

@@ -1,7 +1,7 @@
 """A `subdash listen` or `subdash serve` process on a loopback port (port 0: the server picks one
 and prints `listening on http://127.0.0.1:PORT → DIR`), restarted when a case kills it so the
 remaining cases still run; every death is counted as a crash."""
-import os, re, subprocess, time
+import os, re, subprocess
 
 
 class Server:

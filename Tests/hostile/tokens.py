@@ -1,6 +1,6 @@
 """App Store Server API bearer tokens as a backend makes them (ES256 JWT: kid, iss, bid, aud
 "appstoreconnect-v1", iat, exp) and the ways one can be wrong."""
-import json, time
+import os, time
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
@@ -10,11 +10,9 @@ from jws import b64url, compact
 def new_p8(path):
     """A team's In-App Purchase key (.p8: P-256 in PKCS#8), private to us as serve requires."""
     key = ec.generate_private_key(ec.SECP256R1())
-    fd = open(path, "wb")
-    fd.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
-    fd.close()
-    import os
-    os.chmod(path, 0o600)
+    # Created 0600: never readable by others, not even between a write and a chmod.
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     return key
 
 
