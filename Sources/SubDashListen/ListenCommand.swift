@@ -208,7 +208,7 @@ struct ListenCommand: AsyncParsableCommand {
       return Response(status: .init(code: outcome.status), headers: headers,
                       body: .init(byteBuffer: ByteBuffer(string: answer + "\n")))
     }
-    for method in [HTTPRequest.Method.post, .get, .put, .delete, .patch, .head, .options] {
+    for method in [HTTPRequest.Method.post, .get, .put, .delete, .patch, .head, .options, .trace] {
       for path in ["/", "**"] { router.on(RouterPath(path), method: method, use: handle) }
     }
     var logger = Logger(label: "subdash-listen")

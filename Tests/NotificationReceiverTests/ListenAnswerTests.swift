@@ -76,6 +76,18 @@ import Testing
     #expect(try listener.post(try LocalAppStore.body("SUBSCRIBED", subtype: "INITIAL_BUY")).hasPrefix("HTTP/1.1 200"))
   }
 
+  /// Every method but POST is 405 with Allow: POST, TRACE included (it was 404: no route took it).
+  @Test func traceIsMethodNotAllowed() async throws {
+    let (dir, root) = try Self.workspace()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let listener = try Listener(directory: dir, root: root)
+    defer { listener.stop() }
+    for path in ["/", "/hook/v2"] {
+      let answer = try listener.exchange("TRACE \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+      #expect(answer.hasPrefix("HTTP/1.1 405") && answer.lowercased().contains("allow: post"), "\(answer.prefix(200))")
+    }
+  }
+
   /// A subscriber file that does not read (here: a secret where its JSON should be) fails the
   /// write: the sender learns only that it was not applied and a reference; the log has the rest.
   @Test func aFailedWriteTellsTheSenderNothingLocal() async throws {
