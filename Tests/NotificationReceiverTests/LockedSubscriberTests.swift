@@ -80,6 +80,27 @@ import Glibc
     #expect(await store.post(bodiesForA[0]).status == 200)
   }
 
+  /// `listen DIR` creates DIR (and missing parents) 0700: it holds every customer's file.
+  @Test func theDirectoryListenCreatesIsPrivate() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-listen-mode-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let subscribers = dir.appendingPathComponent("team/subscribers")
+    let process = Process()
+    process.executableURL = ListenServerTests.binary
+    process.arguments = ["--port", "0", subscribers.path]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { process.terminate(); process.waitUntilExit() }
+    var line = Data()
+    while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line += byte }
+    for path in [dir.path, dir.appendingPathComponent("team").path, subscribers.path] {
+      var st = stat()
+      #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o700, "\(path): \(String(st.st_mode & 0o777, radix: 8))")
+    }
+  }
+
   /// Through HTTP, as Apple sees it: the real binary answers 503 with a Retry-After header.
   @Test func theServerSendsRetryAfterWithThe503() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-listen-locked-\(UUID().uuidString)")

@@ -1,0 +1,42 @@
+import DashModel
+import Foundation
+import Testing
+@testable import LocalAppStoreAPI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `serve` on a subscriber whose lock another process holds: after the bound, the answer Apple
+/// gives for a temporary failure (500, errorCode 5000001 "Please try again"), the file unchanged,
+/// and meanwhile requests for other subscribers are answered (the wait holds no thread).
+@Suite(.timeLimit(.minutes(1))) struct LockedSubscriberAPITests {
+  @Test func aWriteToALockedSubscriberIsARetryable500AndOthersAreAnsweredMeanwhile() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    let before = try Data(contentsOf: URL(fileURLWithPath: s.path))
+    let holder = open(s.path + ".lock", O_RDWR | O_CREAT, 0o600)
+    try #require(holder >= 0 && flock(holder, LOCK_EX) == 0)
+    // On code that waits without a bound, the holder lets go after 8 s so the test ends.
+    let release = Task { try? await Task.sleep(for: .seconds(8)); flock(holder, LOCK_UN); close(holder) }
+
+    let started = ContinuousClock.now
+    async let write = AppAccountTokenAPITests.put(s, ServeFixture.id, #"{"appAccountToken": "\#(AppAccountTokenAPITests.token)"}"#)
+    // Reads for the same server go on while the write waits.
+    try await Task.sleep(for: .milliseconds(200))
+    for _ in 0..<4 {
+      let readStarted = ContinuousClock.now
+      let r = await s.get("/sandbox/inApps/v1/subscriptions/\(ServeFixture.id)")
+      #expect(r.status == 200)
+      #expect(ContinuousClock.now - readStarted < .seconds(1))
+    }
+    let answer = await write
+    let took = ContinuousClock.now - started
+    #expect(answer.status == 500)
+    #expect(ServeFixture.object(answer)["errorCode"] as? Int == 5_000_001)
+    #expect(answer.log.contains("locked by another process for more than 5 s"), "\(answer.log)")
+    #expect(took < .seconds(7), "answered after \(took)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: s.path)) == before)
+    await release.value
+  }
+}
