@@ -28,6 +28,7 @@ struct DatabaseOption: ParsableArguments {
   var file: String?
 
   func databaseURL() throws -> DatabaseURL {
+    DatabaseURLSource.hidePasswordsInArguments()
     let environment = ProcessInfo.processInfo.environment
     let found: String?
     do { found = try DatabaseURLSource.text(option: url, file: file, environment: { environment[$0] }) } catch {

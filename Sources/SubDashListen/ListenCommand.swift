@@ -86,6 +86,7 @@ struct ListenCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    DatabaseURLSource.hidePasswordsInArguments()  // a --db typed with its password: `ps` shows ***
     if serveAPI { _ = try bearerKey() }  // a refused key leaves nothing created (no DIR, no CA)
     var extra: [TrustedRoot] = []
     for path in roots {

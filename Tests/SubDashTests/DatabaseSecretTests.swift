@@ -96,6 +96,27 @@ import Testing
     #expect(!args.joined(separator: " ").contains(Self.password))
   }
 
+  /// A URL typed with its password straight to `subdash-db` (or `subdash-listen`): the process
+  /// overwrites the password in its own arguments once it has read them, so `ps` shows `*`.
+  @Test func aPasswordTypedOnTheCommandLineIsHiddenFromPs() throws {
+    let server = try SilentServer()
+    let url = "postgres://team:\(Self.password)@127.0.0.1:\(server.port)/subscribers"
+    let p = Process()
+    p.executableURL = CommandLineTests.binary.deletingLastPathComponent().appendingPathComponent("subdash-db")
+    p.arguments = ["export", NSTemporaryDirectory() + "subdash-hidden-\(UUID().uuidString)", "--db", url]
+    p.standardInput = FileHandle.nullDevice
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    defer { stop(p) }
+    let args = try #require(Self.waitFor { () -> [String]? in
+      guard let args = Self.cmdline(p.processIdentifier), args.contains(where: { $0.hasPrefix("postgres://team:*") }) else { return nil }
+      return args
+    }, "the password was still in subdash-db's arguments after 10 s: \(Self.cmdline(p.processIdentifier) ?? [])")
+    #expect(!args.joined(separator: " ").contains(Self.password))
+    #expect(args.last?.hasSuffix("@127.0.0.1:\(server.port)/subscribers") == true)
+  }
+
   @Test func aDatabaseFileOthersCanReadIsRefused() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("subdash-dbfile-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

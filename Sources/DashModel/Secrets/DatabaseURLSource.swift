@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a command finds its team database's URL, which may carry a password: `--db URL` (seen by
 /// every local user in `ps`, so discouraged), `--db-file PATH` (a private file, checked like a
 /// key), or the `SUBDASH_DB` environment variable. A child (`subdash-db`, `subdash-listen`) is
@@ -27,7 +35,14 @@ public enum DatabaseURLSource {
   /// as is the value of a `password=` query parameter.
   public static func redacted(_ text: String) -> String {
     var bytes = Array(text.utf8)
+    for range in passwordRanges(in: bytes).reversed() { bytes.replaceSubrange(range, with: Array("***".utf8)) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Where `redacted` finds passwords in `bytes`, in order, not overlapping.
+  static func passwordRanges(in bytes: [UInt8]) -> [Range<Int>] {
     let at = UInt8(ascii: "@"), colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
+    var ranges: [Range<Int>] = []
     // The authority starts after `scheme:` and any slashes (`postgres://`, `postgres:/`, none).
     var start = 0
     // Without a slash after the colon, the colon may be the password's own (`user:pw@host`).
@@ -35,23 +50,41 @@ public enum DatabaseURLSource {
       start = end + 1
       while start < bytes.count, bytes[start] == slash { start += 1 }
     }
+    var searchFrom = 0
     if let last = bytes[start...].lastIndex(of: at), let first = bytes[start..<last].firstIndex(of: colon) {
-      bytes.replaceSubrange((first + 1)..<last, with: Array("***".utf8))
+      ranges.append((first + 1)..<last)
+      searchFrom = last
     }
     // libpq's `?password=…` (any case), up to the next `&`.
     let key = Array("password=".utf8)
-    var i = 0
+    var i = searchFrom
     while i + key.count <= bytes.count {
       if zip(bytes[i..<(i + key.count)], key).allSatisfy({ lowercased($0) == $1 }) {
         let valueStart = i + key.count
         let valueEnd = bytes[valueStart...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
-        bytes.replaceSubrange(valueStart..<valueEnd, with: Array("***".utf8))
-        i = valueStart + 3
+        ranges.append(valueStart..<valueEnd)
+        i = valueEnd
       } else {
         i += 1
       }
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return ranges
+  }
+
+  /// Overwrites, in this process's own arguments, the password of every URL given on the command
+  /// line (`--db postgres://team:pw@…` typed by hand), so that `ps` shows `*` from then on: the
+  /// parsed copy is all the program needs. What `mysql -p` does; the window before is short.
+  public static func hidePasswordsInArguments() {
+    let argv = CommandLine.unsafeArgv
+    for k in 1..<Int(CommandLine.argc) {
+      guard let p = argv[k] else { continue }
+      let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+      // URLs only: a file name with `:` and `@` in it is left as it is.
+      guard bytes.count >= 3, (0..<(bytes.count - 2)).contains(where: { bytes[$0] == UInt8(ascii: ":") && bytes[$0 + 1] == UInt8(ascii: "/") && bytes[$0 + 2] == UInt8(ascii: "/") }) else { continue }
+      for range in passwordRanges(in: bytes) {
+        for i in range { p[i] = CChar(bitPattern: UInt8(ascii: "*")) }
+      }
+    }
   }
 
   private static func isSchemeByte(_ b: UInt8) -> Bool {

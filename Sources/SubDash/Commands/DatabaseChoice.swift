@@ -9,6 +9,7 @@ enum DatabaseChoice {
 
   /// The URL text; nil when none was given (and the environment is not to be read).
   static func url(option: String?, file: String?, readEnvironment: Bool) throws -> String? {
+    if option != nil { DatabaseURLSource.hidePasswordsInArguments() }
     do {
       return try DatabaseURLSource.text(option: option, file: file) { name in
         guard readEnvironment, let value = getenv(name) else { return nil }
