@@ -79,3 +79,14 @@ struct StoragePermissionsTests {
     #expect(FileManager.default.contents(atPath: keep) == Data("precious".utf8))
   }
 }
+
+extension StoragePermissionsTests {
+  /// A shared state file's history is as readable as the document, and never more.
+  @Test func aNewJournalTakesItsStateFilesMode() throws {
+    let dir = TempDir()
+    let path = dir.write("team.json", StorageConcurrencyTests.base)
+    #expect(chmod(path, 0o640) == 0)
+    try StorageConcurrencyTests.bump(path, summary: "first")
+    #expect(Self.mode(dir.file("team.journal.jsonl")) == 0o640)
+  }
+}

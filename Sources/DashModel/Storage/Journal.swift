@@ -39,10 +39,19 @@ public enum Journal {
 
   /// Appends at `committedBytes`, first cutting off anything a crashed writer left past it.
   /// Returns the new committed length. The caller then saves the document that vouches for it.
-  static func append(_ bytes: [UInt8], to path: String, committedBytes: Int64) throws(StateFileError) -> Int64 {
+  ///
+  /// A journal created here gets its state file's read and write bits (`stateFile`), or 0600 when
+  /// there is none yet: a team that shares a state file 0640 can read its history too, and the
+  /// history is never readable by more people than the document.
+  static func append(_ bytes: [UInt8], to path: String, committedBytes: Int64, stateFile: String? = nil) throws(StateFileError) -> Int64 {
     let name = PathName.fileName(of: path)
+    var permissions: FilePermissions = .ownerReadWrite
+    var document = stat()
+    if let stateFile, lstat(stateFile, &document) == 0, document.st_mode & S_IFMT == S_IFREG {
+      permissions = FilePermissions(rawValue: (document.st_mode & 0o666) | 0o600)
+    }
     let fd: FileDescriptor
-    switch Posix.openPlainFile(path, .writeOnly, creating: true) {
+    switch Posix.openPlainFile(path, .writeOnly, creating: true, newFilePermissions: permissions) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why); nothing was saved")
     case .success(let d): fd = d
     }

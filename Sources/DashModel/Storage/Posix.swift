@@ -69,13 +69,14 @@ enum Posix {
   /// (the journal: SubDash truncates and appends to it, so a planted symlink must not redirect
   /// that to another file). Non-blocking, so a FIFO is refused instead of waited on.
   static func openPlainFile(_ path: String, _ mode: FileDescriptor.AccessMode, creating: Bool = false, followSymlinks: Bool = false,
-                            symlinkRefusal: String = Posix.journalSymlinkRefusal) -> Result<FileDescriptor, PosixFailure> {
+                            symlinkRefusal: String = Posix.journalSymlinkRefusal,
+                            newFilePermissions: FilePermissions = .ownerReadWrite) -> Result<FileDescriptor, PosixFailure> {
     var options: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking]
     if creating { options.insert(.create) }
     if !followSymlinks { options.insert(.noFollow) }
     let fd: FileDescriptor
     do {
-      fd = try FileDescriptor.open(FilePath(path), mode, options: options, permissions: creating ? .ownerReadWrite : nil)
+      fd = try FileDescriptor.open(FilePath(path), mode, options: options, permissions: creating ? newFilePermissions : nil)
     } catch let error as Errno {
       if error == .tooManySymbolicLinkLevels { return .failure(PosixFailure(symlinkRefusal)) }
       return .failure(PosixFailure(errorText(error)))
