@@ -42,11 +42,13 @@ let package = Package(
     // The runtime: the only target that touches the terminal (Terminal.swift is the one file that
     // calls ncurses), signals and inotify; the dashboard and list apps that both executables run.
     .target(name: "DashRuntime", dependencies: ["DashModel", "DashView", "CNcurses"]),
+    // One style for command-line errors in every executable: "subdash: …" and a usage hint.
+    .target(name: "CommandLineStyle", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
     // The executable: commands. Foundation-free at start-up (StartupLinkageTests).
     .executableTarget(
       name: "SubDash",
       dependencies: [
-        "DashModel", "DashView", "DashRuntime", "AppStoreSigning",
+        "DashModel", "DashView", "DashRuntime", "AppStoreSigning", "CommandLineStyle",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -54,7 +56,7 @@ let package = Package(
     // index (GRDB, which loads Foundation) without slowing every other `subdash` command's start.
     .executableTarget(
       name: "subdash-list",
-      dependencies: ["DashModel", "DashView", "DashRuntime", "SubscriberStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["DashModel", "DashView", "DashRuntime", "SubscriberStore", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashList"
     ),
     // The subscriber index: list rows of a directory of state files in SQLite (GRDB), kept
@@ -101,7 +103,7 @@ let package = Package(
     // `subdash fetch` runs this binary, so `subdash show` never loads libFoundation or NIO.
     .executableTarget(
       name: "subdash-fetch",
-      dependencies: ["AppStoreAPI", "AppStoreSigning", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["AppStoreAPI", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashFetch"
     ),
     // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
@@ -145,7 +147,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "subdash-db",
-      dependencies: ["SubscriberDatabase", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["SubscriberDatabase", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashDB"
     ),
     // App Store Server Notifications V2 in: verify, check, apply through the importer and the
@@ -158,7 +160,7 @@ let package = Package(
     .executableTarget(
       name: "subdash-listen",
       dependencies: [
-        "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase", "LocalAppStoreAPI", "AppStoreAuth", "NotificationDelivery",
+        "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase", "LocalAppStoreAPI", "AppStoreAuth", "NotificationDelivery", "CommandLineStyle",
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -176,7 +178,7 @@ let package = Package(
     // `subdash deliver` and `subdash simulate --deliver` run this binary beside `subdash`.
     .executableTarget(
       name: "subdash-deliver",
-      dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashDeliver"
     ),
     .testTarget(
@@ -203,7 +205,7 @@ let package = Package(
     // without a terminal: the loop runs against a pipe and a fake terminal.
     .testTarget(
       name: "SubDashTests",
-      dependencies: ["SubDash", "subdash-list", "DashView", "DashRuntime", "AppStoreSigning"]
+      dependencies: ["SubDash", "subdash-list", "DashView", "DashRuntime", "AppStoreSigning", "CommandLineStyle"]
     ),
   ],
   swiftLanguageModes: [.v6]

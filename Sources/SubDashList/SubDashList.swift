@@ -66,12 +66,14 @@ struct PrintList: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "print", abstract: "Print the subscriber list (as `subdash list`).")
   @OptionGroup var index: IndexOptions
   @Flag(name: .long) var json = false
+  @Option(name: .long) var format = "text"
   @Flag(name: .long) var ascii = false
   @Option(name: .long) var filter = ""
-  @Option(name: .long) var sort = "id"
+  @Option(name: .long, parsing: .unconditional) var sort = "id"
 
   func run() throws {
-    guard let sortOrder = ListPrinter.parseSort(sort) else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event") }
+    guard let sortOrder = ListPrinter.parseSort(sort) else { throw ValidationError(ListPrinter.sortProblem(sort)) }
+    guard let shape = ListTable.Format(rawValue: json ? "json" : format) else { throw ValidationError(ListPrinter.formatProblem(format)) }
     if let problem = ListFilter.problem(in: filter) { throw ValidationError("--filter: \(problem)") }
     try index.checkReadable()
     let wall = WallClock.now()
@@ -91,6 +93,6 @@ struct PrintList: ParsableCommand {
     }
     if let notice = source.takeNotice() { LineOut.stderr("subdash: " + notice) }
     LineOut.stdoutText(ListPrinter.text(rows: rows, now: wall, directory: index.directory, shownName: index.directory, isDatabase: false,
-                                        filter: filter, sort: sortOrder, json: json, ascii: ascii))
+                                        filter: filter, sort: sortOrder, format: shape, ascii: ascii))
   }
 }

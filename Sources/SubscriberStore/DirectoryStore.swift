@@ -15,7 +15,7 @@ public final class DirectoryStore: SubscriberStore {
   private let db: DatabaseQueue
   /// Bumped when the table or the row summary changes meaning: an index of another version is
   /// rebuilt from the files rather than read.
-  static let schemaVersion = 2  // 2: the last event of a journalled file comes from its journal
+  static let schemaVersion = 3  // 2: the last event of a journalled file comes from its journal; 3: a billing-retry row is due when retry ends
   public static let defaultIndexName = ".subdash-index.sqlite"
 
   /// Opens (or creates) the index. A damaged index or one from another version is removed and

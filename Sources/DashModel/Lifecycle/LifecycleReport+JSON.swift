@@ -7,7 +7,7 @@ extension LifecycleReport {
     o["now"] = .double(now.ms)
     o["nowISO"] = .string(now.description)
     o["status"] = status.map { .int($0.rawValue) } ?? .null
-    o["statusName"] = .string(status?.description ?? "never subscribed")
+    o["statusName"] = .string(statusName)
     o["statusRule"] = .string(statusRule)
     o["access"] = .object(JSONObject([("level", .string(access.level.rawValue)), ("rule", .string(access.rule))]))
     o["productId"] = product.map { .string($0.productID) } ?? .null

@@ -29,9 +29,9 @@ public enum ListRender {
     if s.showingHelp {
       for (i, line) in helpLines(g).enumerated() where 3 + i < height - 1 { c.draw(line, x: 0, y: 3 + i, width: width) }
     } else if height > 3 {
-      let columns = layout(width: width)
-      drawHeadings(&c, s, columns, y: 3)
       let page = pageRows(height: height)
+      let columns = layout(width: width, needs: needs(s, rows: s.visible.dropFirst(s.top).prefix(page).map { s.rows[$0] }, g))
+      drawHeadings(&c, s, columns, y: 3)
       for n in 0..<page {
         let v = s.top + n
         guard v < s.visible.count else { break }
@@ -92,19 +92,57 @@ public enum ListRender {
     var width: Int
   }
 
-  /// Columns that fit, in priority order; the last one takes what is left of the line.
-  static func layout(width: Int) -> [Column] {
-    let wanted: [(ListColumn, Int)] = [(.id, 18), (.status, 17), (.product, 13), (.due, 20), (.flags, 16), (.lastEvent, 34), (.token, 37)]
-    var out: [Column] = []
+  /// Each column's usual width, in screen order (which is also the order columns are dropped in
+  /// from the right as the terminal narrows).
+  static let usualWidths: [(ListColumn, Int)] = [(.id, 18), (.status, 17), (.product, 13), (.due, 20), (.flags, 16), (.lastEvent, 34), (.token, 37)]
+
+  /// Columns that fit at their usual width, left to right; the last one takes what is left of the
+  /// line. `needs` is how wide each column's text on screen is (plus its gap): the id column
+  /// widens for a row that shows its file beside a shared id, and width left over at the right
+  /// goes to the columns whose text was cut, left to right, rather than staying empty.
+  static func layout(width: Int, needs: [ListColumn: Int] = [:]) -> [Column] {
+    var widths: [(ListColumn, Int)] = []
     var x = 2
-    for (column, w) in wanted {
-      let minimum = 8
+    for (column, usual) in usualWidths {
+      var w = usual
+      if column == .id, let need = needs[.id] { w = max(w, min(need, usual + 24)) }
       let room = width - x
-      guard room >= minimum else { break }
-      out.append(Column(column: column, x: x, width: min(w, room)))
+      guard room >= 8 else { break }
+      widths.append((column, min(w, room)))
       x += w
     }
-    return out.sorted { $0.column.rawValue < $1.column.rawValue }
+    var left = width - x
+    for i in widths.indices where left > 0 {
+      let cut = (needs[widths[i].0] ?? 0) - widths[i].1
+      guard cut > 0 else { continue }
+      let more = min(cut, left)
+      widths[i].1 += more
+      left -= more
+    }
+    var out: [Column] = []
+    x = 2
+    for (column, w) in widths {
+      out.append(Column(column: column, x: x, width: w))
+      x += w
+    }
+    return out
+  }
+
+  /// How wide each column's text is on the rows given (the rows on screen), with the one-column gap.
+  static func needs(_ s: ListState, rows: [ListRow], _ g: Glyphs) -> [ListColumn: Int] {
+    var out: [ListColumn: Int] = [:]
+    for row in rows where row.error == nil {
+      for column in ListColumn.allCases {
+        let w = cellText(row, column, s, g).width + 1
+        if w > out[column] ?? 0 { out[column] = w }
+      }
+    }
+    return out
+  }
+
+  /// The words before a due row's countdown: "renews in 3d", "retry ends in 41d".
+  static func dueWords(_ kind: ListRow.Due.Kind) -> String {
+    kind == .retryEnds ? "retry ends" : kind.rawValue
   }
 
   static func drawHeadings(_ c: inout Canvas, _ s: ListState, _ columns: [Column], y: Int) {
@@ -130,7 +168,11 @@ public enum ListRender {
       }
     }
     switch column {
-    case .id: return Line(row.originalTransactionId ?? "(\(row.file))", Style(row.originalTransactionId == nil ? .dim : .value))
+    case .id:
+      guard let id = row.originalTransactionId else { return Line("(\(row.file))", Style(.dim)) }
+      // Another file holds the same subscriber: which file this row is, or the two look alike.
+      if s.sharesId(row) { return Line([Run(id, Style(.value)), Run(" " + row.file, Style(.dim))]) }
+      return Line(id, Style(.value))
     case .status:
       let (glyph, role) = glyph(row.status, g)
       return Line("\(glyph) \(row.status.word)", Style(role, bold: true))
@@ -139,12 +181,14 @@ public enum ListRender {
       guard let due = row.due else { return Line(g.dash, Style(.dim)) }
       let left = due.date - (row.simulatedNow ?? s.now)
       let when = left.ms > 0 ? "in \(Format.countdown(left))" : "\(Format.countdown(Span(ms: -left.ms))) ago"
-      return Line("\(due.kind.rawValue) \(when)", Style(due.kind == .renews ? .value : .warn))
+      return Line("\(dueWords(due.kind)) \(when)", Style(due.kind == .renews ? .value : .warn))
     case .flags: return row.flags.isEmpty ? Line(g.dash, Style(.dim)) : Line(row.flags.map(\.word).joined(separator: " "), Style(.warn))
     case .token: return Line(row.appAccountToken ?? g.dash, Style(row.appAccountToken == nil ? .dim : .value))
     case .lastEvent:
       guard let event = row.lastEvent else { return Line(g.dash, Style(.dim)) }
-      let date = row.lastEventDate.map { " " + Format.dateShort($0) } ?? ""
+      // The year when it is not the list's current one (a lapsed subscriber's last event may
+      // be years old; "Mar 08" would read as this March), seconds within the hour.
+      let date = row.lastEventDate.map { " " + Format.dateShort($0, now: s.now) } ?? ""
       return Line([Run(event, Style(.value)), Run(date, Style(.dim))])
     }
   }

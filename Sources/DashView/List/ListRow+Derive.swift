@@ -34,8 +34,10 @@ extension ListRow {
     switch r.status {
     // In grace the renewal date has passed; what is due is the end of grace.
     case .billingGracePeriod?: return r.grace.map { Due(.ends, $0.expiresDate) }
+    // In billing retry what is due is Apple's last attempt: after it the subscription expires.
+    case .billingRetry?: return r.billingRetry.map { Due(.retryEnds, $0.retryUntil) }
     case .active?: break
-    default: return nil  // retry, expired, revoked, never subscribed: nothing will happen by itself
+    default: return nil  // expired, revoked, never subscribed: nothing will happen by itself
     }
     switch r.renewal {
     case .renews(let date, _, _, _): return Due(.renews, date)

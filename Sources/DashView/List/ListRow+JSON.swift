@@ -10,8 +10,10 @@ extension ListRow {
     o["appAccountToken"] = appAccountToken.map(JSON.string) ?? .null
     o["productId"] = productId.map(JSON.string) ?? .null
     o["productName"] = productName.map(JSON.string) ?? .null
-    o["status"] = .string(status.rawValue)
-    o["statusName"] = .string(status.word)
+    // As `show --json` names it: Apple's 1–5 code (null without one) and its name, so a script
+    // reading both sees one set of names.
+    o["status"] = status.code.map { JSON.int($0) } ?? .null
+    o["statusName"] = .string(status.name)
     if let due {
       o["due"] = .object(JSONObject([("kind", .string(due.kind.rawValue)), ("date", .double(due.date.ms)), ("dateISO", .string(due.date.description))]))
     } else {
@@ -24,12 +26,5 @@ extension ListRow {
     if let error { o["error"] = .string(error) }
     o["simulatedNow"] = simulatedNow.map { .double($0.ms) } ?? .null
     return .object(o)
-  }
-
-  /// One line of `subdash list` (plain text): every column, separated by two spaces.
-  public func plainLine(now: Instant, ascii: Bool) -> String {
-    let s = ListState(directory: "", rows: [self], now: now)
-    let g: Glyphs = ascii ? .ascii : .unicode
-    return ListColumn.allCases.map { Sanitizer.clean(ListRender.cellText(self, $0, s, g).text) }.joined(separator: "  ")
   }
 }

@@ -28,7 +28,9 @@ public struct ListRow: Equatable, Sendable {
   public var changesAt: Instant?
 
   public struct Due: Equatable, Sendable {
-    public enum Kind: String, Sendable { case renews, expires, switches, ends }
+    /// `retryEnds`: Apple stops retrying the payment then (the subscription expires unless it is
+    /// recovered first), the one thing due for a row in billing retry.
+    public enum Kind: String, Sendable { case renews, expires, switches, ends, retryEnds = "retry-ends" }
     public var kind: Kind
     public var date: Instant
     public init(_ kind: Kind, _ date: Instant) {
@@ -66,6 +68,29 @@ public enum ListStatus: String, Sendable, CaseIterable, Comparable {
     case .revoked: return "REVOKED"
     case .none: return "NOT SUBSCRIBED"
     case .fileError: return "FILE ERROR"
+    }
+  }
+
+  /// Apple's status code (1–5, as `show --json` and the App Store give it); nil when there is no
+  /// subscription status (never subscribed, or the file could not be read).
+  public var code: Int? {
+    switch self {
+    case .active: return SubscriptionStatus.active.rawValue
+    case .grace: return SubscriptionStatus.billingGracePeriod.rawValue
+    case .retry: return SubscriptionStatus.billingRetry.rawValue
+    case .expired: return SubscriptionStatus.expired.rawValue
+    case .revoked: return SubscriptionStatus.revoked.rawValue
+    case .none, .fileError: return nil
+    }
+  }
+
+  /// The status's name as `show --json` writes it (`statusName`): Apple's words for the code,
+  /// "never subscribed" without one, "file error" for a file that could not be read.
+  public var name: String {
+    switch self {
+    case .none: return LifecycleReport.neverSubscribedName
+    case .fileError: return "file error"
+    default: return code.map { SubscriptionStatus(rawValue: $0).description } ?? rawValue
     }
   }
 

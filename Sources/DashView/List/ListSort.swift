@@ -1,8 +1,10 @@
 import DashModel
 
-/// The list's columns, in screen order; every one can be sorted on.
+/// The list's columns, in screen order, left to right: the number keys 1–7 sort by the column
+/// the heading numbers so (the appAccountToken, widest and least read, is last on screen and
+/// last in number); every one can be sorted on.
 public enum ListColumn: Int, Sendable, CaseIterable {
-  case id, status, product, due, flags, token, lastEvent
+  case id, status, product, due, flags, lastEvent, token
 
   /// The heading on a narrow screen, and the name `subdash list --sort` takes.
   public var shortTitle: String {

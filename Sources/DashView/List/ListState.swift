@@ -12,6 +12,9 @@ public struct ListState: Equatable, Sendable {
   /// on every change, so a redraw does not count 100,000 rows.
   public private(set) var counts: [ListStatus: Int] = [:]
   private var byFile: [String: Int] = [:]
+  /// How many rows carry each originalTransactionId: two files of one subscriber (a copy, an
+  /// import beside a simulation) must be told apart on screen, so their rows show the file too.
+  private var idCounts: [String: Int] = [:]
   /// Indices into `rows` that pass the filter, in sort order.
   public private(set) var visible: [Int] = []
   /// All indices in sort order: sorted when rows or the sort change, so a keystroke in the
@@ -54,7 +57,11 @@ public struct ListState: Equatable, Sendable {
     rows = newRows
     search = nil
     counts = [:]
-    for r in newRows { counts[r.status, default: 0] += 1 }
+    idCounts = [:]
+    for r in newRows {
+      counts[r.status, default: 0] += 1
+      if let id = r.originalTransactionId { idCounts[id, default: 0] += 1 }
+    }
     byFile = Dictionary(newRows.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { a, _ in a })
     refresh()
   }
@@ -69,6 +76,7 @@ public struct ListState: Equatable, Sendable {
         guard rows[old] != row else { continue }
         i = old
         counts[rows[i].status, default: 0] -= 1
+        Self.count(rows[i].originalTransactionId, by: -1, in: &idCounts)
         rows[i] = row
         search?.set(i, row)
         sorted.remove(at: sorted.firstIndex(of: i)!)
@@ -79,6 +87,7 @@ public struct ListState: Equatable, Sendable {
         search?.append(row)
       }
       counts[row.status, default: 0] += 1
+      Self.count(row.originalTransactionId, by: 1, in: &idCounts)
       highlightedUntil[row.file] = now + Self.highlightSpan
       // One changed file re-places one row (binary search), not a sort of the whole directory.
       let sort = self.sort, rows = self.rows
@@ -97,7 +106,12 @@ public struct ListState: Equatable, Sendable {
       let gone = Set(removed)
       var keep: [Int] = []
       for (i, r) in rows.enumerated() {
-        if gone.contains(r.file) { counts[r.status, default: 0] -= 1 } else { keep.append(i) }
+        if gone.contains(r.file) {
+          counts[r.status, default: 0] -= 1
+          Self.count(r.originalTransactionId, by: -1, in: &idCounts)
+        } else {
+          keep.append(i)
+        }
       }
       rows = keep.map { rows[$0] }
       search?.keep(keep)
@@ -117,6 +131,18 @@ public struct ListState: Equatable, Sendable {
       if at <= now { files.append(r.file) } else if next == nil || at < next! { next = at }
     }
     return (files, next)
+  }
+
+  /// True when another row has this row's originalTransactionId (the list then shows its file).
+  public func sharesId(_ row: ListRow) -> Bool {
+    guard let id = row.originalTransactionId else { return false }
+    return (idCounts[id] ?? 0) > 1
+  }
+
+  private static func count(_ id: String?, by n: Int, in counts: inout [String: Int]) {
+    guard let id else { return }
+    let next = (counts[id] ?? 0) + n
+    counts[id] = next > 0 ? next : nil
   }
 
   public func isHighlighted(_ file: String) -> Bool { (highlightedUntil[file].map { $0 > now }) ?? false }

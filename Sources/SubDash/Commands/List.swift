@@ -27,13 +27,17 @@ struct List: ParsableCommand {
   @Option(name: .customLong("db-file"), help: ArgumentHelp("List the team database whose URL this private file holds (mode 600, not a symbolic link).", valueName: "PATH"))
   var databaseFile: String?
 
-  @Flag(name: .long, help: "Print {counts, subscribers:[…]} as JSON.")
+  @Flag(name: .long, help: "Print {counts, subscribers:[…]} as JSON (as --format json).")
   var json = false
+
+  @Option(name: .long, help: ArgumentHelp("text: a counts line, a header row and aligned columns; tsv: a header row and tab-separated fields (status as the 1-5 code and its name, dates in ISO 8601), for cut/awk/spreadsheets; json: as --json.", valueName: "text|tsv|json"))
+  var format = "text"
 
   @Option(name: .long, help: "Keep only the subscribers matching these words (as typed after / in the list).")
   var filter = ""
 
-  @Option(name: .long, help: "Sort by id, status, product, due, flags, token or event (add - in front to reverse).")
+  // Unconditional: `--sort -due` (a leading -, as the docs write it) is the value, not an option.
+  @Option(name: .long, parsing: .unconditional, help: "Sort by id, status, product, due, flags, event or token (add - in front to reverse: --sort -due).")
   var sort = "id"
 
   @Flag(name: .long, help: "Only ASCII characters in the output.")
@@ -46,12 +50,19 @@ struct List: ParsableCommand {
     guard (directory == nil) == namesDatabase, !(database != nil && databaseFile != nil) else { throw ValidationError("give DIR or --db URL (or --db-file PATH, or set SUBDASH_DB)") }
     _ = try viewing.nowOverride()
     _ = try Self.parseSort(sort)
+    _ = try Self.parseFormat(format, json: json)
     if let problem = ListFilter.problem(in: filter) { throw ValidationError("--filter: \(problem)") }
   }
 
   static func parseSort(_ text: String) throws -> ListSort {
-    guard let sort = ListPrinter.parseSort(text) else { throw ValidationError("--sort must be one of id, status, product, due, flags, token, event (with - to reverse), not \(text)") }
+    guard let sort = ListPrinter.parseSort(text) else { throw ValidationError(ListPrinter.sortProblem(text)) }
     return sort
+  }
+
+  static func parseFormat(_ text: String, json: Bool) throws -> ListTable.Format {
+    guard let format = ListTable.Format(rawValue: text) else { throw ValidationError(ListPrinter.formatProblem(text)) }
+    if json, format != .text, format != .json { throw ValidationError("--json and --format \(text): give one") }
+    return json ? .json : format
   }
 
   @Flag(name: .customLong("no-index"), help: "Read every file instead of the SQLite index (see docs/list.md).")
@@ -65,8 +76,9 @@ struct List: ParsableCommand {
     let database = try DatabaseChoice.url(option: self.database, file: databaseFile, readEnvironment: directory == nil)
     if database == nil, try viewing.nowOverride() == nil, !noIndex, ExecutablePath.hasSibling("subdash-list") {
       // The index lives in subdash-list (GRDB loads Foundation; `subdash` stays without it).
-      var args = ["print", directory!, "--sort", sort, "--filter", filter]
-      if json { args.append("--json") }
+      // `--sort=VALUE`: a value starting with - would otherwise read as an option.
+      var args = ["print", directory!, "--sort=\(sort)", "--format=\(try Self.parseFormat(format, json: json).rawValue)"]
+      if !filter.isEmpty { args.append("--filter=\(filter)") }
       if ascii { args.append("--ascii") }
       if let indexPath { args += ["--index", indexPath] }
       try Fetch.replaceProcess(with: "subdash-list", args, command: "list")
@@ -85,7 +97,7 @@ struct List: ParsableCommand {
     do { rows = try dir.loadAll(wall: wall) } catch { throw badInput(error.description) }
     let text = ListPrinter.text(rows: rows, now: try viewing.nowOverride() ?? wall, directory: directory,
                                 shownName: database.map(Self.withoutPassword) ?? directory, isDatabase: database != nil,
-                                filter: filter, sort: try Self.parseSort(sort), json: json, ascii: ascii)
+                                filter: filter, sort: try Self.parseSort(sort), format: try Self.parseFormat(format, json: json), ascii: ascii)
     print(text, terminator: "")
   }
 
