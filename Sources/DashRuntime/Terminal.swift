@@ -209,6 +209,50 @@ package final class Terminal {
     _ = doupdate()
   }
 
+  /// Puts `text` on the clipboard of the terminal the user sits at: OSC 52
+  /// (`ESC ] 52 ; c ; <base64> BEL`), which xterm, iTerm2, kitty, WezTerm, Windows Terminal and
+  /// others honour, also over SSH. Inside tmux the sequence reaches the outer terminal when tmux
+  /// has `set -g set-clipboard on` (docs: README, "Copying"). Written straight to the tty after
+  /// ncurses' last refresh: the sequence moves no cursor and draws nothing, so the screen ncurses
+  /// believes is there stays true.
+  package func copyToClipboard(_ text: String) -> Bool {
+    guard active else { return false }
+    var bytes = Self.clipboardSequence(text)[...]
+    while !bytes.isEmpty {
+      let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return false }
+      bytes = bytes.dropFirst(n)
+    }
+    return true
+  }
+
+  /// The OSC 52 bytes for `text`. Control characters are dropped first (the caller's text is
+  /// already clean; this keeps the sequence whole whatever it is given).
+  package static func clipboardSequence(_ text: String) -> [UInt8] {
+    let clean = text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
+    let payload = base64(Array(String(String.UnicodeScalarView(clean)).utf8))
+    return [0x1B] + Array("]52;c;".utf8) + payload + [0x07]
+  }
+
+  /// Standard base64 with `=` padding (RFC 4648 §4), as OSC 52 wants it.
+  private static func base64(_ bytes: [UInt8]) -> [UInt8] {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity((bytes.count + 2) / 3 * 4)
+    var i = 0
+    while i < bytes.count {
+      let n = min(3, bytes.count - i)
+      let b0 = UInt32(bytes[i]), b1 = n > 1 ? UInt32(bytes[i + 1]) : 0, b2 = n > 2 ? UInt32(bytes[i + 2]) : 0
+      let group = b0 << 16 | b1 << 8 | b2
+      for k in 0..<4 {
+        out.append(k <= n ? alphabet[Int((group >> UInt32(18 - 6 * k)) & 0x3F)] : UInt8(ascii: "="))
+      }
+      i += 3
+    }
+    return out
+  }
+
   /// Repaints the whole screen from scratch (Ctrl-L, after Ctrl-Z, after someone else wrote to
   /// the tty). Uses the last frame; the caller may draw a new one right after.
   package func redrawAll() {

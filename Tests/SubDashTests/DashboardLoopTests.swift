@@ -13,6 +13,8 @@ final class FakeScreen: DashboardScreen {
   let pipe = FakeTerminal()
   var size: (width: Int, height: Int) = (80, 24)
   private(set) var frames: [Frame] = []
+  /// What `y` / `Y` put on the clipboard, in order.
+  private(set) var copied: [String] = []
   private var hooks: [() -> Void]
   private var waitingForFileEvent = false
 
@@ -22,6 +24,11 @@ final class FakeScreen: DashboardScreen {
   }
 
   var last: Frame { frames.last ?? Frame(width: 0, height: 0) }
+
+  func copyToClipboard(_ text: String) -> Bool {
+    copied.append(text)
+    return true
+  }
 
   func readKey() -> Key? {
     if waitingForFileEvent { return nil }

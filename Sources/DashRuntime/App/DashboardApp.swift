@@ -6,6 +6,8 @@ import Glibc
 package protocol DashboardScreen: LoopTerminal {
   var size: (width: Int, height: Int) { get }
   func draw(_ frame: Frame)
+  /// Puts `text` on the terminal's clipboard (OSC 52); false when it could not be written.
+  func copyToClipboard(_ text: String) -> Bool
 }
 
 extension Terminal: DashboardScreen {}
@@ -54,6 +56,14 @@ package struct DashboardApp {
           case .simulate(let command): actions.append(outcome(session.simulate(command, wall: wall)))
           case .refetch:
             if let origin = FetchOrigin(document: vm.state.document), let failed = refetch.start(origin) { actions.append(failed) }
+          case .loadEvents(let wanted):
+            if let failure = session.loadEvents(wanted) { actions.append(.actionFailed(failure)) }
+            vm = session.model(wall: wall)
+          case .searchEvents(let search, let from, let forward):
+            actions.append(session.searchEvents(search, from: from, forward: forward))
+            vm = session.model(wall: wall)
+          case .copyToClipboard(let text):
+            if !terminal.copyToClipboard(text) { actions.append(.actionFailed("could not write to the terminal: nothing was copied")) }
           case .reload:
             // Our own write shows at once rather than waiting for the watcher's echo.
             let reloaded = session.reload(wall: wall)

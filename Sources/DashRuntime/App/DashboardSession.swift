@@ -15,6 +15,11 @@ package final class DashboardSession {
 
   package private(set) var state: SubscriptionState
   package private(set) var notifications: [NotificationRecord] = []
+  /// Which page of the whole log `notifications` is (the newest page until a key asks for another).
+  package private(set) var eventsPage = EventsPage()
+  /// The whole log, indexed the first time a key needs more than the newest page (paging, `G`,
+  /// `/`): opening never reads more of the journal than the newest page.
+  private var eventLog: EventLog?
   private var lastModel: ViewModel?
   /// Bumped whenever `state` or `notifications` change, so `model(wall:)`
   /// derives once per change and wall-clock instant even when asked twice (reload, then the loop).
@@ -33,9 +38,15 @@ package final class DashboardSession {
     notifications = (try? StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)) ?? []
     state = state.forViewing()  // actions re-read the file, so the session never needs the history
     applyOverrides()
+    eventsPage = EventsPage(offset: 0, total: Self.eventCount(state))
   }
 
   /// An imported input opened with `subdash FILE`: held only in memory, never reloaded or written.
+  /// The log's length as the document says (journal count plus inline log), without reading it.
+  private static func eventCount(_ state: SubscriptionState) -> Int {
+    (state.document.journal?.summary.notificationCount ?? 0) + state.document.subscriber.notifications.count
+  }
+
   private var inMemory = false
   /// Messages for the status line and its log when the dashboard opens (an in-memory import's
   /// warnings), so nothing the import skipped goes unsaid.
@@ -53,6 +64,7 @@ package final class DashboardSession {
     notifications = Array(importedState.subscriber.notifications.reversed().prefix(Self.eventsShown))
     state = state.forViewing()
     inMemory = true
+    eventsPage = EventsPage(offset: 0, total: importedState.subscriber.notifications.count)
     applyOverrides()
   }
 
@@ -67,9 +79,18 @@ package final class DashboardSession {
     if inMemory { return .fileReloaded(changed: []) }
     do {
       let loaded = try StateFile.load(path: path)
-      let recent = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
       let old = lastModel ?? model(wall: wall)
-      notifications = recent
+      if var log = eventLog {
+        // Paging has begun: the index grows by what was appended and the same page is read again.
+        try log.update(loaded, statePath: path)
+        let start = min(eventsPage.offset, max(0, log.count - Self.eventsShown))
+        notifications = try log.page(start..<(start + Self.eventsShown))
+        eventsPage = EventsPage(offset: start, total: log.count)
+        eventLog = log
+      } else {
+        notifications = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
+        eventsPage = EventsPage(offset: 0, total: Self.eventCount(loaded))
+      }
       state = loaded.forViewing()
       applyOverrides()
       generation += 1
@@ -80,6 +101,41 @@ package final class DashboardSession {
   }
 
   /// The moment the model reasons about: `--now`, else the file's simulated clock, else the wall.
+  /// Loads the page of events holding the newest-first positions `wanted` (a page of
+  /// `eventsShown` around them, more when the panel is taller). Returns the error, if any.
+  package func loadEvents(_ wanted: Range<Int>) -> String? {
+    do throws(StateFileError) {
+      let log = try updatedLog()
+      let size = max(Self.eventsShown, wanted.count)
+      let start = max(0, min(wanted.lowerBound - (size - wanted.count) / 2, log.count - size))
+      notifications = try log.page(start..<(start + size))
+      eventsPage = EventsPage(offset: start, total: log.count)
+      generation += 1
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
+  /// The next event after `from` (older when `forward`) that `search` matches, as the reducer's action.
+  package func searchEvents(_ search: EventSearch, from: Int, forward: Bool) -> UIAction {
+    do throws(StateFileError) {
+      let log = try updatedLog()
+      let hit = try log.search(from: from, forward: forward, prefilter: search.prefilter, matches: search.matches)
+      return hit.map { .eventFound(at: $0, search) } ?? .eventNotFound(search)
+    } catch {
+      return .actionFailed(error.description)
+    }
+  }
+
+  /// The log as of the state last loaded: built on first use, then extended by what was appended.
+  private func updatedLog() throws(StateFileError) -> EventLog {
+    var log = eventLog ?? EventLog()
+    try log.update(state, statePath: path)
+    eventLog = log
+    return log
+  }
+
   package func viewingTime(wall: Instant) -> (now: Instant, simulated: Bool) {
     WallClock.viewingTime(for: state, override: nowOverride, wall: wall)
   }
@@ -87,11 +143,12 @@ package final class DashboardSession {
   package func model(wall: Instant) -> ViewModel {
     if let vm = lastModel, let key = lastModelKey, key.generation == generation, key.wall == wall { return vm }
     let (now, simulated) = viewingTime(wall: wall)
-    let vm = ViewModel.derived(
+    var vm = ViewModel.derived(
       state: state, notifications: notifications, fileName: displayName,
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: nowOverride), options: options,
       timing: Self.timing(of: state))
     lastModel = vm
+    vm.eventsPage = eventsPage
     lastModelKey = (generation, wall)
     return vm
   }

@@ -12,8 +12,9 @@ enum EventsPanel {
   /// "Recent events (12)"; "Recent events (12, newest 3)" when fewer are listed.
   static func title(_ vm: ViewModel) -> String {
     let all = total(vm)
-    let listed = vm.notifications.count
-    let counts = all > listed && listed > 0 ? "\(all), newest \(listed)" : "\(all)"
+    // Paged from the whole log (the dashboard): every event is reachable, so only the total is said.
+    let listed = vm.eventsPage.total == nil ? vm.notifications.count : max(all, vm.eventsTotal)
+    let counts = all > listed && listed > 0 ? "\(all), newest \(listed)" : "\(max(all, listed))"
     // Delivery's own counts, so a backend developer sees at once whether everything arrived.
     let delivery = vm.state.document.deliveries.map { ", " + DeliveryText.summary($0) } ?? ""
     return "Recent events (\(counts)\(delivery))"
@@ -59,7 +60,7 @@ enum EventsPanel {
         if let mark { first = first + Line([Run("  "), mark]) }
         lines = [first, second]
       }
-      if i == 0 && newestChanged { lines = lines.map { $0.styled { $0.role = .changed } } }
+      if i == 0 && vm.eventsPage.offset == 0 && newestChanged { lines = lines.map { $0.styled { $0.role = .changed } } }
       return lines
     }
   }

@@ -11,6 +11,7 @@ enum FooterPanel {
     case .help: return [("j/k", "scroll"), ("Esc", "close")]
     case .confirming: return [("y", "confirm"), ("n", "cancel")]
     case .typingCode: return [("Enter", "redeem"), ("Esc", "cancel"), (g.leftRight, "move"), ("Backspace", "delete")]
+    case .searchingEvents: return [("Enter", "search"), ("Esc", "cancel"), (g.leftRight, "move"), ("Backspace", "delete")]
     case .picking: return [("j/k \(g.upDown)", "move"), ("Enter", "choose"), ("Esc", "cancel")]
     case .eventDetail: return [("j/k", "older/newer event"), ("PgDn/PgUp", "scroll"), ("Esc", "close")]
     }

@@ -29,6 +29,8 @@ enum Layout {
     var highlighted = false
     /// Events only: the lines of each entry (one notification may take two rows).
     var entries: [[Line]] = []
+    /// Events only: which page of the whole log `entries` is (`ViewModel.eventsPage`).
+    var eventsPage = EventsPage()
     /// Rows this section needs at least (title included); events grow into what is left.
     var minimumRows: Int {
       switch kind {
@@ -53,7 +55,8 @@ enum Layout {
       case .events:
         let entries = EventsPanel.entries(vm, ui, width: width - 2)
         return Section(kind: .events, title: EventsPanel.title(vm), lines: entries.flatMap { $0 },
-                       highlighted: ui.highlights.isHighlighted(.events, at: vm.clock.wall), entries: entries)
+                       highlighted: ui.highlights.isHighlighted(.events, at: vm.clock.wall), entries: entries,
+                       eventsPage: EventsPage(offset: vm.eventsPage.offset, total: vm.eventsTotal))
       }
     }
   }
@@ -100,19 +103,22 @@ enum Layout {
       let count = s.entries.count
       let perEntry = max(1, s.entries.first?.count ?? 1)
       let fits = max(1, visible / perEntry)
-      let selection = min(ui.eventSelection, max(0, count - 1))
+      // Selection and page are positions in the whole log; `entries` is the loaded part of it.
+      let offset = s.eventsPage.offset
+      let total = max(s.eventsPage.total ?? 0, offset + count)
+      let selection = min(max(0, ui.eventSelection - offset), max(0, count - 1))
       // The page the reducer chose (`eventsTop`), moved the least needed to keep the selection
       // on it when the panel is shorter than the page was.
-      var start = min(max(0, ui.eventsTop), max(0, count - fits))
+      var start = min(max(0, ui.eventsTop - offset), max(0, count - fits))
       if selection < start { start = selection }
       if selection >= start + fits { start = selection - fits + 1 }
       c.frame.extents.eventRows = fits
       var title = s.title
-      if count > fits, visible > 0 { title += " \(start + 1)-\(min(count, start + fits)) of \(count)" }
+      if total > fits, visible > 0 { title += " \(offset + start + 1)-\(offset + min(count, start + fits)) of \(total)" }
       c.rule(title, x: r.x, y: r.y, width: r.width, highlighted: s.highlighted)
       var y = r.y + 1
       for i in start..<min(count, start + fits) {
-        let isSelected = i == selection && ui.mode == .browsing && count > 1
+        let isSelected = i == selection && ui.mode == .browsing && total > 1
         for (k, entryLine) in s.entries[i].enumerated() where y < r.maxY {
           let pointer = Line(isSelected && k == 0 ? c.glyphs.pointer + " " : "  ", Style(.accent, bold: true))
           var line = entryLine

@@ -8,6 +8,7 @@ enum Overlays {
     case .help(let offset): help(vm, ui, offset: offset, into: &c)
     case .confirming(let conf): confirm(conf, vm, into: &c)
     case .typingCode(let editor): code(editor, into: &c)
+    case .searchingEvents(let editor): code(editor, title: "Search events", label: "Find: ", verb: "search", into: &c)
     case .picking(let picker): pick(vm, picker, into: &c)
     case .eventDetail(let offset): event(vm, selection: ui.eventSelection, offset: offset, into: &c)
     }
@@ -18,8 +19,7 @@ enum Overlays {
   /// Every field of one notification as the log keeps it, nested objects as dotted paths, and
   /// each date also in ISO 8601, so it can be compared with a server log or a decoded JWS.
   static func eventLines(_ vm: ViewModel, selection: Int) -> [Line] {
-    guard vm.notifications.indices.contains(selection) else { return [Line("no event selected", Style(.dim))] }
-    let n = vm.notifications[selection]
+    guard let n = vm.event(at: selection) else { return [Line("no event selected", Style(.dim))] }
     var out = [Line(Sanitizer.clean(n.label), Style(.value, bold: true)), .empty]
     for (path, value) in flatten(n.json, path: "") {
       var text = value
@@ -47,7 +47,7 @@ enum Overlays {
   private static func event(_ vm: ViewModel, selection: Int, offset: Int, into c: inout Canvas) {
     let lines = eventLines(vm, selection: selection)
     let r = centred(c, width: 76, lines: lines.count)
-    let position = "Event \(selection + 1) of \(vm.notifications.count)"
+    let position = "Event \(selection + 1) of \(vm.eventsTotal)"
     c.box(r, title: lines.count > r.height - 2 ? "\(position) (PgDn/PgUp to scroll)" : position)
     let visible = r.height - 2
     c.frame.extents.overlayLines = lines.count
@@ -158,10 +158,9 @@ enum Overlays {
 
   // MARK: - Code entry
 
-  private static func code(_ editor: LineEditor, into c: inout Canvas) {
+  private static func code(_ editor: LineEditor, title: String = "Redeem offer code", label: String = "Code: ", verb: String = "redeem", into c: inout Canvas) {
     let r = centred(c, width: 60, lines: 2)
-    c.box(r, title: "Redeem offer code")
-    let label = "Code: "
+    c.box(r, title: title)
     let fieldX = r.x + 2 + label.count
     let fieldWidth = max(1, r.x + r.width - 2 - fieldX)
     c.draw(label, Style(.label), x: r.x + 2, y: r.y + 1, width: label.count)
@@ -178,7 +177,7 @@ enum Overlays {
       x += c.frame.put(s, x: x, y: r.y + 1, style: Style(.value, reverse: true))
     }
     c.frame.cursor = (fieldX + columns(start, editor.cursor), r.y + 1)
-    let hint = Line([Run("Enter", Style(.keyHint, bold: true)), Run(" redeem   "), Run("Esc", Style(.keyHint, bold: true)), Run(" cancel")])
+    let hint = Line([Run("Enter", Style(.keyHint, bold: true)), Run(" \(verb)   "), Run("Esc", Style(.keyHint, bold: true)), Run(" cancel")])
     if r.height > 3 { c.draw(hint, x: r.x + 2, y: r.y + 2, width: r.width - 4) }
   }
 

@@ -61,6 +61,10 @@ enum Availability: Equatable {
       return .available
     case .showEvent:
       return vm.notifications.isEmpty ? .unavailable("no events to show yet") : .available
+    case .searchEvents, .copyEvent, .copyEventId:
+      return vm.eventsTotal == 0 ? .unavailable("no events yet") : .available
+    case .nextMatch, .previousMatch:
+      return ui.eventSearch == nil ? .unavailable("no search yet: / searches the events") : .available
     case .redeemCode, .help, .quit, .moveUp, .moveDown, .pageUp, .pageDown, .first, .last:
       return .available
     }

@@ -11,6 +11,10 @@ public enum Command: Equatable, Sendable {
   case help, quit
   case moveUp, moveDown, pageUp, pageDown, first, last
   case showEvent
+  /// `/` searches the events; `n` / `m` go to the next older / newer match.
+  case searchEvents, nextMatch, previousMatch
+  /// `y` copies the selected event (one line of JSON), `Y` its notificationUUID (OSC 52).
+  case copyEvent, copyEventId
   case simulate(SimCommand)
   /// Fetch the file again from the App Store Server API (files written by `subdash fetch`).
   case refetch
@@ -73,6 +77,13 @@ public enum KeyMap {
     KeyBinding(keys: [.home, .char("g")], label: "g", asciiLabel: nil, command: .first, hint: "",
                help: "newest event (also Home); G or End: oldest"),
     KeyBinding(keys: [.end, .char("G")], label: "G", asciiLabel: nil, command: .last, hint: "", help: ""),
+    KeyBinding(keys: [.char("/")], label: "/", asciiLabel: nil, command: .searchEvents, hint: "search",
+               help: "search every event: type, subtype, ids, summary, date (2026-01-09); n / m: older / newer match"),
+    KeyBinding(keys: [.char("n")], label: "n", asciiLabel: nil, command: .nextMatch, hint: "", help: ""),
+    KeyBinding(keys: [.char("m")], label: "m", asciiLabel: nil, command: .previousMatch, hint: "", help: ""),
+    KeyBinding(keys: [.char("y")], label: "y", asciiLabel: nil, command: .copyEvent, hint: "copy",
+               help: "copy the selected event as JSON to the clipboard (OSC 52); Y: its notificationUUID"),
+    KeyBinding(keys: [.char("Y")], label: "Y", asciiLabel: nil, command: .copyEventId, hint: "", help: ""),
     KeyBinding(keys: [.char("l")], label: "l", asciiLabel: nil, command: .refetch, hint: "refresh",
                help: "fetch again from the App Store Server API, in the background"),
     KeyBinding(keys: [.char("q")], label: "q", asciiLabel: nil, command: .quit, hint: "quit",

@@ -19,7 +19,10 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
     case .confirming(let c): return Overlay.confirm(key, c, &state)
     case .typingCode(let editor): Overlay.typeCode(key, editor, &state, vm); return []
     case .picking(let picker): Overlay.pick(key, picker, &state, vm); return []
-    case .eventDetail(let offset): Overlay.eventDetail(key, offset: offset, &state, vm); return []
+    case .eventDetail(let offset):
+      Overlay.eventDetail(key, offset: offset, &state, vm)
+      return EventPaging.load(state, vm)
+    case .searchingEvents(let editor): return EventPaging.typeSearch(key, editor, &state, vm)
     }
   case .fileReloaded(let changed):
     state.highlights.mark(changed, until: vm.clock.wall + UIState.highlightSpan)
@@ -59,6 +62,11 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
   case .laidOut(let extents):
     state.extents = extents
     Browsing.keepSelectionVisible(&state, vm)
+    return EventPaging.load(state, vm)
+  case .eventFound(let position, let search):
+    return EventPaging.found(position, search, &state, vm)
+  case .eventNotFound(let search):
+    state.status = .error("no event matches \"\(search.text)\"")
     return []
   }
 }
@@ -101,12 +109,15 @@ enum Browsing {
     case .pageDown: page(1, &state, vm)
     case .first: move(by: -Int.max / 2, &state, vm)
     case .last: move(by: Int.max / 2, &state, vm)
+    case .searchEvents, .nextMatch, .previousMatch, .copyEvent, .copyEventId:
+      return EventPaging.handle(command, &state, vm)
     case .showEvent: state.mode = .eventDetail(offset: 0)
     case .refetch:
       state.status = StatusLine("fetching…")
       return [.refetch]
     }
-    return []
+    // Moving may leave the loaded page of events: the runtime loads the one now on screen.
+    return EventPaging.load(state, vm)
   }
 
   /// One target goes straight to its confirmation; several open a picker.
@@ -130,7 +141,7 @@ enum Browsing {
   /// no event is skipped; the last page ends at the oldest event.
   private static func page(_ direction: Int, _ state: inout UIState, _ vm: ViewModel) {
     let rows = pageSize(state)
-    let lastTop = max(0, vm.notifications.count - rows)
+    let lastTop = max(0, vm.eventsTotal - rows)
     state.eventsTop = min(max(0, state.eventsTop + direction * rows), lastTop)
     state.eventSelection = clampedSelection(state.eventSelection + direction * rows, vm)
     keepSelectionVisible(&state, vm)
@@ -142,11 +153,11 @@ enum Browsing {
     state.eventSelection = clampedSelection(state.eventSelection, vm)
     if state.eventSelection < state.eventsTop { state.eventsTop = state.eventSelection }
     if state.eventSelection >= state.eventsTop + rows { state.eventsTop = state.eventSelection - rows + 1 }
-    state.eventsTop = min(max(0, state.eventsTop), max(0, vm.notifications.count - rows))
+    state.eventsTop = min(max(0, state.eventsTop), max(0, vm.eventsTotal - rows))
   }
 
   static func clampedSelection(_ index: Int, _ vm: ViewModel) -> Int {
-    min(max(0, index), max(0, vm.notifications.count - 1))
+    min(max(0, index), max(0, vm.eventsTotal - 1))
   }
 }
 
@@ -287,8 +298,8 @@ enum Refresh {
         state.mode = .picking(picker)
       }
     case .eventDetail:
-      if vm.notifications.isEmpty { state.mode = .browsing }
-    case .browsing, .help, .typingCode:
+      if vm.eventsTotal == 0 { state.mode = .browsing }
+    case .browsing, .help, .typingCode, .searchingEvents:
       break
     }
   }

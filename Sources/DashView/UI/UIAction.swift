@@ -16,6 +16,9 @@ public enum UIAction: Equatable, Sendable {
   case resized(width: Int, height: Int)
   /// A frame was drawn; what it showed of the scrollable parts (`Frame.extents`).
   case laidOut(ScrollExtents)
+  /// `.searchEvents` found a match at this newest-first position of the whole log, or none.
+  case eventFound(at: Int, EventSearch)
+  case eventNotFound(EventSearch)
 }
 
 /// What the runtime must do next. `reduce` never does I/O itself.
@@ -29,5 +32,13 @@ public enum UIEffect: Equatable, Sendable {
   case reload
   /// Start `subdash fetch` again in the background; it reports back with actionSucceeded/Failed.
   case refetch
+  /// Load the events at these newest-first positions of the whole log (and a margin around them)
+  /// into `ViewModel.notifications`: the events panel pages through a history of any length.
+  case loadEvents(Range<Int>)
+  /// Find the next event after position `from` (older when `forward`) that `search` matches, and
+  /// report `.eventFound` or `.eventNotFound`.
+  case searchEvents(EventSearch, from: Int, forward: Bool)
+  /// Put this text on the terminal's clipboard (OSC 52). Already sanitized: no control characters.
+  case copyToClipboard(String)
   case quit
 }

@@ -13,10 +13,12 @@ public struct UIState: Equatable, Sendable {
   /// The last status messages, newest first, so one cut at the screen's width can be read whole
   /// (under `?`).
   public private(set) var messages = MessageLog()
-  /// Index of the selected row in `ViewModel.notifications` (0 = newest).
+  /// Position of the selected event in the whole log (0 = newest); `ViewModel.event(at:)`.
   public var eventSelection: Int
-  /// Index of the first event shown in the events panel; paging moves it by a page.
+  /// Position of the first event shown in the events panel; paging moves it by a page.
   public var eventsTop = 0
+  /// The last `/` search, repeated by `n` (older) and `m` (newer).
+  public var eventSearch: EventSearch?
   /// The last reload's error (`state.json:3:9: …`) while the last good state stays on screen.
   public var fileError: String?
   /// Fields a reload changed, each until a wall-clock instant.
@@ -91,6 +93,8 @@ public enum Mode: Equatable, Sendable {
   case picking(Picker)
   /// The selected notification (`UIState.eventSelection`) with every field; `offset` scrolls it.
   case eventDetail(offset: Int)
+  /// `/`: typing what to search the events for.
+  case searchingEvents(LineEditor)
 }
 
 /// A mutating action waiting for y/n, with the model's preview of what it will do.

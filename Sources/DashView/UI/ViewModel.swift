@@ -6,8 +6,11 @@ import DashModel
 public struct ViewModel: Sendable {
   public var state: SubscriptionState
   public var report: LifecycleReport
-  /// App Store Server Notifications, newest first by `signedDate`.
+  /// App Store Server Notifications, newest first by `signedDate`: the loaded page of the log.
   public var notifications: [NotificationRecord]
+  /// Where that page is in the whole log (newest-first position of `notifications[0]`) and how
+  /// many events the log holds: the dashboard loads a page at a time (`EventsPage`).
+  public var eventsPage = EventsPage()
   /// The state file's name as the user typed it, for the header and error banners.
   public var fileName: String
   public var clock: DashClock
@@ -73,6 +76,15 @@ public struct ViewModel: Sendable {
     }.map(\.element)
   }
 
+  /// The event at newest-first position `position` of the whole log, when it is in the loaded page.
+  public func event(at position: Int) -> NotificationRecord? {
+    let k = position - eventsPage.offset
+    return notifications.indices.contains(k) ? notifications[k] : nil
+  }
+
+  /// Events in the whole log: the loaded page's count when nothing says more.
+  public var eventsTotal: Int { max(eventsPage.total ?? 0, eventsPage.offset + notifications.count) }
+
   public var environment: AppStoreEnvironment? { report.environment ?? state.subscriber.environment }
   public var isProduction: Bool { environment == .production }
   /// The instant the model reasons about: `--now`, else simulated time when the file keeps a
@@ -110,5 +122,17 @@ public struct DisplayOptions: Equatable, Sendable {
     self.ascii = ascii
     self.color = color
     self.openedFromList = openedFromList
+  }
+}
+
+/// Which part of the event log `ViewModel.notifications` is.
+public struct EventsPage: Equatable, Sendable {
+  /// Newest-first position of the first loaded event.
+  public var offset: Int
+  /// Events in the whole log, when known (nil: the loaded ones are all there is).
+  public var total: Int?
+  public init(offset: Int = 0, total: Int? = nil) {
+    self.offset = offset
+    self.total = total
   }
 }
