@@ -152,20 +152,32 @@ private final class Outcome: @unchecked Sendable {
   var reason = "not run"
 }
 
+/// Signals when released: the task's closure holds it, so it goes only after the task has finished
+/// and freed its frames.
+private final class SignalOnRelease: @unchecked Sendable {
+  let semaphore: DispatchSemaphore
+  init(_ semaphore: DispatchSemaphore) { self.semaphore = semaphore }
+  deinit { semaphore.signal() }
+}
+
 /// The verifier is async; libFuzzer calls in on its own thread, which may block while the task runs.
+/// The input returns only once the task is gone, so nothing of one input still runs in the next.
 private func verify(_ verifier: JWSVerifier, _ jws: String) -> Outcome {
   let outcome = Outcome()
   let done = DispatchSemaphore(value: 0)
-  Task {
-    do {
-      outcome.verified = try await verifier.verify(jws)
-      outcome.reason = "valid"
-    } catch let error as SigningError {
-      outcome.reason = error.message
-    } catch {
-      outcome.reason = "\(error)"
+  do {
+    let token = SignalOnRelease(done)
+    Task {
+      withExtendedLifetime(token) {}
+      do {
+        outcome.verified = try await verifier.verify(jws)
+        outcome.reason = "valid"
+      } catch let error as SigningError {
+        outcome.reason = error.message
+      } catch {
+        outcome.reason = "\(error)"
+      }
     }
-    done.signal()
   }
   done.wait()
   return outcome

@@ -161,8 +161,6 @@ public final class JWSVerifier: Sendable {
   private static func certificate(_ base64: String, _ name: String) throws -> Certificate {
     // x5c entries are standard base64 with padding, not base64url (RFC 7515 §4.1.6).
     guard let der = Data(base64Encoded: base64) else { throw SigningError("header \(name) is not standard base64") }
-    // Before X509 sees it: swift-crypto leaks the key of a certificate whose point is off its curve.
-    if CurvePointCheck.hasOffCurveKey(Array(der)) { throw SigningError("header \(name)'s public key is not a point on its curve") }
     do { return try Certificate(derEncoded: Array(der)) } catch {
       throw SigningError("header \(name) is not a DER X.509 certificate")
     }
