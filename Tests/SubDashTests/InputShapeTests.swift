@@ -70,6 +70,18 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: output))
   }
 
+  /// `-o` naming a directory is refused before anything is locked: no `DIR.lock` is left beside it.
+  @Test func importIntoADirectoryLeavesNothingBehind() throws {
+    let input = try file("t.json", Array(Self.decodedTransaction.utf8))
+    let target = dir + "/a-directory"
+    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+    let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+    let r = try CommandLineTests().run(["import", input, "-o", target])
+    #expect(r.status == 2)
+    #expect(r.stderr == "subdash: \(target): is a directory; -o names the state file to create or add to\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == before)
+  }
+
   @Test func importDashReadsAPipe() throws {
     let output = dir + "/piped.json"
     let p = Process()

@@ -35,6 +35,10 @@ struct Import: ParsableCommand {
   var roots: [String] = []
 
   func run() throws {
+    // Refused before anything is read or locked: the write path would leave `DIR.lock` beside it.
+    if ListDirectory.isDirectory(output) {
+      throw badInput("\(output): is a directory; -o names the state file to create or add to")
+    }
     let checker = try SignatureCheck.checker(roots: roots)
     var defaultSubscriber: String?
     if let existing = try? StateFile.load(path: output) { defaultSubscriber = existing.subscriber.originalTransactionId }
@@ -58,7 +62,7 @@ struct Import: ParsableCommand {
     do { written = try Importer.write(merged, to: output, catalog: choice) } catch { throw badInput(error.description) }
     let badge = written.state.importProvenance?.badge(ascii: !Terminal.localeIsUTF8()) ?? "no App Store payload"
     let verb = written.created ? "created" : "updated"
-    print("\(output): \(verb): \(written.newTransactions) new transactions, \(written.newNotifications) new notifications; \(badge)"
+    print("\(output): \(verb): \(counted(written.newTransactions, "new transaction")), \(counted(written.newNotifications, "new notification")); \(badge)"
       + (written.state.catalog.derivedFromTransactions ? "; \(Importer.noCatalogMessage)" : ""))
   }
 }
@@ -70,11 +74,13 @@ enum ImportedView {
   /// own error stands). Errors of a recognised input are reported as import errors.
   /// The import's warnings (placeholders skipped, items of other subscribers left out) come back
   /// too: `show` prints them on stderr, the dashboard lists them in its message log.
-  static func load(_ path: String, stateError: StateFileError) throws -> (state: SubscriptionState, warnings: [String])? {
+  /// `originalTransactionId` picks one subscriber of an input holding several (a Get All
+  /// Subscription Statuses response), as `import --original-transaction-id` does.
+  static func load(_ path: String, stateError: StateFileError, originalTransactionId: String? = nil) throws -> (state: SubscriptionState, warnings: [String])? {
     guard path != "-", let input = try? Importer.readInput(path), !looksLikeStateFile(input.bytes),
           !isBrokenJSONDocument(input.bytes) else { return nil }
     do {
-      let merged = try Importer.merge(inputs: [input], options: .init(checker: try SignatureCheck.checker()))
+      let merged = try Importer.merge(inputs: [input], options: .init(originalTransactionId: originalTransactionId, checker: try SignatureCheck.checker()))
       if merged.isEmpty { throw ImportError.nothingToImport([path]) }
       let state = try Importer.viewingState(merged, catalog: .derived, label: path) { (_) throws(StateFileError) -> Catalog in
         throw StateFileError(file: path, message: "no catalog file")
