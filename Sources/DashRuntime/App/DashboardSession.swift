@@ -21,6 +21,11 @@ package final class DashboardSession {
   /// `/`): opening never reads more of the journal than the newest page.
   private var eventLog: EventLog?
   private var lastModel: ViewModel?
+  /// The whole history, compact, for the summary and timeline; kept up to date by reading only
+  /// what the journal gained at each reload (`CustomerHistory.refreshed`), and its now-free
+  /// part derived once per file version.
+  private var history: CustomerHistory
+  private var storyInputs: (generation: Int, prepared: CustomerStory.Prepared)?
   /// Bumped whenever `state` or `notifications` change, so `model(wall:)`
   /// derives once per change and wall-clock instant even when asked twice (reload, then the loop).
   private var generation = 0
@@ -36,17 +41,18 @@ package final class DashboardSession {
     self.retryAccess = retryAccess
     state = try StateFile.load(path: path)
     notifications = (try? StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)) ?? []
+    history = CustomerHistory.load(state, statePath: path)
     state = state.forViewing()  // actions re-read the file, so the session never needs the history
-    applyOverrides()
     eventsPage = EventsPage(offset: 0, total: Self.eventCount(state))
+    applyOverrides()
   }
 
-  /// An imported input opened with `subdash FILE`: held only in memory, never reloaded or written.
   /// The log's length as the document says (journal count plus inline log), without reading it.
   private static func eventCount(_ state: SubscriptionState) -> Int {
     (state.document.journal?.summary.notificationCount ?? 0) + state.document.subscriber.notifications.count
   }
 
+  /// An imported input opened with `subdash FILE`: held only in memory, never reloaded or written.
   private var inMemory = false
   /// Messages for the status line and its log when the dashboard opens (an in-memory import's
   /// warnings), so nothing the import skipped goes unsaid.
@@ -62,9 +68,10 @@ package final class DashboardSession {
     self.retryAccess = retryAccess
     state = importedState
     notifications = Array(importedState.subscriber.notifications.reversed().prefix(Self.eventsShown))
+    history = CustomerHistory.load(importedState, statePath: path)
     state = state.forViewing()
-    inMemory = true
     eventsPage = EventsPage(offset: 0, total: importedState.subscriber.notifications.count)
+    inMemory = true
     applyOverrides()
   }
 
@@ -91,6 +98,7 @@ package final class DashboardSession {
         notifications = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
         eventsPage = EventsPage(offset: 0, total: Self.eventCount(loaded))
       }
+      history = CustomerHistory.refreshed(history, for: loaded, statePath: path)
       state = loaded.forViewing()
       applyOverrides()
       generation += 1
@@ -100,7 +108,6 @@ package final class DashboardSession {
     }
   }
 
-  /// The moment the model reasons about: `--now`, else the file's simulated clock, else the wall.
   /// Loads the page of events holding the newest-first positions `wanted` (a page of
   /// `eventsShown` around them, more when the panel is taller). Returns the error, if any.
   package func loadEvents(_ wanted: Range<Int>) -> String? {
@@ -136,6 +143,7 @@ package final class DashboardSession {
     return log
   }
 
+  /// The moment the model reasons about: `--now`, else the file's simulated clock, else the wall.
   package func viewingTime(wall: Instant) -> (now: Instant, simulated: Bool) {
     WallClock.viewingTime(for: state, override: nowOverride, wall: wall)
   }
@@ -147,10 +155,24 @@ package final class DashboardSession {
       state: state, notifications: notifications, fileName: displayName,
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: nowOverride), options: options,
       timing: Self.timing(of: state))
-    lastModel = vm
     vm.eventsPage = eventsPage
+    vm.story = story(now: now)
+    lastModel = vm
     lastModelKey = (generation, wall)
     return vm
+  }
+
+  /// The summary and timeline at `now`: the history folded once per file version, the rest
+  /// (periods up to `now`, the streak) at each derivation, linear in the history's length.
+  private func story(now: Instant) -> CustomerStory {
+    let prepared: CustomerStory.Prepared
+    if let cached = storyInputs, cached.generation == generation {
+      prepared = cached.prepared
+    } else {
+      prepared = CustomerStory.prepare(history, state: state)
+      storyInputs = (generation, prepared)
+    }
+    return CustomerStory.derive(prepared, state: state, now: now)
   }
 
   /// The file's renewal rate. Previews and applied actions both use it, so "new period ends …" in a

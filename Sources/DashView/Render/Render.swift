@@ -32,6 +32,8 @@ public func render(_ vm: ViewModel, _ ui: UIState, width: Int, height: Int) -> F
     c.draw(line, x: 0, y: y, width: width)
     y += 1
   }
+  // The customer summary, and the timeline when it is on screen (`StoryBand`).
+  y = StoryBand.draw(vm, ui, into: &c, y: y, width: width, height: height)
 
   // The panels, in one column or two (from 120 wide). The left column keeps close to the
   // 80-column design; events take the rest, which at this width is still room for a date, a

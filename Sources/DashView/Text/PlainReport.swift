@@ -8,6 +8,8 @@ public enum PlainReport {
   /// panels' own column caps (plan names, event labels) are lifted at it. A ticket wants whole
   /// sentences.
   static let unlimitedWidth = 1_000
+  /// The timeline's lane in a report: as wide as a wide terminal, still readable in a ticket.
+  static let timelineWidth = 100
 
   public static func lines(_ vm: ViewModel, ascii: Bool = false) -> [String] {
     let g: Glyphs = ascii ? .ascii : .unicode
@@ -28,6 +30,14 @@ public enum PlainReport {
     }
     out += BannerPanel.lines(vm, ui, glyphs: g, compact: false, moreWarnings: "see Warnings below").map(\.text)
     out.append(BannerPanel.access(vm, ui, glyphs: g).text)
+    if let story = vm.story {
+      // The customer in numbers, one fact a line, and the timeline at a ticket's width.
+      var facts = SummaryPanel.facts(story.summary, glyphs: g).map(\.text)
+      if let caveat = SummaryPanel.caveat(story.summary, glyphs: g) { facts.append(caveat.text) }
+      section("Customer", facts, into: &out)
+      let timeline = TimelinePanel.lines(vm, ui, width: timelineWidth, ascii: ascii, glyphs: g, focused: false, plain: true)
+      section(timeline.title, timeline.lines.map(\.text) + TimelinePanel.periodList(story, vm, glyphs: g), into: &out)
+    }
     section("Current plan", PlanPanel.lines(vm, ui, glyphs: g, compact: false).map(\.text), into: &out)
     section(PlansPanel.title(vm), PlansPanel.lines(vm, ui, width: width, glyphs: g).map(\.text), into: &out)
     section("Win-back offers", WinBackPanel.lines(vm, ui, glyphs: g).map(\.text), into: &out)

@@ -65,6 +65,8 @@ enum Availability: Equatable {
       return vm.eventsTotal == 0 ? .unavailable("no events yet") : .available
     case .nextMatch, .previousMatch:
       return ui.eventSearch == nil ? .unavailable("no search yet: / searches the events") : .available
+    case .timeline:
+      return vm.story == nil ? .unavailable("timeline: this view has no history to draw") : .available
     case .redeemCode, .help, .quit, .moveUp, .moveDown, .pageUp, .pageDown, .first, .last:
       return .available
     }

@@ -18,6 +18,8 @@ public enum Command: Equatable, Sendable {
   case simulate(SimCommand)
   /// Fetch the file again from the App Store Server API (files written by `subdash fetch`).
   case refetch
+  /// Show and focus the timeline (its cursor keys work while it has the focus).
+  case timeline
 
   /// Commands that change the file: refused in read-only mode.
   var isMutating: Bool {
@@ -84,6 +86,8 @@ public enum KeyMap {
     KeyBinding(keys: [.char("y")], label: "y", asciiLabel: nil, command: .copyEvent, hint: "",
                help: "copy the selected event as JSON to the clipboard (OSC 52); Y: its notificationUUID"),
     KeyBinding(keys: [.char("Y")], label: "Y", asciiLabel: nil, command: .copyEventId, hint: "", help: ""),
+    KeyBinding(keys: [.char("T")], label: "T", asciiLabel: nil, command: .timeline, hint: "",
+               help: "timeline (shown from 160 columns): ←/→ choose a period, its transactions and events; T/Esc leave"),
     KeyBinding(keys: [.char("l")], label: "l", asciiLabel: nil, command: .refetch, hint: "refresh",
                help: "fetch again from the App Store Server API, in the background"),
     KeyBinding(keys: [.char("q")], label: "q", asciiLabel: nil, command: .quit, hint: "quit",

@@ -78,6 +78,7 @@ enum Browsing {
 
   static func handle(_ key: Key, _ state: inout UIState, _ vm: ViewModel) -> [UIEffect] {
     // From the list, Esc goes back as it does from every overlay; alone, Esc does nothing here.
+    if TimelineKeys.handle(key, &state, vm) { return [] }
     if key == .escape, vm.options.openedFromList { return [.quit] }
     guard let command = KeyMap.command(for: key) else { return [] }
     if case .unavailable(let why) = Availability.of(command, in: vm, state) {
@@ -115,6 +116,7 @@ enum Browsing {
     case .refetch:
       state.status = StatusLine("fetching…")
       return [.refetch]
+    case .timeline: TimelineKeys.toggle(&state, vm)
     }
     // Moving may leave the loaded page of events: the runtime loads the one now on screen.
     return EventPaging.load(state, vm)

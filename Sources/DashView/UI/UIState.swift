@@ -27,6 +27,8 @@ public struct UIState: Equatable, Sendable {
   public var screen: ScreenSize?
   /// What the last frame could show of the scrollable parts; pages are this long.
   public var extents = ScrollExtents()
+  /// The timeline (`T`): opened on a narrow screen, focused for its cursor.
+  public var timeline = TimelineFocus()
 
   /// How long a changed field stays highlighted after a reload.
   public static let highlightSpan = Span.seconds(4)

@@ -24,6 +24,9 @@ public struct ViewModel: Sendable {
   public var simulation: SimulationSummary?
   /// A `subdash simulate` stamped the file within `SimulatorHeartbeat.staleAfter` of the wall.
   public var simulatorRunning: SimulatorHeartbeat?
+  /// The customer's summary and timeline from the whole history; nil where the caller did not
+  /// read the history (then no summary or timeline is drawn).
+  public var story: CustomerStory?
 
   /// - Parameters:
   ///   - notifications: newest first, as `StateFile.recentNotifications` returns them. Records are

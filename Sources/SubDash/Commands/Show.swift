@@ -45,6 +45,8 @@ struct Show: ParsableCommand {
     let wall = WallClock.now()
     let (now, simulated) = WallClock.viewingTime(for: state, override: try viewing.nowOverride(), wall: wall)
     let report = Lifecycle.derive(state, at: now)
+    // The whole history (inline and journal), for the summary and the timeline.
+    let story = CustomerStory.derive(CustomerHistory.load(state, statePath: file), state: state, now: now)
     if json {
       var o = report.json.objectValue ?? JSONObject()
       o["file"] = .string(file)
@@ -56,6 +58,9 @@ struct Show: ParsableCommand {
       o["latestTransaction"] = sub.latestTransaction?.json ?? .null
       o["renewalInfo"] = sub.renewalInfo?.json ?? .null
       o["notifications"] = .array(try recentEvents(state).map(\.json))
+      o["summary"] = story.summaryJSON
+      o["timeline"] = story.timelineJSON
+      o["timelineMarks"] = story.timelineMarksJSON
       // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
       if let book = state.document.deliveries { o["deliveries"] = book.json }
       // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.
@@ -64,10 +69,11 @@ struct Show: ParsableCommand {
       return
     }
     let recent = try recentEvents(state)
-    let vm = ViewModel.derived(
+    var vm = ViewModel.derived(
       state: state, notifications: recent, fileName: file,
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: try viewing.nowOverride()),
       options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
+    vm.story = story
     for line in PlainReport.lines(vm, ascii: ascii) { print(line) }
   }
 

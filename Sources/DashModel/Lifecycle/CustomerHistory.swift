@@ -1,0 +1,93 @@
+/// A subscriber's whole history reduced to what the summary and the timeline read: every
+/// transaction version and every notification, oldest first, each a few fields. A 100,000-entry
+/// journal kept as `TransactionPayload`s (with their JSON source) would hold hundreds of MiB for
+/// as long as the dashboard is open; these compact records hold a few dozen bytes each.
+public struct CustomerHistory: Equatable, Sendable {
+  /// Transactions in the order written: a transaction SubDash rewrote (extended, refunded) comes
+  /// again with the same `transactionId`, and the later version is the one that counts.
+  public private(set) var transactions: [StoryTransaction] = []
+  public private(set) var events: [StoryEvent] = []
+  /// How far into the journal this history has read (its committed length then), so a reload
+  /// reads only what was appended since (`StoryLoader`).
+  public var journalBytes: Int64 = 0
+  /// Why the journal could not be read, when it could not: the history is then incomplete.
+  public var journalProblem: String?
+  /// Inline entries left out because a field had the wrong type.
+  public var skippedEntries = 0
+  var origin: Origin?
+
+  public init() {}
+
+  public mutating func add(_ t: TransactionPayload) { transactions.append(StoryTransaction(t)) }
+  public mutating func add(_ n: NotificationRecord) { events.append(StoryEvent(n)) }
+  public mutating func add(_ e: Journal.Entry) {
+    switch e {
+    case .transaction(let t): add(t)
+    case .notification(let n): add(n)
+    }
+  }
+}
+
+/// One transaction version, as the story needs it.
+public struct StoryTransaction: Equatable, Sendable {
+  public var transactionId: String?
+  public var productId: String?
+  public var purchaseDate: Instant?
+  public var expiresDate: Instant?
+  public var offerType: OfferType?
+  public var offerDiscountType: OfferDiscountType?
+  /// Milliunits, as the App Store sends it (9990 is 9.99).
+  public var price: Int64?
+  public var currency: String?
+  public var revocationDate: Instant?
+  public var revocationType: RevocationType?
+  /// Milliunits of a percent-of-100: 50000 is 50 %.
+  public var revocationPercentage: Int?
+  public var familyShared: Bool
+
+  public init(_ t: TransactionPayload) {
+    transactionId = t.transactionId
+    productId = t.productId
+    purchaseDate = t.purchaseDate
+    expiresDate = t.expiresDate
+    offerType = t.offerType
+    offerDiscountType = t.offerDiscountType
+    price = t.price
+    currency = t.currency
+    revocationDate = t.revocationDate
+    revocationType = t.revocationType
+    revocationPercentage = t.revocationPercentage
+    familyShared = t.isFamilyShared
+  }
+
+  /// Free periods cost nothing, whatever offer granted them.
+  public var isFree: Bool { offerDiscountType == .freeTrial }
+}
+
+/// One notification, as the story needs it.
+public struct StoryEvent: Equatable, Sendable {
+  public var type: NotificationType
+  public var subtype: NotificationSubtype?
+  public var date: Instant?
+  public var productId: String?
+  public var summary: String?
+
+  public init(_ n: NotificationRecord) {
+    type = n.notificationType
+    subtype = n.subtype
+    date = n.signedDate
+    productId = n.productId
+    summary = n.summary
+  }
+
+  public init(type: NotificationType, subtype: NotificationSubtype? = nil, date: Instant?, productId: String? = nil, summary: String? = nil) {
+    self.type = type
+    self.subtype = subtype
+    self.date = date
+    self.productId = productId
+    self.summary = summary
+  }
+
+  /// "DID_FAIL_TO_RENEW / GRACE_PERIOD".
+  public var label: String { subtype.map { "\(type.rawValue) / \($0.rawValue)" } ?? type.rawValue }
+}

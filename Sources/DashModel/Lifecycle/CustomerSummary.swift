@@ -1,0 +1,145 @@
+/// The customer in numbers, for support: since when, how much paid and refunded, which offers,
+/// extensions and refund requests, and how long they have been paying without a break.
+public struct CustomerSummary: Equatable, Sendable {
+  /// An amount in one currency, in App Store milliunits (9990 is 9.99).
+  public struct Amount: Equatable, Sendable {
+    public var currency: String
+    public var milliunits: Int64
+  }
+
+  public struct Offers: Equatable, Sendable {
+    public var introductory = 0, offerCode = 0, promotional = 0, winBack = 0
+    public var total: Int { introductory + offerCode + promotional + winBack }
+  }
+
+  public struct Refunds: Equatable, Sendable {
+    /// CONSUMPTION_REQUEST notifications: the customer asked Apple.
+    public var requested = 0
+    /// Transactions refunded (or revoked by a refund) as the history holds them now.
+    public var granted = 0
+    public var declined = 0
+    public var reversed = 0
+    /// Requests with no answer yet.
+    public var pending = 0
+  }
+
+  /// The current run of service without a lapse: paid periods counted, from `since`.
+  public struct Streak: Equatable, Sendable {
+    public var paidPeriods: Int
+    public var since: Instant
+  }
+
+  /// Apple allows two renewal-date extensions per subscription in any 365 days.
+  public static let extensionsAllowed = 2
+
+  /// False when the file does not hold the history back to the first purchase (a Server API
+  /// response has only the latest transaction): counts and sums are then lower bounds.
+  public var complete: Bool
+  /// Why, in words, when not complete.
+  public var incompleteReason: String?
+  public var customerSince: Instant?
+  public var paidPeriods: Int
+  public var spent: [Amount]
+  public var refunded: [Amount]
+  public var net: [Amount]
+  /// Currencies whose sum does not fit in 64-bit milliunits (a hostile file): left out of the
+  /// sums above and named instead of wrapped around.
+  public var unsummable: [String]
+  public var offers: Offers
+  public var extensionsInWindow: Int
+  public var refunds: Refunds
+  public var streak: Streak?
+}
+
+extension CustomerSummary {
+  static func derive(_ transactions: [FoldedTransaction], events: [StoryEvent], timeline: Timeline,
+                     originalPurchase: Instant?, extensionDates: [Instant], extensionWindow: Span,
+                     incompleteReason: String?, now: Instant) -> CustomerSummary {
+    var spent: [String: Int64] = [:], refunded: [String: Int64] = [:]
+    var bad = Set<String>()
+    var paid = 0
+    var offers = Offers()
+    var refunds = Refunds()
+    var first = originalPurchase
+    for f in transactions {
+      let t = f.last
+      if let p = t.purchaseDate, first.map({ p < $0 }) ?? true { first = p }
+      if !t.isFree { paid += 1 }
+      switch t.offerType {
+      case .introductory?: offers.introductory += 1
+      case .offerCode?: offers.offerCode += 1
+      case .promotional?: offers.promotional += 1
+      case .winBack?: offers.winBack += 1
+      default: break
+      }
+      let refund = t.revocationDate != nil && t.revocationType != .familyRevoke
+      if refund { refunds.granted += 1 }
+      // A family member's access is the purchaser's money, counted on the purchaser's file.
+      guard !t.familyShared, let price = t.price, let currency = t.currency, !currency.isEmpty else { continue }
+      add(price, to: &spent, currency, &bad)
+      if refund { add(refundedAmount(t, price: price), to: &refunded, currency, &bad) }
+    }
+    var open = 0
+    for e in events {
+      switch e.type {
+      case .consumptionRequest: refunds.requested += 1; open += 1
+      case .refund: open = max(0, open - 1)
+      case .refundDeclined: refunds.declined += 1; open = max(0, open - 1)
+      case .refundReversed: refunds.reversed += 1
+      default: break
+      }
+    }
+    refunds.pending = open
+    var net: [String: Int64] = [:]
+    for (c, s) in spent where !bad.contains(c) {
+      let (n, o) = s.subtractingReportingOverflow(refunded[c] ?? 0)
+      if o { bad.insert(c) } else { net[c] = n }
+    }
+    func amounts(_ m: [String: Int64]) -> [Amount] {
+      m.filter { !bad.contains($0.key) }.map { Amount(currency: $0.key, milliunits: $0.value) }.sorted { $0.currency < $1.currency }
+    }
+    let windowStart = now - extensionWindow
+    return CustomerSummary(
+      complete: incompleteReason == nil, incompleteReason: incompleteReason, customerSince: first, paidPeriods: paid,
+      spent: amounts(spent), refunded: amounts(refunded.filter { spent[$0.key] != nil }), net: amounts(net),
+      unsummable: bad.sorted(), offers: offers,
+      extensionsInWindow: extensionDates.filter { $0 > windowStart && $0 <= now }.count,
+      refunds: refunds, streak: streak(timeline, now: now))
+  }
+
+  private static func add(_ v: Int64, to m: inout [String: Int64], _ c: String, _ bad: inout Set<String>) {
+    let (s, o) = (m[c] ?? 0).addingReportingOverflow(v)
+    if o { bad.insert(c) } else { m[c] = s }
+  }
+
+  /// What a refund gave back: all of the price, or the prorated share (`revocationPercentage`,
+  /// milliunits of a percent: 50000 is half) rounded to the currency's minor unit as the
+  /// simulator rounds it. A percentage outside 0...100,000 is not a share: the full price.
+  static func refundedAmount(_ t: StoryTransaction, price: Int64) -> Int64 {
+    guard t.revocationType == .refundProrated, let share = t.revocationPercentage, (0...100_000).contains(share) else { return price }
+    let exact = Int64(100_000).dividingFullWidth(price.multipliedFullWidth(by: Int64(share))).quotient
+    let unit = Int64(Proration.minorUnitMilli(t.currency))
+    let (half, overflow) = exact.addingReportingOverflow(unit / 2)
+    return overflow ? price : min(price, half / unit * unit)
+  }
+
+  /// The run of periods `now` falls in, back to the last lapse, billing retry or revocation.
+  static func streak(_ timeline: Timeline, now: Instant) -> Streak? {
+    // At the expiry instant itself the subscription has expired (Apple: expired when now >= expiresDate).
+    guard let k = timeline.index(at: now) else { return nil }
+    let breaks: Set<Timeline.Kind> = [.lapsed, .billingRetry, .revoked]
+    guard !breaks.contains(timeline.periods[k].kind) else { return nil }
+    var i = k
+    var ids = Set<String>()
+    var count = 0
+    // A partial history's unknown stretch ends the count: the streak is at least this long.
+    while i >= 0, !breaks.contains(timeline.periods[i].kind), timeline.periods[i].kind != .unknown {
+      let p = timeline.periods[i]
+      if [.paid, .introductory, .offer].contains(p.kind) {
+        if let id = p.transactionId { if ids.insert(id).inserted { count += 1 } } else { count += 1 }
+      }
+      i -= 1
+    }
+    return Streak(paidPeriods: count, since: timeline.periods[i + 1].start)
+  }
+}

@@ -1,0 +1,222 @@
+/// The subscription's story as periods on one lane: what the customer had, from the first
+/// purchase to `now`. Derived from a `CustomerHistory` and the current state; pure (time is an
+/// input) and linear in the history's length.
+public struct Timeline: Equatable, Sendable {
+  public enum Kind: String, CaseIterable, Sendable {
+    /// Paid at the full price.
+    case paid
+    /// A free offer period (free trial, free code or promotion).
+    case free
+    /// A discounted introductory period (pay as you go, pay up front).
+    case introductory
+    /// A discounted promotional, offer-code or win-back period.
+    case offer
+    /// Billing failed; access kept until the grace period ends.
+    case grace
+    /// Billing failed; the App Store retries, no access.
+    case billingRetry
+    /// Not subscribed: expired, cancelled, or after a refund.
+    case lapsed
+    /// The rest of a refunded or revoked period: paid for, then taken back.
+    case revoked
+    /// Added by a renewal-date extension.
+    case extended
+    /// Before the history the file holds: the subscriber had the subscription since the first
+    /// purchase (`originalPurchaseDate`), but what happened then is not in the file.
+    case unknown
+  }
+
+  public struct Period: Equatable, Sendable {
+    public var kind: Kind
+    public var start: Instant
+    public var end: Instant
+    public var productId: String?
+    public var transactionId: String?
+    public init(kind: Kind, start: Instant, end: Instant, productId: String? = nil, transactionId: String? = nil) {
+      self.kind = kind
+      self.start = start
+      self.end = end
+      self.productId = productId
+      self.transactionId = transactionId
+    }
+    /// `at` is in [start, end).
+    public func contains(_ at: Instant) -> Bool { start <= at && at < end }
+  }
+
+  /// Moments rather than spans: marked on the lane, never stretched over it.
+  public struct Mark: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+      case priceChange, planChange, refundRequest, refund, refundDeclined, refundReversed, renewalExtension
+    }
+    public var kind: Kind
+    public var at: Instant
+    public var productId: String?
+    public var text: String
+  }
+
+  /// Oldest first, not overlapping, each non-empty.
+  public var periods: [Period]
+  public var marks: [Mark]
+  public var now: Instant
+
+  public init(periods: [Period], marks: [Mark], now: Instant) {
+    self.periods = periods
+    self.marks = marks
+    self.now = now
+  }
+
+  /// Where the lane begins and ends: the first period to the later of `now` and the last end.
+  public var range: ClosedRange<Instant>? {
+    guard let first = periods.first?.start, let last = periods.last?.end else { return nil }
+    let end = max(last, now)
+    return first...max(end, first + Span.millisecond)
+  }
+
+  /// The period `at` falls in.
+  public func index(at: Instant) -> Int? {
+    // Periods are sorted and disjoint: binary search.
+    var lo = 0, hi = periods.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if periods[mid].end <= at { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < periods.count && periods[lo].contains(at) ? lo : nil
+  }
+}
+
+extension Timeline {
+  /// - Parameters:
+  ///   - transactions: the history's transactions with each id's versions folded into one
+  ///     (`CustomerStory.folded`), by purchase date.
+  ///   - events: notifications sorted by date.
+  ///   - renewal: the current renewal info, for the state after the last transaction (a file
+  ///     imported from the Server API has no notifications to tell grace from a lapse).
+  static func derive(_ transactions: [FoldedTransaction], events: [StoryEvent], renewal: RenewalInfoPayload?, now: Instant) -> Timeline {
+    var periods: [Period] = []
+    func append(_ kind: Kind, _ start: Instant, _ end: Instant, _ t: FoldedTransaction?) {
+      guard end > start else { return }
+      periods.append(Period(kind: kind, start: start, end: end, productId: t?.last.productId, transactionId: t?.last.transactionId))
+    }
+    let dated = transactions.filter { $0.last.purchaseDate != nil && $0.last.expiresDate != nil }
+    for (i, t) in dated.enumerated() {
+      // Checked by the filter above; `?? ` keeps the compiler from needing a force unwrap.
+      let start = max(t.last.purchaseDate ?? now, periods.last?.end ?? .epoch - Span(ms: 1e15))
+      let nextStart = i + 1 < dated.count ? dated[i + 1].last.purchaseDate : nil
+      var end = t.last.expiresDate ?? start
+      // An upgrade (or any overlap) ends this period where the next one begins.
+      if let n = nextStart, n < end { end = max(start, n) }
+      let kind = kindOf(t.last)
+      let revokedAt = t.last.revocationDate.map { min(max($0, start), end) }
+      let paidEnd = min(revokedAt ?? end, t.extendedFrom.map { max($0, start) } ?? end)
+      append(kind, start, paidEnd, t)
+      if let from = t.extendedFrom { append(.extended, max(from, start), revokedAt ?? end, t) }
+      if let r = revokedAt { append(.revoked, r, end, t) }
+      let gapEnd = nextStart ?? max(now, end)
+      if gapEnd > end {
+        gap(from: end, to: gapEnd, last: nextStart == nil, revoked: revokedAt != nil, events: events, renewal: renewal, now: now, after: t, into: &periods)
+      }
+    }
+    return Timeline(periods: periods, marks: marks(dated, events), now: now)
+  }
+
+  static func kindOf(_ t: StoryTransaction) -> Kind {
+    if t.isFree { return .free }
+    switch t.offerType {
+    case .introductory?: return .introductory
+    case nil: return .paid
+    default: return .offer
+    }
+  }
+
+  /// Between one period's end and the next purchase (or `now`): grace and billing retry when a
+  /// renewal failed there, else a lapse. The notifications say which; for the time after the
+  /// last transaction the renewal info says it too (an imported file has no notifications).
+  private static func gap(from start: Instant, to end: Instant, last: Bool, revoked: Bool, events: [StoryEvent],
+                          renewal: RenewalInfoPayload?, now: Instant, after t: FoldedTransaction, into periods: inout [Period]) {
+    func add(_ kind: Kind, _ a: Instant, _ b: Instant) {
+      guard b > a else { return }
+      periods.append(Period(kind: kind, start: a, end: b, productId: t.last.productId, transactionId: kind == .lapsed ? nil : t.last.transactionId))
+    }
+    guard !revoked else { add(.lapsed, start, end); return }
+    // The failure is signed at the renewal instant, the period's end: a minute's tolerance for
+    // files written by other tools, never reaching into the period before.
+    let inGap = eventsBetween(start - Span.minute, end, events)
+    var failed = inGap.first { $0.type == .didFailToRenew }
+    var graceEnd = inGap.first { $0.type == .gracePeriodExpired }?.date
+    var retryEnd = inGap.first { $0.type == .expired || ($0.type == .didRenew && $0.subtype == .billingRecovery) }?.date
+    if failed == nil, last, renewal?.isInBillingRetryPeriod == true {
+      failed = StoryEvent(type: .didFailToRenew, subtype: renewal?.gracePeriodExpiresDate == nil ? nil : .gracePeriod, date: start)
+      graceEnd = renewal?.gracePeriodExpiresDate
+      retryEnd = nil
+    }
+    guard let failure = failed else { add(.lapsed, start, end); return }
+    var at = start
+    if failure.subtype == .gracePeriod || (last && renewal?.gracePeriodExpiresDate != nil && graceEnd == nil) {
+      let g = min(end, graceEnd ?? renewal?.gracePeriodExpiresDate ?? end)
+      add(.grace, at, g)
+      at = max(at, g)
+    }
+    let r = min(end, retryEnd ?? end)
+    add(.billingRetry, at, r)
+    add(.lapsed, max(at, r), end)
+  }
+
+  /// Events with a date in [from, to), from a date-sorted list, found by binary search.
+  static func eventsBetween(_ from: Instant, _ to: Instant, _ events: [StoryEvent]) -> ArraySlice<StoryEvent> {
+    func firstIndex(notBefore t: Instant) -> Int {
+      var lo = 0, hi = events.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if (events[mid].date ?? .epoch) < t { lo = mid + 1 } else { hi = mid }
+      }
+      return lo
+    }
+    let a = firstIndex(notBefore: from), b = firstIndex(notBefore: to)
+    return a < b ? events[a..<b] : []
+  }
+
+  private static func marks(_ transactions: [FoldedTransaction], _ events: [StoryEvent]) -> [Mark] {
+    var out: [Mark] = []
+    for e in events {
+      guard let at = e.date else { continue }
+      let kind: Mark.Kind?
+      switch e.type {
+      case .priceIncrease, .priceChange: kind = .priceChange
+      case .didChangeRenewalPref: kind = .planChange
+      case .consumptionRequest: kind = .refundRequest
+      case .refund: kind = .refund
+      case .refundDeclined: kind = .refundDeclined
+      case .refundReversed: kind = .refundReversed
+      case .renewalExtended, .renewalExtension: kind = .renewalExtension
+      default: kind = nil
+      }
+      if let kind { out.append(Mark(kind: kind, at: at, productId: e.productId, text: e.summary ?? e.label)) }
+    }
+    // A plan change that happened without a notification in the file (an import): the product
+    // differs from the one before.
+    for (a, b) in zip(transactions, transactions.dropFirst()) where a.last.productId != b.last.productId {
+      if let at = b.last.purchaseDate, !out.contains(where: { $0.kind == .planChange && abs(($0.at - at).ms) < Span.day.ms }) {
+        out.append(Mark(kind: .planChange, at: at, productId: b.last.productId, text: "\(a.last.productId ?? "?") → \(b.last.productId ?? "?")"))
+      }
+    }
+    // Prices that moved for the same product, renewal to renewal.
+    for (a, b) in zip(transactions, transactions.dropFirst())
+    where a.last.productId == b.last.productId && a.last.offerType == nil && b.last.offerType == nil
+      && a.last.currency == b.last.currency && a.last.price != nil && b.last.price != nil && a.last.price != b.last.price {
+      if let at = b.last.purchaseDate, !out.contains(where: { $0.kind == .priceChange && abs(($0.at - at).ms) < Span.days(40).ms }) {
+        let cur = b.last.currency ?? ""
+        out.append(Mark(kind: .priceChange, at: at, productId: b.last.productId,
+                        text: "price \(Format.money(milliunits: a.last.price ?? 0, currency: cur)) → \(Format.money(milliunits: b.last.price ?? 0, currency: cur))"))
+      }
+    }
+    return out.sorted { $0.at < $1.at }
+  }
+}
+
+/// One transaction with its versions folded: the last version written, and where the expiry was
+/// before a renewal-date extension moved it.
+struct FoldedTransaction: Equatable, Sendable {
+  var last: StoryTransaction
+  /// The expiry before the first extension, when the transaction was extended.
+  var extendedFrom: Instant?
+}

@@ -1,0 +1,70 @@
+/// Reading a `CustomerHistory` from a loaded state and its journal, and keeping one up to date
+/// as the journal grows: while a simulation runs the dashboard reloads after every renewal, and
+/// re-reading a long journal each time would make the live update cost grow with the history.
+extension CustomerHistory {
+  /// What the history was read from besides the journal, so a refresh can tell whether the
+  /// inline part is still the one it folded (a file rewritten by hand or replaced is read again).
+  struct Origin: Equatable, Sendable {
+    var inlineTransactions: Int
+    var inlineNotifications: Int
+    var inlineSummary: HistorySummary
+    var journalFile: String?
+    var journalSummaryFirstPurchase: Instant?
+  }
+
+  /// The whole history of `state` (which must still hold its inline entries: load it, then call
+  /// this, then `forViewing()`). A journal that cannot be read leaves `journalProblem` set and
+  /// the history to the inline part, so the summary says it is incomplete instead of failing.
+  public static func load(_ state: SubscriptionState, statePath: String) -> CustomerHistory {
+    var h = CustomerHistory()
+    h.origin = Origin(state)
+    for k in state.subscriber.transactions.entries.indices {
+      // An entry whose other fields have wrong types is left out and said, not fatal: the
+      // summary and timeline are a reading aid, and the state itself loaded.
+      if let t = try? state.subscriber.transactions.transaction(at: k) { h.add(t) } else { h.skippedEntries += 1 }
+    }
+    for n in state.subscriber.notifications { h.add(n) }
+    h.readJournal(of: state, statePath: statePath)
+    return h
+  }
+
+  /// `previous` brought up to `state`: only the journal bytes appended since it was read, when
+  /// the inline part and the journal are the ones it read; otherwise read whole again.
+  public static func refreshed(_ previous: CustomerHistory?, for state: SubscriptionState, statePath: String) -> CustomerHistory {
+    guard var h = previous, h.journalProblem == nil, h.origin == Origin(state),
+          let j = state.document.journal, j.committedBytes >= h.journalBytes else {
+      return load(state, statePath: statePath)
+    }
+    guard j.committedBytes > h.journalBytes else { return h }
+    do {
+      let path = PathName.directory(of: statePath) + "/" + j.file
+      for e in try Journal.entries(path: path, after: h.journalBytes, committedBytes: j.committedBytes) { h.add(e) }
+      h.journalBytes = j.committedBytes
+      return h
+    } catch {
+      // Not the journal it read before (replaced, cut): start over.
+      return load(state, statePath: statePath)
+    }
+  }
+
+  private mutating func readJournal(of state: SubscriptionState, statePath: String) {
+    guard let j = state.document.journal, j.committedBytes > 0 else { return }
+    do {
+      let entries = try Journal.readAll(path: PathName.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes)
+      for e in entries { add(e) }
+      journalBytes = j.committedBytes
+    } catch {
+      journalProblem = error.description
+    }
+  }
+}
+
+extension CustomerHistory.Origin {
+  init(_ state: SubscriptionState) {
+    inlineTransactions = state.subscriber.transactions.count
+    inlineNotifications = state.subscriber.notifications.count
+    inlineSummary = state.subscriber.transactions.summary
+    journalFile = state.document.journal?.file
+    journalSummaryFirstPurchase = state.document.journal?.summary.firstPurchase
+  }
+}
