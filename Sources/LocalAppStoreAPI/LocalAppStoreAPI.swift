@@ -168,9 +168,16 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     if let latest = s.state.subscriber.latestTransaction {
       let status = Lifecycle.derive(s.state, at: now(of: s.state)).status?.rawValue ?? 2
       if wanted.isEmpty || wanted.contains(status) {
+        // Apple signs an answer when it gives it: signedDate is the server's now (here the
+        // file's clock), which is how `fetch` places the notification-history window.
+        var signedNow = latest
+        signedNow.signedDate = now(of: s.state)
         var last: [(String, JSON)] = [("status", .int(status)), ("originalTransactionId", .string(latest.originalTransactionId ?? id)),
-                                      ("signedTransactionInfo", .string(try sign(latest.json)))]
-        if let r = s.state.subscriber.renewalInfo { last.append(("signedRenewalInfo", .string(try sign(r.json)))) }
+                                      ("signedTransactionInfo", .string(try sign(signedNow.json)))]
+        if var r = s.state.subscriber.renewalInfo {
+          r.signedDate = signedNow.signedDate
+          last.append(("signedRenewalInfo", .string(try sign(r.json))))
+        }
         groups.append(.object(JSONObject([
           ("subscriptionGroupIdentifier", .string(latest.subscriptionGroupIdentifier ?? "")),
           ("lastTransactions", .array([.object(JSONObject(last))])),
@@ -183,15 +190,12 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   /// Get Transaction History v2 (paged by `revision`, `sort`, `productId`, dates, `revoked`), and
   /// Get Refund History (the revoked transactions).
   private func history(_ id: String, _ query: [(String, String)], _ env: AppStoreEnvironment, refundsOnly: Bool) throws -> [UInt8] {
+    // The query is checked before the subscriber is looked up, as Apple answers a bad parameter
+    // with its 400 whatever the id.
+    let filter = refundsOnly ? HistoryFilter.refunds : try HistoryFilter(query)
     let s = try directory.subscriber(owning: id, environment: env)
-    var all = s.transactions
-    if refundsOnly || query.contains(where: { $0 == ("revoked", "true") }) { all = all.filter { $0.revocationDate != nil } }
-    if query.contains(where: { $0 == ("revoked", "false") }) { all = all.filter { $0.revocationDate == nil } }
-    let products = query.filter { $0.0 == "productId" }.map(\.1)
-    if !products.isEmpty { all = all.filter { products.contains($0.productId ?? "") } }
-    if let start = try dateParameter(query, "startDate") { all = all.filter { ($0.purchaseDate ?? Instant(ms: 0)) >= start } }
-    if let end = try dateParameter(query, "endDate") { all = all.filter { ($0.purchaseDate ?? Instant(ms: 0)) < end } }
-    if query.contains(where: { $0 == ("sort", "DESCENDING") }) { all.reverse() }
+    var all = s.transactions.filter(filter.keeps)
+    if filter.descending { all.reverse() }
     let offset = try cursor(query.first { $0.0 == "revision" }?.1, prefix: "r", limit: all.count, failure: .invalidRevision)
     let page = Array(all[offset..<min(all.count, offset + settings.pageSize)])
     let next = offset + page.count
@@ -210,6 +214,14 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     guard let end = (o["endDate"] as? NSNumber)?.doubleValue else { throw APIFailure.invalidRequest(code: 4_000_016, message: "Invalid end date.") }
     guard start < end else { throw APIFailure.invalidRequest(code: 4_000_013, message: "Start date after end date.") }
     let id = (o["transactionId"] as? String) ?? (o["originalTransactionId"] as? String)
+    let type = o["notificationType"] as? String
+    let subtype = o["notificationSubtype"] as? String
+    // Apple's rules for the filters: one customer or one type, not both; a subtype needs its type,
+    // and the pair must be one Apple sends.
+    if id != nil && type != nil { throw APIFailure.invalidRequest(code: 4_000_019, message: "Invalid request. Only one of transactionId and notificationType may be provided.") }
+    guard NotificationPairs.isValidFilter(type: type, subtype: subtype) else {
+      throw APIFailure.invalidRequest(code: 4_000_018, message: "Invalid notification type or subtype.")
+    }
     let one = try id.map { try directory.subscriber(owning: $0, environment: env) }
     // Apple's window is 180 days back in production, 30 in sandbox, from now: for one subscriber
     // that is its file's clock (a simulated one may be months from the wall clock), else the wall.
@@ -225,8 +237,6 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
         return try? SubscriberRecord(path: file, state: state)
       }
     }
-    let type = o["notificationType"] as? String
-    let subtype = o["notificationSubtype"] as? String
     let onlyFailures = (o["onlyFailures"] as? Bool) ?? false
     // Chosen and ordered first; only the page asked for is signed (three signatures each).
     enum Payload { case toSign(NotificationEnvelope), signed(String) }
@@ -238,7 +248,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
         if let type, n.notificationType.rawValue != type { continue }
         if let subtype, n.subtype?.rawValue != subtype { continue }
         let attempts = book.map { b in n.notificationUUID.map { b.deliveries(of: $0).filter { !$0.isDuplicate }.flatMap(\.sendAttempts) } ?? [] } ?? []
-        if onlyFailures && !attempts.contains(where: { $0.result != .success }) { continue }
+        if onlyFailures && Self.reached(attempts) { continue }
         let envelope = NotificationEnvelope(n, transaction: t, renewalInfo: s.state.subscriber.renewalInfo, appAppleId: settings.appAppleId)
         items.append((date, .toSign(envelope), attempts))
       }
@@ -248,7 +258,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
       for a in lock.withLock({ massExtensions.values.compactMap(\.summary) }) where a.environment == env {
         let date = a.signedDate.ms
         guard date >= start, date < end, type == nil || type == a.type, subtype == nil || subtype == a.subtype else { continue }
-        if onlyFailures && !a.attempts.contains(where: { $0.result != .success }) { continue }
+        if onlyFailures && Self.reached(a.attempts) { continue }
         items.append((date, .signed(a.signedPayload), a.attempts))
       }
     }
@@ -381,11 +391,9 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     return n
   }
 
-  private func dateParameter(_ query: [(String, String)], _ name: String) throws -> Instant? {
-    guard let text = query.first(where: { $0.0 == name })?.1 else { return nil }
-    guard let ms = Double(text), ms.isFinite else { throw APIFailure.invalidRequest(code: 4_000_015, message: "Invalid \(name == "startDate" ? "start" : "end") date.") }
-    return Instant(ms: ms)
-  }
+  /// `onlyFailures` keeps "notifications that never reached you, plus those still being retried":
+  /// those with no successful attempt. One that failed first and then got through is not a failure.
+  static func reached(_ attempts: [DeliveryAttempt]) -> Bool { attempts.contains { $0.result == .success } }
 
   static func attemptJSON(_ a: DeliveryAttempt) -> JSON {
     .object(JSONObject([("attemptDate", .double(a.attemptDate.ms)), ("sendAttemptResult", .string(a.result.rawValue))]))

@@ -79,7 +79,8 @@ import Testing
 
     let noFile = try Self.run(["simulate", "--fast", dir.file("missing.json")])
     #expect(noFile.status == 2)
-    #expect(noFile.stderr.hasPrefix("subdash: missing.json: cannot read"))
+    #expect(noFile.stderr == "subdash: missing.json: no such state file; nothing was created\n")
+    #expect(!FileManager.default.fileExists(atPath: dir.file("missing.json.lock")))
   }
 
   @Test func scenarioRefusesToReplaceAnExistingFile() throws {

@@ -23,13 +23,14 @@ public struct NotificationType: AppStoreEnum {
   public static let refundReversed = Self(rawValue: "REFUND_REVERSED")
   public static let renewalExtended = Self(rawValue: "RENEWAL_EXTENDED")
   public static let renewalExtension = Self(rawValue: "RENEWAL_EXTENSION")
+  public static let rescindConsent = Self(rawValue: "RESCIND_CONSENT")
   public static let revoke = Self(rawValue: "REVOKE")
   public static let subscribed = Self(rawValue: "SUBSCRIBED")
   public static let test = Self(rawValue: "TEST")
   public static let knownNames: [String: String] = Dictionary(uniqueKeysWithValues: [
     consumptionRequest, didChangeRenewalPref, didChangeRenewalStatus, didFailToRenew, didRenew, expired,
     externalPurchaseToken, gracePeriodExpired, metadataUpdate, migration, offerRedeemed, oneTimeCharge, priceChange,
-    priceIncrease, refund, refundDeclined, refundReversed, renewalExtended, renewalExtension, revoke, subscribed, test,
+    priceIncrease, refund, refundDeclined, refundReversed, renewalExtended, renewalExtension, rescindConsent, revoke, subscribed, test,
   ].map { ($0.rawValue, $0.rawValue) })
   /// Apple's name, known or not: what the log shows and the JSON holds.
   public var description: String { rawValue }
@@ -40,10 +41,12 @@ public struct NotificationSubtype: AppStoreEnum {
   public var rawValue: String
   public init(rawValue: String) { self.rawValue = rawValue }
   public static let accepted = Self(rawValue: "ACCEPTED")
+  public static let activeTokenReminder = Self(rawValue: "ACTIVE_TOKEN_REMINDER")
   public static let autoRenewDisabled = Self(rawValue: "AUTO_RENEW_DISABLED")
   public static let autoRenewEnabled = Self(rawValue: "AUTO_RENEW_ENABLED")
   public static let billingRecovery = Self(rawValue: "BILLING_RECOVERY")
   public static let billingRetry = Self(rawValue: "BILLING_RETRY")
+  public static let created = Self(rawValue: "CREATED")
   public static let downgrade = Self(rawValue: "DOWNGRADE")
   public static let failure = Self(rawValue: "FAILURE")
   public static let gracePeriod = Self(rawValue: "GRACE_PERIOD")
@@ -57,7 +60,7 @@ public struct NotificationSubtype: AppStoreEnum {
   public static let upgrade = Self(rawValue: "UPGRADE")
   public static let voluntary = Self(rawValue: "VOLUNTARY")
   public static let knownNames: [String: String] = Dictionary(uniqueKeysWithValues: [
-    accepted, autoRenewDisabled, autoRenewEnabled, billingRecovery, billingRetry, downgrade, failure, gracePeriod,
+    accepted, activeTokenReminder, autoRenewDisabled, autoRenewEnabled, billingRecovery, billingRetry, created, downgrade, failure, gracePeriod,
     initialBuy, pending, priceIncrease, productNotForSale, resubscribe, summary, unreported, upgrade, voluntary,
   ].map { ($0.rawValue, $0.rawValue) })
   public var description: String { rawValue }
