@@ -74,4 +74,12 @@ import Testing
     let missed = try run(path, keys: "/no-such-event\rq")
     #expect(missed.last.textDump.contains("no event matches \"no-such-event\""))
   }
+
+  /// The bytes `y` sends: OSC 52 with standard, padded base64, control characters dropped first,
+  /// ended by BEL, as xterm documents it.
+  @Test func theClipboardSequenceIsOSC52() {
+    #expect(Terminal.clipboardSequence("hi\u{07}é") == [0x1B] + Array("]52;c;aGnDqQ==".utf8) + [0x07])
+    #expect(Terminal.clipboardSequence("ab") == [0x1B] + Array("]52;c;YWI=".utf8) + [0x07])
+    #expect(Terminal.clipboardSequence("abc\u{1B}[2J") == [0x1B] + Array("]52;c;YWJjWzJK".utf8) + [0x07])
+  }
 }
