@@ -24,6 +24,10 @@ public struct RenewalInfoPayload: Equatable, Sendable {
   /// Best first, as the App Store sorts them.
   public var eligibleWinBackOfferIds: [String]?
   public var appAccountToken: String?
+  /// The billing plan of the next renewal (MONTHLY: another month of a 12-month commitment).
+  public var renewalBillingPlanType: BillingPlanType?
+  /// What happens when the current 12-month commitment ends.
+  public var commitmentInfo: RenewalCommitmentInfo?
 
   public init() { source = JSONObject() }
 
@@ -49,6 +53,8 @@ public struct RenewalInfoPayload: Equatable, Sendable {
     currency = try r.string("currency")
     eligibleWinBackOfferIds = try r.strings("eligibleWinBackOfferIds")
     appAccountToken = try r.string("appAccountToken")
+    renewalBillingPlanType = try r.stringEnum("renewalBillingPlanType")
+    commitmentInfo = try r.object("commitmentInfo").map { (o) throws(DecodeError) in try RenewalCommitmentInfo(o) }
   }
 
   public var json: JSON {
@@ -73,6 +79,8 @@ public struct RenewalInfoPayload: Equatable, Sendable {
     w.set("currency", currency)
     w.set("eligibleWinBackOfferIds", eligibleWinBackOfferIds)
     w.set("appAccountToken", appAccountToken)
+    w.set("renewalBillingPlanType", renewalBillingPlanType)
+    w.set("commitmentInfo", json: commitmentInfo?.json)
     return w.json
   }
 

@@ -1,6 +1,6 @@
 /// A decoded JWSTransactionDecodedPayload, field names and encodings exactly as the App Store
 /// Server API sends them, so a payload pastes into a state file unchanged. Fields this type does
-/// not model (advancedCommerceInfo, commitmentInfo, deviceVerification …) stay in `source` and are
+/// not model (advancedCommerceInfo, deviceVerification …) stay in `source` and are
 /// written back untouched.
 public struct TransactionPayload: Equatable, Sendable {
   public var source: JSONObject
@@ -34,6 +34,9 @@ public struct TransactionPayload: Equatable, Sendable {
   /// Milliunits: 9990 is 9.99 in `currency`.
   public var price: Int64?
   public var currency: String?
+  /// MONTHLY for a monthly subscription with a 12-month commitment; absent on older payloads.
+  public var billingPlanType: BillingPlanType?
+  public var commitmentInfo: TransactionCommitmentInfo?
 
   public init() { source = JSONObject() }
 
@@ -68,6 +71,8 @@ public struct TransactionPayload: Equatable, Sendable {
     transactionReason = try r.stringEnum("transactionReason")
     price = try r.int64("price")
     currency = try r.string("currency")
+    billingPlanType = try r.stringEnum("billingPlanType")
+    commitmentInfo = try r.object("commitmentInfo").map { (o) throws(DecodeError) in try TransactionCommitmentInfo(o) }
   }
 
   public var json: JSON {
@@ -101,6 +106,8 @@ public struct TransactionPayload: Equatable, Sendable {
     w.set("transactionReason", transactionReason)
     w.set("price", price)
     w.set("currency", currency)
+    w.set("billingPlanType", billingPlanType)
+    w.set("commitmentInfo", json: commitmentInfo?.json)
     return w.json
   }
 
