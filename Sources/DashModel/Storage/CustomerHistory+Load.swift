@@ -18,10 +18,12 @@ extension CustomerHistory {
   public static func load(_ state: SubscriptionState, statePath: String) -> CustomerHistory {
     var h = CustomerHistory()
     h.origin = Origin(state)
-    for k in state.subscriber.transactions.entries.indices {
+    let inline = state.subscriber.transactions
+    h.transactions.reserveCapacity(inline.count)
+    for (k, entry) in inline.entries.enumerated() {
       // An entry whose other fields have wrong types is left out and said, not fatal: the
       // summary and timeline are a reading aid, and the state itself loaded.
-      if let t = try? state.subscriber.transactions.transaction(at: k) { h.add(t) } else { h.skippedEntries += 1 }
+      if let t = try? StoryTransaction(ObjectReader(entry, in: inline.path, index: k)) { h.add(t) } else { h.skippedEntries += 1 }
     }
     for n in state.subscriber.notifications { h.add(n) }
     h.readJournal(of: state, statePath: statePath)
