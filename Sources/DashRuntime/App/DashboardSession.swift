@@ -89,6 +89,8 @@ package final class DashboardSession {
       let old = lastModel ?? model(wall: wall)
       if var log = eventLog {
         // Paging has begun: the index grows by what was appended and the same page is read again.
+        // (Released first, so appending to the index does not copy it; a failure rebuilds it.)
+        eventLog = nil
         try log.update(loaded, statePath: path)
         let start = min(eventsPage.offset, max(0, log.count - Self.eventsShown))
         notifications = try log.page(start..<(start + Self.eventsShown))
@@ -138,6 +140,7 @@ package final class DashboardSession {
   /// The log as of the state last loaded: built on first use, then extended by what was appended.
   private func updatedLog() throws(StateFileError) -> EventLog {
     var log = eventLog ?? EventLog()
+    eventLog = nil  // unshared, so extending the index appends in place
     try log.update(state, statePath: path)
     eventLog = log
     return log
