@@ -19,7 +19,11 @@ struct BillingPlanTests {
   @Test func aPlainSubscriptionHasNoBillingPlanLineAndOddValuesAreNotEchoed() throws {
     let plain = try F.state(F.subscriber())
     #expect(BillingPlan.text(plain.subscriber.latestTransaction, renewal: plain.subscriber.renewalInfo) == nil)
-    let odd = try F.state(F.subscriber(transaction: F.transaction(#""billingPlanType": "\u001b[2J", "commitmentInfo": {"billingPeriodNumber": "x"}"#)))
+    let odd = try F.state(F.subscriber(transaction: F.transaction(#""billingPlanType": "\u001b[2J", "commitmentInfo": {}"#)))
     #expect(BillingPlan.text(odd.subscriber.latestTransaction, renewal: nil) == "billing plan unknown · commitment")
+    // A commitment field of the wrong type is refused with its place, like every modelled field.
+    #expect(throws: StateFileError.self) {
+      try F.state(F.subscriber(transaction: F.transaction(#""commitmentInfo": {"billingPeriodNumber": "x"}"#)))
+    }
   }
 }

@@ -23,6 +23,7 @@ extension Lifecycle {
     report.offerQueued = facts.offerQueued
     report.askToBuy = state.subscriber.askToBuy.flatMap { $0.isPending(at: now) ? $0 : nil }
     report.askToBuyClosed = state.subscriber.askToBuy.flatMap { $0.isPending(at: now) ? nil : $0 }
+    report.commitment = CommitmentStanding(transaction: facts.transaction, renewal: facts.renewal)
     report.warnings = LifecycleWarnings.collect(facts, winBack: report.winBack)
     return report
   }

@@ -56,6 +56,7 @@ extension LifecycleReport {
         ("currency", priceIncrease.currency.map(JSON.string) ?? .null),
       ]))
     }
+    if let commitment { o["commitment"] = commitment.json }
     if let offerInEffect { o["offerInEffect"] = offerInEffect.json }
     if let offerQueued { o["offerQueued"] = offerQueued.json }
     if let askToBuy, var ask = askToBuy.json.objectValue {

@@ -26,6 +26,8 @@ public struct LifecycleReport: Equatable, Sendable {
   /// App Store notification marks either, so the dashboard keeps this trace of it.
   public var askToBuyClosed: AskToBuyRequest?
   public var winBack: WinBackReport
+  /// Monthly billing with a 12-month commitment: which payment, when it ends, what then.
+  public var commitment: CommitmentStanding?
   /// Contradictions in the file, each one line ("gracePeriodExpiresDate is set but isInBillingRetryPeriod is false").
   public var warnings: [String]
 

@@ -45,7 +45,11 @@ enum PlanPanel {
       out.append(mark(Line(ext, Style(.accent)), .renewal))
     }
     // Monthly billing with a 12-month commitment, read-only (what the fields mean).
-    if let plan = BillingPlan.text(vm.state.subscriber.latestTransaction, renewal: vm.state.subscriber.renewalInfo) {
+    if let c = r.commitment {
+      // Product ids and currencies come from the file: cleaned like every other line.
+      let text = c.text(currentProductId: product.productID) { vm.state.catalog.product($0)?.displayName ?? $0 }
+      out.append(mark(Line(Sanitizer.clean(text), Style(.accent)), .renewal))
+    } else if let plan = BillingPlan.text(vm.state.subscriber.latestTransaction, renewal: vm.state.subscriber.renewalInfo) {
       out.append(Line(plan, Style(.dim)))
     }
     let status = r.status.map { "\($0.description) (\($0.rawValue))" } ?? "none"
