@@ -32,6 +32,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     public var body: [UInt8]
     /// One line for the server's log (no secrets, printable only).
     public var log: String
+    /// A 429's `Retry-After`: when the next request may be sent, UNIX time in ms (Apple's form).
+    public var retryAfter: Int64? = nil
   }
 
   public struct Settings: Sendable {
@@ -41,7 +43,10 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     /// `receiverStarted` has told where it is).
     public var notifyURL: String?
     public var pageSize: Int
-    public init(check: BearerCheck, appAppleId: Int64? = nil, notifyURL: String? = nil, pageSize: Int = 20) {
+    /// Requests a second per endpoint (`--rate-limit N/s`); nil: no limit.
+    public var rateLimit: Int?
+    public init(check: BearerCheck, appAppleId: Int64? = nil, notifyURL: String? = nil, pageSize: Int = 20, rateLimit: Int? = nil) {
+      self.rateLimit = rateLimit
       self.check = check
       self.appAppleId = appAppleId
       self.notifyURL = notifyURL
@@ -55,6 +60,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   let wallClock: @Sendable () -> Date
   let sender: (any NotificationSending)?
   let lock = NSLock()
+  let rateLimiter: RateLimiter?
   private var testNotifications: [String: AppLevelNotification] = [:]
   private var ownReceiver: String?
   /// Mass extensions by environment and requestIdentifier, one entry per run started (kept while
@@ -69,6 +75,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     self.directory = SubscriberDirectory(path: directory, bundleId: settings.check.bundleID)
     self.directory.learnInBackground()
     self.settings = settings
+    self.rateLimiter = settings.rateLimit.map(RateLimiter.init(perSecond:))
     self.authority = authority
     self.sender = sender
     self.wallClock = wallClock
@@ -92,6 +99,9 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     if let why = settings.check.rejection(authorization: request.authorization, now: wallClock()) {
       return Response(status: 401, body: [], log: "401 \(line): bearer token refused: \(why)")
     }
+    if let retry = rateLimiter?.admit(method: request.method, path: request.path, at: wallNow.ms) {
+      return Response(status: 429, body: RateLimiter.body, log: "429 \(line): over --rate-limit \(rateLimiter?.perSecond ?? 0)/s", retryAfter: retry)
+    }
     do {
       let answer = try await route(request.method, path, request, environment)
       return Response(status: answer.status, body: answer.body, log: "\(answer.status) \(line)\(answer.note.map { ": \(LogText.clip($0, limit: 200))" } ?? "")")
@@ -112,6 +122,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     let (version, name, rest) = (parts[2], parts[3], Array(parts.dropFirst(4)))
     switch (method, version, name, rest.count) {
     case ("GET", "v1", "transactions", 1): return Answer(try transactionInfo(rest[0], env))
+    case ("GET", "v1", "transactions", 2) where rest[0] == "appTransactions": return try appTransactionInfo(rest[1], env)
+    case ("POST", "v1", "transactions", 2) where rest[1] == "finish": return try await finishTransaction(rest[0], env)
     case ("GET", "v1", "subscriptions", 1): return Answer(try statuses(rest[0], request.query, env))
     case ("PUT", "v1", "subscriptions", 2) where rest[0] == "extend": return Answer(try await extend(rest[1], request.body, env))
     case ("POST", "v1", "subscriptions", 2) where rest == ["extend", "mass"]: return Answer(try extendAll(request.body, env))

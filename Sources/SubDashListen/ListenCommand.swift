@@ -62,6 +62,8 @@ struct ListenCommand: AsyncParsableCommand {
   @Option(name: .customLong("app-apple-id"), help: "With --serve-api: appAppleId in answers.") var appAppleId: Int64?
   @Option(name: .customLong("notify"), help: ArgumentHelp("With --serve-api: where Request a Test Notification sends its TEST (default: this server's own receiver).", valueName: "URL"))
   var notify: String?
+  @Option(name: .customLong("rate-limit"), help: ArgumentHelp("With --serve-api: requests a second per endpoint; more are refused with 429, 4290000 and Retry-After, as Apple does.", valueName: "N/s"))
+  var rateLimit: String?
 
   func validate() throws {
     let namesDatabase = database != nil || databaseFile != nil
@@ -75,9 +77,10 @@ struct ListenCommand: AsyncParsableCommand {
       guard keyId != nil, issuerId != nil, key != nil, bundleId != nil else {
         throw ValidationError("the API (subdash serve) checks bearer tokens as Apple does: give --key-id, --issuer-id, --key FILE and --bundle-id")
       }
-    } else if keyId != nil || issuerId != nil || key != nil || ca != nil || appAppleId != nil || notify != nil {
-      throw ValidationError("--key-id, --issuer-id, --key, --ca, --app-apple-id and --notify go with --serve-api")
+    } else if keyId != nil || issuerId != nil || key != nil || ca != nil || appAppleId != nil || notify != nil || rateLimit != nil {
+      throw ValidationError("--key-id, --issuer-id, --key, --ca, --app-apple-id, --notify and --rate-limit go with --serve-api")
     }
+    if let rateLimit, LocalAppStoreAPI.rateLimit(rateLimit) == nil { throw ValidationError("--rate-limit must be N/s with N 1…9999999 (e.g. 5/s)") }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
     guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…100000") }
     for (name, seconds) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout)] {
@@ -147,7 +150,8 @@ struct ListenCommand: AsyncParsableCommand {
   func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender) throws -> LocalAppStoreAPI {
     guard let keyId, let issuerId, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
     let check = BearerCheck(publicKey: try bearerKey(), keyID: keyId, issuerID: issuerId, bundleID: bundleId)
-    return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify),
+    return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify,
+                                                                                rateLimit: rateLimit.flatMap(LocalAppStoreAPI.rateLimit)),
                             authority: authority, sender: sender)
   }
 
@@ -250,7 +254,8 @@ struct ListenCommand: AsyncParsableCommand {
     let answer = await api.respond(.init(method: request.method.rawValue, path: request.uri.path, query: query,
                                          authorization: request.headers[.authorization], body: Array(buffer: body)))
     log("api: " + answer.log)
-    let headers: HTTPFields = answer.body.isEmpty ? [:] : [.contentType: "application/json"]
+    var headers: HTTPFields = answer.body.isEmpty ? [:] : [.contentType: "application/json"]
+    if let retry = answer.retryAfter { headers[.retryAfter] = String(retry) }
     return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
   }
 
