@@ -25,4 +25,17 @@ struct SimulationRefundTests {
     #expect(change.message.hasPrefix("Refunded 9.99 USD"))
     #expect(change.notifications.map(\.notificationType) == [.didChangeRenewalStatus, .refund])
   }
+
+  /// Apple's revocationPercentage page: "present … for refunded transactions", 100 % is 100000; a
+  /// reversed refund carries none.
+  @Test func aFullRefundSaysOneHundredPercentAndAReversalRemovesIt() {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly")
+    sim.run(.refund)
+    #expect(sim.latest.revocationType == .refundFull)
+    #expect(sim.latest.revocationPercentage == 100_000)
+    sim.run(.reverseRefund)
+    #expect(sim.latest.revocationPercentage == nil)
+    #expect(sim.latest.revocationType == nil)
+  }
 }

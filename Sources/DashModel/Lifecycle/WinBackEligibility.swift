@@ -13,7 +13,8 @@
 ///   transaction's product, not any product of the group (same page);
 /// - `startDate <= now < endDate` (a day-form endDate runs through that whole day);
 /// - whole calendar months since the last expiresDate lie in [minimum, maximum]: eligible from
-///   lapse + minimum months until lapse + (maximum + 1) months;
+///   lapse + minimum months until lapse + (maximum + 1) months (the window's end is inferred:
+///   Apple gives the maximum in months, not where the last month ends);
 /// - paid time (`HistorySummary.paidMillis`, 30-day months) is at least
 ///   `customerEligibilityPaidSubscriptionDurationInMonths`; with incomplete history, at least
 ///   `recentSubscriptionStartDate` → `expiresDate` (Apple's start date ignores lapses under 60
@@ -156,7 +157,8 @@ public enum WinBackEligibility {
   }
 
   /// Best first: priority HIGH before NORMAL, then the lower effective monthly price, then the
-  /// longer total offer duration, then offerId (so the order is stable).
+  /// longer total offer duration, then offerId (so the order is stable). SubDash's inference:
+  /// Apple says only "sorted with the best offers first" (docs/simulation.md, Win-back eligibility).
   public static func rank(_ offers: [WinBackOffer]) -> [WinBackOffer] {
     offers.sorted(by: isBetter)
   }

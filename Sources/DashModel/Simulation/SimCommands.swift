@@ -14,6 +14,8 @@ extension SimContext {
     t.revocationDate = date
     t.revocationReason = reason
     t.revocationType = prorated ? .refundProrated : .refundFull
+    // Apple's revocationPercentage page: present for refunded transactions, 100000 for 100 %.
+    t.revocationPercentage = 100_000
     var amount = t.price
     if prorated {
       let share = Self.proratedPercentage(of: t, at: date)
