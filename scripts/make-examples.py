@@ -503,6 +503,32 @@ def storekit_catalog():
     return document(s.body(info), catalog_file="backyard-birds.storekit", offerCodes=[], winBackOffers=[winback])
 
 
+def commitment():
+    """Premium Annual paid monthly with a 12-month commitment (App Store Server API 1.21 fields):
+    payment 4 of 12, the commitment ends 2027-02-01 and renews monthly."""
+    s = Subscriber("commitment", storefront=("GBR", "143444"), original=2000000912345670)
+    p, monthly_price = "pass.premium.annual", 10990
+    start = ms("2026-02-01 08:00:00")
+    ends = add_months(start, 12)
+    for k in range(4):
+        begin = add_months(start, k)
+        s.transaction(p, begin, add_months(start, k + 1), "PURCHASE" if k == 0 else "RENEWAL", price=monthly_price,
+                      currency="GBP", billingPlanType="MONTHLY",
+                      commitmentInfo={"billingPeriodNumber": k + 1, "totalBillingPeriods": 12,
+                                      "commitmentExpiresDate": ends, "commitmentPrice": 12 * monthly_price})
+        if k == 0:
+            s.notify(begin + 2_100, "SUBSCRIBED", "INITIAL_BUY", 1, p,
+                     "subscribed to Premium Annual, billed monthly with a 12-month commitment (payment 1 of 12)")
+        else:
+            s.notify(begin + 2_400, "DID_RENEW", None, 1, p, f"renewed Premium Annual: payment {k + 1} of 12, 10.99 GBP")
+    info = s.renewal_info(p, renewalPrice=monthly_price, renewalBillingPlanType="MONTHLY",
+                          commitmentInfo={"commitmentAutoRenewStatus": 1, "commitmentAutoRenewProductId": p,
+                                          "commitmentRenewalBillingPlanType": "MONTHLY", "commitmentRenewalDate": ends,
+                                          "commitmentRenewalPrice": monthly_price})
+    info["currency"] = "GBP"  # not offered in the United States or Singapore (RevenueCat's availability note)
+    return document(s.body(info))
+
+
 EXAMPLES = {
     "active": active, "auto-renew-off": auto_renew_off, "pending-downgrade": pending_downgrade,
     "pending-crossgrade": pending_crossgrade, "price-increase": price_increase, "grace-period": grace_period,
@@ -510,7 +536,7 @@ EXAMPLES = {
     "expired-price-increase": expired_price_increase, "refunded": refunded, "family-shared": family_shared,
     "ask-to-buy": ask_to_buy, "offer-in-effect": offer_in_effect, "new-subscriber": new_subscriber,
     "contradictory": contradictory, "storekit-catalog": storekit_catalog,
-    "server-api-latest-only": server_api_latest_only,
+    "server-api-latest-only": server_api_latest_only, "commitment": commitment,
 }
 
 

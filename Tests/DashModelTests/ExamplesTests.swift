@@ -15,6 +15,7 @@ struct ExamplesTests {
     "active", "auto-renew-off", "pending-downgrade", "pending-crossgrade", "price-increase", "grace-period",
     "billing-retry", "expired-voluntary", "expired-billing", "expired-price-increase", "refunded", "family-shared",
     "ask-to-buy", "offer-in-effect", "new-subscriber", "contradictory", "storekit-catalog", "server-api-latest-only",
+    "commitment",
   ]
 
   static func stems() throws -> Set<String> {
@@ -60,6 +61,13 @@ struct ExamplesTests {
     #expect(r.winBack.source == .apple)
     #expect(r.winBack.eligible.map(\.offerId) == ["premium_winback_half", "premium_winback_3for1"])
     #expect(r.winBack.unconfiguredIds == ["premium_winback_spring"])
+  }
+
+  @Test func commitmentIsPaymentFourOfTwelveRenewingMonthly() throws {
+    let (_, r) = try load("commitment")
+    #expect(r.status == .active)
+    #expect(r.commitment?.text(currentProductId: r.product?.productID) { $0 }
+      == "payment 4 of 12 · 131.88 GBP in total · commitment ends 2027-02-01 08:00 UTC · then renews monthly at 10.99 GBP")
   }
 
   @Test func activeIsTheDemoFamilyPlanRenewingNextWeek() throws {
