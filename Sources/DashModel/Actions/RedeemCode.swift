@@ -20,6 +20,9 @@
 /// A new-customer code marked `isStackable` is also redeemable by a new subscriber still in their
 /// introductory offer (App Store Connect: new subscribers may redeem it "in addition to an
 /// introductory offer"); it applies as for an existing subscriber, after the introductory period.
+/// A customer who never subscribed redeeming a stackable code starts with the product's
+/// introductory offer and renews into the code's offer (App Store Connect API offerEligibility
+/// STACK_WITH_INTRO_OFFERS, as against REPLACE_INTRO_OFFERS): `StackedOnIntroductoryOffer`.
 /// Every success records the redemption: subscriber.redeemedOfferCodes, and the batch's
 /// redemptionCount (custom) or redeemedCodes (one-time).
 enum RedeemCode {
@@ -64,7 +67,12 @@ enum RedeemCode {
       throw .codeNotEligible(code, reason: "it is for \(allowed.isEmpty ? "no" : allowed) customers; this one is \(customer.text)")
     }
     let offer = try AppliedOffer.code(codeOffer, in: ctx, productId: product.productID)
-    var outcome = try apply(offer, product: product, kind: customer.kind, ctx)
+    var outcome: Outcome
+    if customer.kind == .new, codeOffer.isStackable, let intro = try AppliedOffer.introductory(of: product, in: ctx) {
+      outcome = try StackedOnIntroductoryOffer(typed: code, product: product, intro: intro, code: offer).outcome(ctx)
+    } else {
+      outcome = try apply(offer, product: product, kind: customer.kind, ctx)
+    }
     record(code: code, batchIndex: index, at: ctx.now, in: &outcome.change.state)
     return outcome
   }
@@ -100,7 +108,7 @@ enum RedeemCode {
     r.signedDate = ctx.now
     var state = ctx.state
     state.subscriber.renewalInfo = r
-    let when = Format.date(ctx.nextRenewalDate)
+    let when = Format.date(ctx.nextRenewalDate, now: ctx.now)
     let terms = offer.terms(currency: r.currency ?? ctx.defaultCurrency)
     let on = turnedOn ? "; auto-renew turned back on" : ""
     let note = ctx.notification(type: .offerRedeemed, subtype: nil, status: ctx.status, productId: product.productID,
