@@ -194,15 +194,18 @@ class Crowd:
     def hold_idle(self, n):
         import selectors
         sel = selectors.DefaultSelector()
+        def hold(sock):
+            if sock is not None:  # None: the run is ending
+                sel.register(sock, selectors.EVENT_READ)
         for _ in range(n):
-            sel.register(self.connect(), selectors.EVENT_READ)
+            hold(self.connect())
         while not self.stop.is_set():
             for key, _ in sel.select(timeout=0.1):
                 sel.unregister(key.fileobj)
                 key.fileobj.close()
                 self.closed["idle"] += 1
                 time.sleep(0.05)
-                sel.register(self.connect(), selectors.EVENT_READ)
+                hold(self.connect())
         for key in list(sel.get_map().values()):
             key.fileobj.close()
 
@@ -210,6 +213,8 @@ class Crowd:
         head = b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Slow: " + b"a" * 100000
         while not self.stop.is_set():
             s = self.connect()
+            if s is None:
+                return
             try:
                 for i in range(len(head)):
                     if self.stop.wait(interval):
