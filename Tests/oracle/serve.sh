@@ -44,7 +44,7 @@ issuer=57246542-96fe-1a63-e053-0824d011072a
   --ca "$work/ca" "$work/dir" >"$work/serve.out" 2>"$work/serve.log" &  # no --root: it trusts the CA it signs with
 server=$!
 for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
-url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.out")
+url=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve.out" | head -1)
 # What the file holds, for the comparisons.
 "$bin/subdash" show --json --events 1000 "$work/dir/$id.json" >"$work/show.json"
 python3 - "$work/dir" "$id" "$work/show.json" >"$work/expect.json" <<'PY'
@@ -103,3 +103,13 @@ if bad or missing or len(gtx) != len(stx):
     sys.exit(1)
 print(f"serve-oracle: ok, subdash fetch from subdash serve: {len(stx)} transactions, latestTransaction and renewalInfo byte for byte, {len(window)} notifications in the window")
 PY
+# The newer endpoints (issue 21 §3), after the round trip (Finish Transaction writes the file): a
+# second server on the same directory with --rate-limit 2/s for the 429 and its retry.
+"$bin/subdash" serve --port 0 --key-id TESTKEY123 --issuer-id "$issuer" --key "$work/key.p8" --bundle-id com.example.birdwatch \
+  --ca "$work/ca" --rate-limit 2/s "$work/dir" >"$work/serve2.out" 2>"$work/serve2.log" &
+limited_server=$!
+trap 'kill "$limited_server" 2>/dev/null; cleanup' EXIT
+for _ in $(seq 100); do grep -q listening "$work/serve2.out" 2>/dev/null && break; sleep 0.1; done
+limited=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve2.out" | head -1)
+.venv-oracle/bin/python Tests/oracle/serve_newer.py "$url" "$limited" "$work/key.p8" TESTKEY123 "$issuer" com.example.birdwatch \
+  "$work/ca/root.der" "$id" "$work/dir/$id.json" || { echo "serve-oracle: the servers' logs:"; cat "$work/serve.log" "$work/serve2.log"; exit 1; }

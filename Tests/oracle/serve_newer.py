@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Apple's client and verifier against `subdash serve`'s newer endpoints (issue 21 §3): Get App
+Transaction Info (verify_and_decode_app_transaction accepts the answer), Finish Transaction, and
+`--rate-limit` (a 429 with 4290000 that a retry after Retry-After gets past).
+
+Usage: serve_newer.py BASE_URL LIMITED_URL KEY_P8 KEY_ID ISSUER_ID BUNDLE_ID ROOT_DER ORIGINAL_ID STATE_FILE
+LIMITED_URL: the same directory served with --rate-limit 2/s.
+"""
+import json, sys, time
+from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, APIError
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+
+base, limited, key_path, key_id, issuer, bundle, root_path, original, state_file = sys.argv[1:10]
+key = open(key_path, "rb").read()
+
+
+def client_for(url):
+    c = AppStoreServerAPIClient(key, key_id, issuer, bundle, Environment.SANDBOX)
+    c._base_url = url + "/sandbox"  # Apple's library has no base-URL option; this is its one attribute
+    return c
+
+
+client = client_for(base)
+verifier = SignedDataVerifier([open(root_path, "rb").read()], False, Environment.SANDBOX, bundle)
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+# Get App Transaction Info: by the original transaction id and by the appTransactionId it names.
+answer = client.get_app_transaction_info(original)
+app = verifier.verify_and_decode_app_transaction(answer.signedAppTransactionInfo)
+check(app.bundleId == bundle and app.receiptType == Environment.SANDBOX, f"app transaction: {app}")
+check(app.appTransactionId is not None and app.originalPurchaseDate is not None, f"app transaction fields: {app}")
+again = verifier.verify_and_decode_app_transaction(client.get_app_transaction_info(app.appTransactionId).signedAppTransactionInfo)
+check(again.appTransactionId == app.appTransactionId, "get_app_transaction_info by appTransactionId")
+try:
+    client.get_app_transaction_info("1234567")
+    check(False, "an unknown id answered an app transaction")
+except APIException as e:
+    check(e.http_status_code == 404 and e.api_error == APIError.APP_TRANSACTION_DOES_NOT_EXIST_ERROR, f"unknown id: {e.http_status_code} {e.raw_api_error}")
+
+# Finish Transaction: 200, recorded in the subscriber's file.
+client.finish_transaction(original)
+doc = json.load(open(state_file))
+check(any(f["transactionId"] == original for f in doc.get("finishedTransactions", [])), "finish_transaction not recorded")
+try:
+    client.finish_transaction(app.appTransactionId)
+    check(False, "finish_transaction took an appTransactionId")
+except APIException as e:
+    check(e.api_error == APIError.APP_TRANSACTION_ID_NOT_SUPPORTED_ERROR, f"finish by appTransactionId: {e.raw_api_error}")
+
+# --rate-limit 2/s: the third call in a second is refused as Apple refuses it; after Retry-After it goes.
+slow = client_for(limited)
+refused = None
+for _ in range(6):
+    try:
+        slow.get_transaction_info(original)
+    except APIException as e:
+        refused = e
+        break
+check(refused is not None and refused.http_status_code == 429 and refused.api_error == APIError.RATE_LIMIT_EXCEEDED,
+      f"rate limit: {refused and (refused.http_status_code, refused.raw_api_error)}")
+time.sleep(1.05)
+try:
+    slow.get_transaction_info(original)
+except APIException as e:
+    check(False, f"after the window: {e.http_status_code}")
+
+if failures:
+    print("serve-oracle (newer endpoints): FAIL\n  " + "\n  ".join(failures))
+    sys.exit(1)
+print("serve-oracle (newer endpoints): Apple's client and verifier accept Get App Transaction Info, Finish Transaction and the 429")
