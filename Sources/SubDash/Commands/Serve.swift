@@ -7,7 +7,7 @@ struct Serve: ParsableCommand {
     commandName: "serve",
     abstract: "Answer the App Store Server API for the subscribers in DIR, signed by the local test CA, and receive notifications (runs subdash-listen --serve-api).")
 
-  @Argument(parsing: .captureForPassthrough, help: "--port PORT --key-id KID --issuer-id ISS --key FILE.p8 --bundle-id ID [--ca DIR] [--notify URL] [--app-apple-id N] DIR.")
+  @Argument(parsing: .captureForPassthrough, help: "--port PORT --key-id KID --issuer-id ISS --key FILE.p8 --bundle-id ID [--ca DIR] [--notify URL] [--app-apple-id N] [--rate-limit N/s] DIR.")
   var arguments: [String] = []
 
   func run() throws {
@@ -39,13 +39,16 @@ struct Serve: ParsableCommand {
       --notify URL         Where Request a Test Notification and a mass extension's SUMMARY go
                            (default: this server's own receiver).
       --app-apple-id N     appAppleId in answers and notifications.
+      --rate-limit N/s     At most N requests a second per endpoint; more get Apple's 429 (4290000)
+                           with Retry-After (UNIX ms), so clients' retries can be tested.
       --max-connections N, --idle-timeout S   Connection limits (see subdash listen --help).
 
     ENDPOINTS (production /inApps/..., sandbox /sandbox/inApps/...): Get All Subscription Statuses,
     Get Transaction Info, Get Transaction History (v1 and v2), Get Refund History, Get Notification
     History, Look Up Order ID, Request a Test Notification and its status, Extend a Subscription
     Renewal Date, Extend Subscription Renewal Dates for All Active Subscribers and its status, Send
-    Consumption Information, Set App Account Token. Any other path takes notifications (POST).
+    Consumption Information, Set App Account Token, Get App Transaction Info, Finish Transaction.
+    Any other path takes notifications (POST).
     Details: docs/notifications.md.
     """
 }
