@@ -404,9 +404,27 @@ private struct Session {
     #expect(s.picker?.kind == .extend)
     #expect(s.picker?.items.map(\.action) == [1, 7, 14, 30, 90].map { .extendRenewalDate(days: $0, reason: .customerSatisfaction) })
     s.press(.down, .enter)
+    // The days chosen, support picks the reason Apple's notification will carry (0-3).
+    #expect(s.picker?.kind == .extendReason)
+    #expect(s.picker?.items.map(\.action) == [.customerSatisfaction, .serviceIssueOrOutage, .other, .undeclared].map {
+      .extendRenewalDate(days: 7, reason: $0)
+    })
+    #expect(s.picker?.items.map(\.title) == ["customer satisfaction (1)", "service issue or outage (3)", "other (2)", "undeclared (0)"])
+    s.press(.enter)
     #expect(s.confirmation?.action == .extendRenewalDate(days: 7, reason: .customerSatisfaction))
     #expect(s.confirmation?.preview.summary.hasPrefix("Extend Family by 7 days") == true)
     #expect(s.press(.char("y")) == [.perform(.extendRenewalDate(days: 7, reason: .customerSatisfaction))])
+  }
+
+  @Test func supportPicksAnotherReason() {
+    var s = Session(Scenarios.active.viewModel())
+    s.press(.char("e"), .enter, .down, .enter)
+    #expect(s.confirmation?.action == .extendRenewalDate(days: 1, reason: .serviceIssueOrOutage))
+    #expect(s.confirmation?.preview.summary.hasPrefix("Extend Family by 1 day (service issue or outage)") == true)
+    // Esc in the reason step cancels the whole dialog: nothing written.
+    var t = Session(Scenarios.active.viewModel())
+    #expect(t.press(.char("e"), .enter, .escape) == [])
+    #expect(t.ui.mode == .browsing)
   }
 
   @Test func inGraceTheKeySaysApplesError() {

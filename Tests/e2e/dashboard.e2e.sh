@@ -168,12 +168,18 @@ test_extend_renewal_date() {
   e2e_wait_for "Extend the renewal date by"
   e2e_keys Down
   e2e_keys Enter
-  e2e_wait_for "Extend Family by 7 days (customer satisfaction)"
+  # Then the reason Apple's RENEWAL_EXTENDED carries (extendReasonCode 0-3).
+  e2e_wait_for "Reason for the extension"
+  e2e_wait_for "service issue or outage (3)"
+  e2e_keys Down
+  e2e_keys Enter
+  e2e_wait_for "Extend Family by 7 days (service issue or outage)"
   e2e_type y
   e2e_wait_for "RENEWAL_EXTENDED"
   quit
   [[ "$(show_json active.json .renewal.renewalDateISO)" == 2026-05-30T18:32:14Z ]]
   grep -qF '"notificationType":"RENEWAL_EXTENDED"' active.journal.jsonl
+  grep -qF 'service issue or outage' active.journal.jsonl
 }
 
 test_cancel_changes_nothing() {

@@ -9,7 +9,11 @@
 /// simulation's accelerated rate, where StoreKit testing also shortens the periods it writes.
 public enum Actions {
   public static func preview(_ a: PlanAction, in s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime) -> Result<ActionPreview, ActionError> {
-    outcome(a, s, now, timing).map(\.preview)
+    outcome(a, s, now, timing).map { o in
+      var p = o.preview
+      p.also = PreviewAlso.changes(from: s, to: o.change.state, summary: p.summary)
+      return p
+    }
   }
 
   public static func apply(_ a: PlanAction, to s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime) -> Result<Change, ActionError> {

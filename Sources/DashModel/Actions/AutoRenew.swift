@@ -20,7 +20,7 @@ enum AutoRenew {
     var state = ctx.state
 
     let name = current.product.displayName
-    let when = Format.date(ctx.nextRenewalDate)
+    let when = Format.date(ctx.nextRenewalDate, now: ctx.now)
     let renewingId = r.autoRenewProductId ?? current.product.productID
     let renewing = ctx.catalog.product(renewingId)?.displayName ?? name
     let currency = r.currency ?? ctx.defaultCurrency
@@ -43,13 +43,13 @@ enum AutoRenew {
     if let p = reasked {
       text = "auto-renew on: \(renewing) renews on \(when) for \(ActionText.money(p.newPriceMilli, currency)) only if the customer consents to the price increase (asked again); without consent it expires then"
     } else if on, let grace {
-      text = "auto-renew on: the App Store retries billing for \(renewing) again; access continues in the grace period until \(Format.date(grace))"
+      text = "auto-renew on: the App Store retries billing for \(renewing) again; access continues in the grace period until \(Format.date(grace, now: ctx.now))"
     } else if on, inRetry {
       text = "auto-renew on: the App Store retries billing for \(renewing) again"
     } else if on {
       text = "auto-renew on: \(renewing) renews on \(when) for \(price)"
     } else if let grace {
-      text = "auto-renew off: billing retry for \(name) stops; access ends when the grace period ends on \(Format.date(grace))"
+      text = "auto-renew off: billing retry for \(name) stops; access ends when the grace period ends on \(Format.date(grace, now: ctx.now))"
     } else if inRetry {
       text = "auto-renew off: \(name) expired now, billing retry stopped"
     } else {

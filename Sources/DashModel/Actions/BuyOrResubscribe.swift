@@ -12,7 +12,7 @@ enum BuyOrResubscribe {
     if isNew, let t = bought, let name = s.catalog.product(productId)?.displayName {
       let verb = s.subscriber.latestTransaction == nil ? "Subscribe to" : "Resubscribe to"
       summary = "\(verb) \(name) now: \(Money.format(t.price ?? 0, currency: t.currency))"
-      if let e = t.expiresDate { summary += ", first period ends \(Format.date(e))" }
+      if let e = t.expiresDate { summary += ", first period ends \(Format.date(e, now: now))" }
       summary += "."
     }
     return Outcome(change: change, preview: ActionPreview(summary: summary, effectiveDate: now))

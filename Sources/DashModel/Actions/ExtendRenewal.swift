@@ -52,10 +52,10 @@ public enum ExtendRenewal {
     state.setSimulation(settings)
 
     let name = ctx.catalog.product(t.productId)?.displayName ?? t.productId ?? "the subscription"
-    let text = "\(name) extended by \(counted(days, "day")) (\(reason)): expires \(Format.date(effective)) instead of \(Format.date(expires))"
+    let text = "\(name) extended by \(counted(days, "day")) (\(reason)): expires \(Format.date(effective, now: ctx.now)) instead of \(Format.date(expires, now: ctx.now))"
     let note = ctx.notification(type: .renewalExtended, subtype: nil, status: .active, productId: t.productId, summary: text)
     let change = Change(state: state, transactions: [extended], notifications: [note], message: text.prefix(1).uppercased() + text.dropFirst() + ".")
-    let ask = "Extend \(name) by \(counted(days, "day")) (\(reason)): expires \(Format.date(effective)) instead of \(Format.date(expires))"
+    let ask = "Extend \(name) by \(counted(days, "day")) (\(reason)): expires \(Format.date(effective, now: ctx.now)) instead of \(Format.date(expires, now: ctx.now))"
     let preview = ActionPreview(summary: "\(ask); RENEWAL_EXTENDED is sent and the extension cannot be undone.", effectiveDate: ctx.now)
     return Outcome(change: change, preview: preview)
   }
@@ -64,10 +64,10 @@ public enum ExtendRenewal {
   private static func requireEligible(_ t: TransactionPayload, expires: Instant, _ ctx: ActionContext) throws(ActionError) {
     switch ctx.status {
     case .revoked?: throw .extensionRefused(.ineligible("the subscription was refunded or revoked"))
-    case .expired?, nil: throw .extensionRefused(.ineligible("the subscription expired on \(Format.date(expires)); only active subscriptions can be extended"))
+    case .expired?, nil: throw .extensionRefused(.ineligible("the subscription expired on \(Format.date(expires, now: ctx.now)); only active subscriptions can be extended"))
     case .billingRetry?: throw .extensionRefused(.ineligible("the subscription is in billing retry"))
     case .billingGracePeriod? where expires <= ctx.now:
-      throw .extensionRefused(.ineligible("the subscription is in the billing grace period and its expiry date \(Format.date(expires)) has passed"))
+      throw .extensionRefused(.ineligible("the subscription is in the billing grace period and its expiry date \(Format.date(expires, now: ctx.now)) has passed"))
     default: break
     }
     if t.offerDiscountType == .freeTrial {

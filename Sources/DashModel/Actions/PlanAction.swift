@@ -29,6 +29,9 @@ public struct ActionPreview: Equatable, Sendable {
   /// The change waits for a renewal that is already overdue (billing grace period or retry): it
   /// takes effect when a retry succeeds, not at `effectiveDate`, which has passed.
   public var waitsForBillingRecovery: Bool
+  /// What else the action changes ("cancels the pending downgrade to Individual"), from the
+  /// difference between the state before and after (`PreviewAlso`), filled by `Actions.preview`.
+  public var also: [String] = []
   public init(summary: String, effectiveDate: Instant, refundMilli: Int64? = nil, waitsForBillingRecovery: Bool = false) {
     self.summary = summary
     self.effectiveDate = effectiveDate

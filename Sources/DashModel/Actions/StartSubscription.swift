@@ -42,7 +42,7 @@ struct StartSubscription {
     let currency = new.currency
     let terms = offer.terms(currency: currency)
     let regular = "then \(ActionText.money(product.priceMilli, currency)) per \(product.periodName)"
-    let ends = Format.date(expires)
+    let ends = Format.date(expires, now: ctx.now)
     let verb = previous == nil ? "Subscribed" : "Resubscribed"
     let note = ctx.notification(type: notificationType, subtype: subtype, status: .active, productId: product.productID,
                                 summary: "\(verb) to \(product.displayName) with \(offer.label) (\(terms)); period ends \(ends)")

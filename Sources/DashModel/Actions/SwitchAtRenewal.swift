@@ -50,7 +50,7 @@ struct SwitchAtRenewal {
     // In a billing grace period or retry the renewal is overdue: the change waits for a retry
     // that succeeds, whenever that is.
     let overdue = when <= ctx.now
-    let whenText = overdue ? "the overdue renewal (due \(Format.date(when))) succeeds" : "the renewal on \(Format.date(when))"
+    let whenText = overdue ? "the overdue renewal (due \(Format.date(when, now: ctx.now))) succeeds" : "the renewal on \(Format.date(when, now: ctx.now))"
     var notes: [NotificationRecord] = []
     // An offer code's OFFER_REDEEMED already says the customer asked to renew with it; a plan
     // choice after cancelling also changes the auto-renew status, which has its own notification.
@@ -62,7 +62,7 @@ struct SwitchAtRenewal {
     notes.append(ctx.notification(
       notes.count, type: notificationType, subtype: .downgrade, status: ctx.status, productId: target.productID,
       summary: "\(verb) to \(target.displayName) scheduled for \(overdue ? "when " : "")\(whenText)\(withOffer)\(on)"))
-    let at = overdue ? "when \(whenText)" : "at the next renewal on \(Format.date(when))"
+    let at = overdue ? "when \(whenText)" : "at the next renewal on \(Format.date(when, now: ctx.now))"
     let change = Change(state: state, notifications: notes,
                         message: "\(target.displayName) starts \(at) for \(price)\(withOffer); \(current.product.displayName) stays until then\(on).")
     let turnsOn = turnedOn ? "; auto-renew turns back on" : ""
@@ -87,7 +87,7 @@ enum CancelPendingChange {
     r.signedDate = ctx.now
     var state = ctx.state
     state.subscriber.renewalInfo = r
-    let whenText = Format.date(ctx.nextRenewalDate)
+    let whenText = Format.date(ctx.nextRenewalDate, now: ctx.now)
     let note = ctx.notification(type: .didChangeRenewalPref, subtype: nil, status: ctx.status, productId: current.product.productID,
                                 summary: "Kept \(current.product.displayName): cancelled the switch to \(name) at \(whenText)")
     let change = Change(state: state, notifications: [note],

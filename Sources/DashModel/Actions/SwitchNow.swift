@@ -54,7 +54,7 @@ struct SwitchNow {
     let refundText = Self.refundText(refund, old: old, product: current.product, at: ctx.now, currency: old.currency ?? currency)
     let charge = offer.map { "\(ActionText.money(price, currency)) (\($0.label): \($0.terms(currency: currency)))" }
       ?? ActionText.money(price, currency)
-    let ends = Format.date(expires)
+    let ends = Format.date(expires, now: ctx.now)
     var note = ctx.notification(type: notificationType, subtype: .upgrade, status: .active, productId: target.productID,
                                 summary: "\(verb)d from \(current.product.displayName) to \(target.displayName) for \(charge); \(refundText); period ends \(ends)")
     note.source[Self.refundField] = .int(refund)
@@ -73,7 +73,7 @@ struct SwitchNow {
     if (old.price ?? 0) == 0 { return "no refund (the current period of \(name) was free)" }
     if let end = old.expiresDate, end <= now {
       // A billing grace period: the paid period is over, so no time of it is unused.
-      return "no refund (the paid period of \(name) ended \(Format.date(end)))"
+      return "no refund (the paid period of \(name) ended \(Format.date(end, now: now)))"
     }
     return "no refund (the unused time of \(name) is worth less than \(ActionText.money(Int64(Proration.minorUnitMilli(currency)), currency)))"
   }

@@ -21,6 +21,10 @@ enum BannerPanel {
     if let error = ui.fileError {
       banner(g.error, "FILE ERROR", "\(error) \(g.dash) showing last good state", .danger, nil)
     }
+    // A purchase SubDash cannot read as the catalog's subscription: one verdict, said first,
+    // and no "EXPIRED" that the plan panel would contradict.
+    let foreign = ForeignPurchase.of(vm.state)
+    if let foreign { banner(g.warn, foreign.banner.label, foreign.banner.text, .warn, nil) }
     if let rev = r.revocation, r.status == .revoked {
       let label = rev.type == .familyRevoke ? "REVOKED" : "REFUNDED"
       // The text already names the date (`refunded 2026-03-20 10:02 UTC: …`); say it once.
@@ -33,7 +37,7 @@ enum BannerPanel {
     if let retry = r.billingRetry, r.status == .billingRetry {
       banner(g.error, "BILLING RETRY", "payment failing since \(fmt(retry.since)); retrying until \(fmt(retry.retryUntil)); access: \(retry.accessDuringRetry.rawValue)", .danger, .billingRetry)
     }
-    if let expiry = r.expiry, r.status == .expired {
+    if let expiry = r.expiry, r.status == .expired, foreign == nil {
       banner(g.error, "EXPIRED", expiryText(expiry, vm, fmt), .danger, .expiry)
     }
     if let pi = r.priceIncrease, pi.status == .customerHasNotResponded {
@@ -75,6 +79,9 @@ enum BannerPanel {
 
   static func access(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs) -> Line {
     let a = vm.report.access
+    if case .notASubscription(let type, _)? = ForeignPurchase.of(vm.state) {
+      return Line([Run("ACCESS: NO SUBSCRIPTION", Style(.warn, bold: true)), Run(" \(g.dash) a \(Sanitizer.clean(type)) purchase grants no subscription access", Style(.warn))])
+    }
     let role: Role = a.level == .yes ? .ok : a.level == .limited ? .warn : .danger
     var line = Line([Run("ACCESS: \(a.level.rawValue.uppercased())", Style(role, bold: true)), Run(" \(g.dash) \(a.rule)", Style(role))])
     if ui.highlights.isHighlighted(.access, at: vm.clock.wall) { line = line.styled { $0.role = .changed } }

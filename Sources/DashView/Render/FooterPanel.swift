@@ -7,7 +7,14 @@ enum FooterPanel {
     case .browsing:
       var bindings = KeyMap.browsing.filter { !$0.hint.isEmpty && $0.command != .quit }
       if vm.simulationKeysAllowed { bindings += KeyMap.simulation }
-      return bindings.filter { Availability.of($0.command, in: vm, ui).isAvailable }.map { ($0.label(ascii: ascii), $0.hint) }
+      let available = bindings.filter { Availability.of($0.command, in: vm, ui).isAvailable }
+      // The keys this state calls for lead, after `?` (in grace `R` before `o`); the rest keep
+      // the table's order. A narrow footer drops from the end, so the urgent ones go last.
+      let urgent = [.help] + urgentCommands(vm, available: available.map(\.command))
+      let ordered = available.filter { urgent.contains($0.command) }.sorted {
+        urgent.firstIndex(of: $0.command)! < urgent.firstIndex(of: $1.command)!
+      } + available.filter { !urgent.contains($0.command) }
+      return ordered.map { ($0.label(ascii: ascii), $0.hint) }
     case .help: return [("j/k", "scroll"), ("Esc", "close")]
     case .confirming: return [("y", "confirm"), ("n", "cancel")]
     case .typingCode: return [("Enter", "redeem"), ("Esc", "cancel"), (g.leftRight, "move"), ("Backspace", "delete")]
@@ -15,6 +22,23 @@ enum FooterPanel {
     case .picking: return [("j/k \(g.upDown)", "move"), ("Enter", "choose"), ("Esc", "cancel")]
     case .eventDetail: return [("j/k", "older/newer event"), ("PgDn/PgUp", "scroll"), ("Esc", "close")]
     }
+  }
+
+  /// The commands that answer the state on screen, most pressing first: a billing problem's
+  /// resolution, a pending consent or Ask to Buy, a pending refund request, a lapsed customer's
+  /// ways back. Only ever a reordering of keys already available.
+  static func urgentCommands(_ vm: ViewModel, available: [Command]) -> [Command] {
+    var out: [Command] = []
+    switch vm.report.status {
+    case .billingGracePeriod?, .billingRetry?: out += [.simulate(.resolveBillingIssue), .simulate(.expireNow)]
+    case .expired?, .revoked?, nil: out += [.buy, .winBack, .redeemCode]
+    default: break
+    }
+    out += [.simulate(.consentPriceIncrease), .simulate(.declinePriceIncrease),
+            .simulate(.approveAskToBuy), .simulate(.declineAskToBuy)]
+    // A refund request waits for an answer: F approves it, D declines it.
+    if available.contains(.simulate(.declineRefund)) { out += [.simulate(.refund), .simulate(.declineRefund)] }
+    return out
   }
 
   /// Hints that fit, in order; while browsing "q quit" is always kept at the end.

@@ -19,6 +19,10 @@ enum HeaderPanel {
     } else {
       ids += [Run("no transaction yet", Style(.dim))]
     }
+    // Another customer since the last reload: the ids that say whose screen this is light up.
+    if ui.highlights.isHighlighted(.subscriber, at: vm.clock.wall) {
+      ids = ids.map { var r = $0; if r.style.role == .value { r.style.role = .changed }; return r }
+    }
     if let token = sub.latestTransaction?.appAccountToken ?? sub.renewalInfo?.appAccountToken {
       ids += [Run(dot, Style(.dim)), Run("appAccountToken ", Style(.label)), Run(token, Style(.value))]
     }
@@ -28,6 +32,13 @@ enum HeaderPanel {
     var clocks = clockLines(vm, short: false)
     if r.width - clocks.map(\.width).max()! - 2 < 30 { clocks = clockLines(vm, short: true) }
     if r.width - clocks.map(\.width).max()! - 2 < 20 { clocks = [.empty, .empty] }
+    // A file name that would be cut gets the room of the clock's year first, when that is
+    // what it takes to show the name whole.
+    let nameWidth = essentialWidth(vm.fileName)
+    if clocks[0].width > 0, r.width - left.width - clocks[0].width - 2 < nameWidth {
+      let short = clockLines(vm, short: true)
+      if r.width - left.width - short[0].width - 2 >= nameWidth, r.width - short.map(\.width).max()! - 2 >= 20 { clocks = short }
+    }
     // A long path loses its front, not the file name: "…/Examples/grace-period.json".
     let clockWidth = clocks[0].width
     let nameRoom = r.width - left.width - (clockWidth > 0 ? clockWidth + 2 : 0)
@@ -45,18 +56,62 @@ enum HeaderPanel {
   }
 
   /// `name` in `width` columns, cut at the front. A labelled path, "demo (/tmp/…/demo.json)",
-  /// keeps its label and cuts the path inside the parentheses.
+  /// keeps its label and cuts the path inside the parentheses. A path with a note,
+  /// "x.jws (imported, not saved)", loses the note before the file name (the badges say it too);
+  /// a file name alone too long keeps its start and extension, never only "…jws".
   static func shortened(_ name: String, to width: Int, ellipsis: String) -> String {
     let clean = Sanitizer.clean(name)
     guard DisplayWidth.of(clean) > width else { return clean }
+    var path = clean
     if clean.hasSuffix(")"), let paren = clean.firstIndex(of: "("), paren > clean.startIndex,
        clean[clean.index(before: paren)] == " " {
       let label = String(clean[..<clean.index(before: paren)])
-      let path = String(clean[clean.index(after: paren)..<clean.index(before: clean.endIndex)])
-      let room = width - DisplayWidth.of(label) - 3
-      if room >= 8 { return "\(label) (\(Sanitizer.truncateLeading(path, to: room, ellipsis: ellipsis)))" }
+      let inside = String(clean[clean.index(after: paren)..<clean.index(before: clean.endIndex)])
+      if inside.contains("/") {
+        let room = width - DisplayWidth.of(label) - 3
+        if room >= 8 { return "\(label) (\(Sanitizer.truncateLeading(inside, to: room, ellipsis: ellipsis)))" }
+      } else {
+        let note = " (\(inside))"
+        if DisplayWidth.of(baseName(label) + note) + 1 <= width {
+          return Sanitizer.truncateLeading(label, to: width - DisplayWidth.of(note), ellipsis: ellipsis) + note
+        }
+        path = label
+      }
     }
-    return Sanitizer.truncateLeading(clean, to: width, ellipsis: ellipsis)
+    let base = baseName(path)
+    if DisplayWidth.of(base) + 1 <= width || DisplayWidth.of(path) <= width {
+      return Sanitizer.truncateLeading(path, to: width, ellipsis: ellipsis)
+    }
+    return middleCut(base, to: width, ellipsis: ellipsis)
+  }
+
+  /// The columns a name needs to show its file name whole: "…" and the base name, without a
+  /// note such as " (imported, not saved)".
+  static func essentialWidth(_ name: String) -> Int {
+    var path = Sanitizer.clean(name)
+    if path.hasSuffix(")"), let paren = path.lastIndex(of: "("), paren > path.startIndex,
+       path[path.index(before: paren)] == " ", !path[paren...].contains("/") {
+      path = String(path[..<path.index(before: paren)])
+    }
+    let base = baseName(path)
+    return DisplayWidth.of(base) + (base == path ? 0 : 1)
+  }
+
+  private static func baseName(_ path: String) -> String {
+    path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+  }
+
+  /// "xcode_xcode-sig….jws": the start says which file, the end what kind.
+  private static func middleCut(_ name: String, to width: Int, ellipsis: String) -> String {
+    let ext = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
+    let tail = DisplayWidth.of(ext) <= 8 ? ext : ""
+    var head = ""
+    for ch in name {
+      if DisplayWidth.of(head + String(ch)) + DisplayWidth.of(ellipsis) + DisplayWidth.of(tail) > width { break }
+      head.append(ch)
+    }
+    guard !head.isEmpty else { return Sanitizer.truncateLeading(name, to: width, ellipsis: ellipsis) }
+    return head + ellipsis + tail
   }
 
   /// "[Sandbox]", "[Production]", or "[no environment]" when the file names none.

@@ -81,8 +81,10 @@ enum Overlays {
     func row(_ b: KeyBinding) -> Line {
       var line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.keyHint, bold: true)), Run(b.help)])
       if case .unavailable = Availability.of(b.command, in: vm, ui), b.command.isMutating {
-        // The marker first: a narrow box cuts the end of a line, and "not now" is the news.
-        line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Run("not now: ", Style(.dim)), Run(b.help, Style(.dim))])
+        // The marker first: a narrow box cuts the end of a line, and "not now" is the news. In a
+        // read-only session no state makes the key work: "read-only" says why, "not now" would not.
+        let marker = vm.options.readOnly ? "read-only: " : "not now: "
+        line = Line([Run(PlansPanel.pad(b.label(ascii: ascii), 9), Style(.dim)), Run(marker, Style(.dim)), Run(b.help, Style(.dim))])
       }
       return line
     }
@@ -144,6 +146,10 @@ enum Overlays {
   private static func confirm(_ conf: PendingAction, _ vm: ViewModel, into c: inout Canvas) {
     let width = min(c.frame.width - 2, 72)
     var text = Line(conf.preview.summary, Style(.value)).wrapped(width: width - 4, maxLines: max(1, c.frame.height - 6), indent: 0)
+    // Side effects the sentence does not name (a code that cancels a pending downgrade).
+    for also in conf.preview.also {
+      text += Line("Also: \(also).", Style(.warn)).wrapped(width: width - 4, maxLines: 2, indent: 2)
+    }
     // A Production file is someone's real subscription: say plainly that this only edits the file.
     if vm.environment == .production {
       text += Line("\(c.glyphs.warn) Production data: this changes the file only; the App Store has not done it.", Style(.warn))

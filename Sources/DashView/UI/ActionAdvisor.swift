@@ -41,10 +41,13 @@ public struct ActionAdvisor: Sendable {
           let products = group?.subscriptions ?? state.catalog.groups.flatMap(\.subscriptions)
           return products.map { p in
             PickerItem(action: .buy(productId: p.productID),
-                       title: "\(p.displayName) — \(PlanText.price(of: p, currency: currency))")
+                       title: "\(distinctName(p, among: products, catalog: state.catalog)) — \(PlanText.price(of: p, currency: currency))")
           }
         case .extend:
           return ExtendChoices.items(state: state, at: now, timing: timing)
+        case .extendReason:
+          // Built from the days chosen in the `.extend` step (`ExtendChoices.reasonItems`).
+          return []
         case .promotional:
           return PromotionalOffer.targets(in: state).map { t in
             PickerItem(action: .applyPromotionalOffer(offerId: t.offer.id, productId: t.product.productID),
@@ -64,6 +67,17 @@ public struct ActionAdvisor: Sendable {
         }
       },
       simulationRefusal: { cmd in refusals.first { $0.command == cmd }?.refusal })
+  }
+
+  /// A product's display name, with what tells it apart when another product in the list has
+  /// the same one: its group's name (products of two groups) or else its product id.
+  static func distinctName(_ p: SubscriptionProduct, among products: [SubscriptionProduct], catalog: Catalog) -> String {
+    let twins = products.filter { $0.displayName == p.displayName && $0.productID != p.productID }
+    guard !twins.isEmpty else { return p.displayName }
+    let groupName = catalog.group(of: p.productID)?.name
+    let groupsDiffer = twins.allSatisfy { catalog.group(of: $0.productID)?.name != groupName }
+    if groupsDiffer, let groupName, !groupName.isEmpty { return "\(p.displayName) (\(groupName))" }
+    return "\(p.displayName) (\(p.productID))"
   }
 
   /// Dry runs of the simulation keys (`Simulator.apply` on `state` at `now`, nothing written),
@@ -98,6 +112,8 @@ public struct ActionAdvisor: Sendable {
 /// The kinds of choice a picker offers.
 public enum PickerKind: String, Equatable, Sendable, CaseIterable {
   case upgrade, downgrade, crossgrade, winBack, buy, extend, promotional
+  /// The `e` dialog's second step: why the renewal date is extended (Apple's 0–3).
+  case extendReason
 
   var title: String {
     switch self {
@@ -107,6 +123,7 @@ public enum PickerKind: String, Equatable, Sendable, CaseIterable {
     case .winBack: return "Accept win-back offer"
     case .buy: return "Buy (subscribe or resubscribe)"
     case .extend: return "Extend the renewal date by"
+    case .extendReason: return "Reason for the extension (Apple's extendReasonCode)"
     case .promotional: return "Apply promotional offer"
     }
   }

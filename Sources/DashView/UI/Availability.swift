@@ -22,6 +22,11 @@ enum Availability: Equatable {
     if command.isMutating, let error = ui.fileError {
       return .unavailable("FILE ERROR: \(name(of: command)) waits until the file reads again (\(error))")
     }
+    // A consumable, or a product the catalog lacks: nothing a subscription key does applies.
+    // Buying a catalog plan, a code and a refresh still make sense.
+    if command.isMutating, command != .buy, command != .redeemCode, command != .refetch, let foreign = ForeignPurchase.of(vm.state) {
+      return .unavailable("\(name(of: command)): \(foreign.refusal)")
+    }
     switch command {
     case .upgrade: return planChange(.upgrade, in: vm)
     case .downgrade: return planChange(.downgrade, in: vm)

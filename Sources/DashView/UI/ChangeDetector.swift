@@ -4,6 +4,8 @@ import DashModel
 public enum FieldID: String, Hashable, Sendable, CaseIterable {
   case environment, status, access, product, ownership, renewal, offer
   case grace, billingRetry, expiry, revocation, pendingChange, priceIncrease, askToBuy, winBack, events
+  /// Another customer altogether: the file now holds another originalTransactionId.
+  case subscriber
 }
 
 /// Which fields differ between two reloads. Pure: the runtime calls it with the previous and the
@@ -37,6 +39,10 @@ public enum ChangeDetector {
   /// The report's fields plus the event log (a new newest notification).
   public static func diff(old: ViewModel, new: ViewModel) -> Set<FieldID> {
     var out = diff(old: old.report, new: new.report)
+    // A file replaced by another customer's (a copy over it, a new fetch): said, never silent.
+    if let was = old.state.subscriber.originalTransactionId, was != new.state.subscriber.originalTransactionId {
+      out.insert(.subscriber)
+    }
     if old.notifications.count != new.notifications.count || old.notifications.first != new.notifications.first {
       out.insert(.events)
     }

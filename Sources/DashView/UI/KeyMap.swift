@@ -103,7 +103,7 @@ public enum KeyMap {
     sim("x", .expireNow, "expire", "expire the subscription now"),
     sim("F", .refund, "refund", "refund the latest transaction (revokes access); approves a request"),
     KeyBinding(keys: [.char("e")], label: "e", asciiLabel: nil, command: .extendRenewal, hint: "extend",
-               help: "extend the renewal date by 1-90 days, as Apple's Server API does"),
+               help: "extend the renewal date by 1-90 days with Apple's reason (0-3), as its Server API does"),
     sim("p", .requestPriceIncrease, "price increase", "request a price increase that needs consent"),
     sim("P", .consentPriceIncrease, "consent", "customer consents to the price increase"),
     sim("N", .declinePriceIncrease, "decline", "customer declines the price increase"),

@@ -31,6 +31,18 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
       state.fileError = nil
       state.status = StatusLine("\(vm.fileName) reads again; its keys are back")
     }
+    if changed.contains(.subscriber) {
+      let id = vm.state.subscriber.originalTransactionId.map { "originalTransactionId \(Sanitizer.clean($0))" } ?? "no originalTransactionId"
+      var message = "\(Sanitizer.clean(vm.fileName)) now holds another subscriber (\(id)): everything on screen is theirs"
+      // A dialog opened for the previous customer must not be confirmed for this one.
+      switch state.mode {
+      case .confirming, .picking, .typingCode:
+        state.mode = .browsing
+        message += "; the open dialog was cancelled"
+      default: break
+      }
+      state.status = .error(message)
+    }
     // The file moved under an open dialog: previews and lists are recomputed so a
     // confirmation never shows a refund computed for an older state.
     Refresh.revalidate(&state, vm)
@@ -257,7 +269,15 @@ enum Overlay {
     case .end: picker.move(by: picker.items.count)
     case .enter:
       guard picker.items.indices.contains(picker.selection) else { return }
-      askToConfirm(picker.items[picker.selection].action, &state, vm, stayOnError: .picking(picker))
+      let action = picker.items[picker.selection].action
+      // Days chosen: the reason next, once the model agrees the extension can be made.
+      if picker.kind == .extend, case .extendRenewalDate(let days, _) = action {
+        if case .failure(let error) = vm.advisor.preview(action) { state.mode = .picking(picker); state.status = .error(error.message); return }
+        state.mode = .picking(Picker(kind: .extendReason, items: ExtendChoices.reasonItems(days: days)))
+        state.status = nil
+        return
+      }
+      askToConfirm(action, &state, vm, stayOnError: .picking(picker))
       return
     default: return
     }
@@ -291,7 +311,8 @@ enum Refresh {
         state.status = .error("cancelled: \(error.message)")
       }
     case .picking(var picker):
-      picker.items = vm.advisor.targets(picker.kind)
+      // The reason step's items come from the chosen days, not from the state.
+      if picker.kind != .extendReason { picker.items = vm.advisor.targets(picker.kind) }
       if picker.items.isEmpty {
         state.mode = .browsing
         state.status = .error("cancelled: nothing to choose any more")

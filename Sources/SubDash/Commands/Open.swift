@@ -50,6 +50,8 @@ struct Open: ParsableCommand {
 
   @OptionGroup var viewing: ViewingOptions
 
+  @OptionGroup var subscriber: SubscriberChoice
+
   /// Bad --now/--retry-access values are usage errors (64), reported before the terminal is taken.
   func validate() throws {
     _ = try viewing.nowOverride()
@@ -136,11 +138,14 @@ struct Open: ParsableCommand {
     defer { if file == nil { DemoFile.remove(path) } }
     let session: DashboardSession
     do {
+      if subscriber.originalTransactionId != nil { try subscriber.check(try StateFile.load(path: path), file: path) }
       session = try DashboardSession(path: path, displayName: displayName, options: options,
                                      nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     } catch let error as StateFileError {
       // An App Store or RevenueCat input opens imported in memory, read-only, nothing written.
-      guard let imported = try ImportedView.load(path, stateError: error) else { throw badInput(error.description) }
+      guard let imported = try ImportedView.load(path, stateError: error, originalTransactionId: subscriber.originalTransactionId) else {
+        throw badInput(error.description)
+      }
       options.readOnly = true
       session = DashboardSession(importedState: imported.state, warnings: imported.warnings, path: path, displayName: displayName + " (imported, not saved)", options: options,
                                  nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())

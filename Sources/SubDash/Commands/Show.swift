@@ -27,6 +27,8 @@ struct Show: ParsableCommand {
 
   @OptionGroup var viewing: ViewingOptions
 
+  @OptionGroup var subscriber: SubscriberChoice
+
   /// Bad --now/--retry-access values are usage errors (64) reported with `show`'s usage line.
   func validate() throws {
     _ = try viewing.nowOverride()
@@ -35,9 +37,14 @@ struct Show: ParsableCommand {
 
   func run() throws {
     var state: SubscriptionState
-    do { state = try StateFile.load(path: file) } catch {
+    do {
+      state = try StateFile.load(path: file)
+      try subscriber.check(state, file: file)
+    } catch let error as StateFileError {
       // An App Store or RevenueCat input opens imported in memory, nothing written.
-      guard let imported = try ImportedView.load(file, stateError: error) else { throw badInput(error.description) }
+      guard let imported = try ImportedView.load(file, stateError: error, originalTransactionId: subscriber.originalTransactionId) else {
+        throw badInput(error.description)
+      }
       for w in imported.warnings { LineOut.stderr("subdash: warning: " + w) }
       state = imported.state
     }
