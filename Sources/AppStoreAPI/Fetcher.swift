@@ -72,13 +72,20 @@ public struct Fetcher: Sendable {
     let statuses = try await client.subscriptionStatuses(id, environment: environment)
     let progress = self.progress
     let history = try await client.transactionHistory(id, environment: environment) { pages, transactions in
-      progress("transaction history: page \(pages), \(transactions) transactions")
+      progress("transaction history: page \(pages), \(counted(transactions, "transaction"))")
     }
-    let now = client.clock.now()
-    let notifications = try await client.notificationHistory(
-      transactionID: id, environment: environment, start: now.addingTimeInterval(-Self.notificationWindow(environment) + 60), end: now
-    ) { pages, items in
-      progress("notification history: page \(pages), \(items) notifications")
+    // The window ends at the server's now, as its signatures give it (signedDate of the status
+    // it just signed): Apple's is the wall clock, `subdash serve`'s the file's own clock, which a
+    // simulation may have moved months from the wall clock (a wall-clock window then misses
+    // every notification, or starts before the server's 180 days and is refused).
+    let now = Self.signedDate(inStatuses: statuses).map { $0.addingTimeInterval(0.001) } ?? client.clock.now()
+    let start = now.addingTimeInterval(-Self.notificationWindow(environment) + 60)
+    let notifications = try await client.notificationHistory(transactionID: id, environment: environment, start: start, end: now) { pages, items in
+      progress("notification history: page \(pages), \(counted(items, "notification"))")
+    }
+    if Self.count(notifications, key: "notificationHistory") == 0 {
+      progress("notification history: none signed from \(Instant(ms: (start.timeIntervalSince1970 * 1000).rounded(.down))) to "
+        + "\(Instant(ms: (now.timeIntervalSince1970 * 1000).rounded(.down))) (the server keeps \(environment == .production ? 180 : 30) days; older ones are not in its history)")
     }
     let refunds = try await client.refundHistory(id, environment: environment)
     var responses: [FetchResult.Response] = [.init(endpoint: "Get Transaction Info", body: info),
@@ -110,6 +117,19 @@ public struct Fetcher: Sendable {
 
   /// Reads `transactionId` from a JWS payload without verifying it: only to choose what to ask next.
   /// The signed data itself is verified when it becomes state.
+  /// The `signedDate` of the first signed transaction in a Get All Subscription Statuses answer:
+  /// when the server signed it, its now.
+  static func signedDate(inStatuses body: [UInt8]) -> Date? {
+    guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+          let group = (object["data"] as? [[String: Any]])?.first,
+          let jws = ((group["lastTransactions"] as? [[String: Any]])?.first)?["signedTransactionInfo"] as? String else { return nil }
+    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
+          let claims = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any],
+          let ms = (claims["signedDate"] as? NSNumber)?.doubleValue, ms.isFinite, ms > 0, ms < 32_503_680_000_000 else { return nil }
+    return Date(timeIntervalSince1970: ms / 1000)
+  }
+
   static func transactionID(inJWS jws: String) -> String? {
     let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, let payload = Base64URL.decode(parts[1]),

@@ -114,7 +114,7 @@ struct DeliverCommand: AsyncParsableCommand {
     await sender.shutdown()
     for u in unreadable { Self.say("subdash deliver: " + u) }
     let seconds = Date().timeIntervalSince(started)
-    Self.say("subdash deliver: \(names.count) files; \(totals.attempts) attempts, \(totals.delivered) delivered"
+    Self.say("subdash deliver: \(counted(names.count, "file")); \(counted(totals.attempts, "attempt")), \(totals.delivered) delivered"
              + (totals.gaveUp > 0 ? ", \(totals.gaveUp) given up" : "") + (totals.pending > 0 ? ", \(totals.pending) pending" : "")
              + String(format: " in %.1f s (%.0f notifications/s)", seconds, Double(totals.delivered) / max(seconds, 0.001)))
     if !unreadable.isEmpty { throw ExitCode(2) }

@@ -115,8 +115,8 @@ struct FetchCommand: AsyncParsableCommand {
       throw ExitCode(2)
     }
     // What changed first: the dashboard's refresh key shows this line on its status line.
-    progress.always("\(PathName.fileName(of: output)): \(written.created ? "created" : "updated"): \(written.newTransactions) new transactions, "
-      + "\(written.newNotifications) new notifications from the App Store Server API (\(result.environment.displayName), "
+    progress.always("\(PathName.fileName(of: output)): \(written.created ? "created" : "updated"): \(counted(written.newTransactions, "new transaction")), "
+      + "\(counted(written.newNotifications, "new notification")) from the App Store Server API (\(result.environment.displayName), "
       + "transaction \(result.transactionID), \(result.transactionCount) in its history)")
     if credentialsFromFlags, !quiet { progress.always("note: \(Self.refreshCredentialsHint)") }
   }

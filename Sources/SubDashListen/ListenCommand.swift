@@ -231,6 +231,7 @@ struct ListenCommand: AsyncParsableCommand {
         api?.receiverStarted(at: "http://\(host):\(channel.localAddress?.port ?? port)/")
         // stdout, unbuffered: scripts wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("listening on http://\(host):\(channel.localAddress?.port ?? port) → \(target)\n".utf8))
+        if let banner = serveBanner(port: channel.localAddress?.port ?? port) { FileHandle.standardOutput.write(Data(banner.utf8)) }
       },
       logger: logger)
     try await app.runService()
@@ -259,7 +260,7 @@ struct ListenCommand: AsyncParsableCommand {
     return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
   }
 
-  func log(_ line: String) { FileHandle.standardError.write(Data("subdash listen: \(line)\n".utf8)) }
+  func log(_ line: String) { FileHandle.standardError.write(Data("\(logPrefix): \(line)\n".utf8)) }
 
   func fail(_ message: String, code: Int32 = 2) -> ExitCode {
     log(message)

@@ -44,7 +44,7 @@ test_refresh_key() {
   touch "$DIR/renew"
   while [[ -e "$DIR/renew" ]]; do sleep 0.01; done
   e2e_type l
-  e2e_wait_for "refreshed: state.json: updated: 1 new transactions, 1 new notifications"
+  e2e_wait_for "refreshed: state.json: updated: 1 new transaction, 1 new notification"
   e2e_assert_screen "Recent events (47)"
   e2e_type q
   e2e_wait_exit 0

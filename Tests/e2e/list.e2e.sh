@@ -70,7 +70,7 @@ test_list_command_for_scripts() {
   grep -qF "2000000820915733" "$E2E_TMP/list.txt"
   "$SUBDASH_BIN" list --json "$DIR" --filter "flag:refunded" >"$E2E_TMP/list.json"
   grep -qF '"originalTransactionId": "510001873462915"' "$E2E_TMP/list.json"
-  grep -qF '"grace": 2' "$E2E_TMP/list.json"
+  grep -qF '"billing grace period": 2' "$E2E_TMP/list.json"
   # A directory that cannot be read: one line naming it, exit 2.
   local code=0
   "$SUBDASH_BIN" list "$DIR/missing" 2>"$E2E_TMP/err.txt" || code=$?

@@ -190,7 +190,7 @@ public enum Importer {
       state.document.source["catalog"] = .object(o)
     }
     return Change(state: state, transactions: newTransactions, notifications: newNotifications,
-                  message: "imported \(newTransactions.count) new transactions, \(newNotifications.count) new notifications")
+                  message: "imported \(counted(newTransactions.count, "new transaction")), \(counted(newNotifications.count, "new notification"))")
   }
 }
 

@@ -15,6 +15,13 @@ public enum GraceSetting: Equatable, Sendable, CustomStringConvertible {
   /// at a scaled rate it shrinks like the period it belongs to.
   case length(Span)
 
+  /// What `--grace` and `set grace` take, as their help and errors say it: every form `init(parsing:)`
+  /// reads (tested, so the help never lists a word that is refused or hides one that is read).
+  public static let acceptedForms = "off, storekit (6 days for weekly plans, 16 otherwise), or a length up to 60 days: "
+    + "3d, 16d, 28d (Apple's choices), a day count (16), a span at a fast rate (90s, 2h), P16D or SIXTEEN_DAYS"
+  /// One value of each form in `acceptedForms`.
+  public static let acceptedExamples = ["off", "storekit", "3d", "16d", "28d", "16", "90s", "2h", "P16D", "SIXTEEN_DAYS"]
+
   /// Reads `false`/"off", `true`/"storekit", a day count (16), "16d", "P16D" or "SIXTEEN_DAYS".
   public init(parsing text: String) throws(SimTextError) {
     let t = text.trimmedSpaces
@@ -36,7 +43,7 @@ public enum GraceSetting: Equatable, Sendable, CustomStringConvertible {
     } catch let e as SimTextError {
       throw e
     } catch {
-      throw SimTextError("\"\(t)\" is not a grace period: expected off, storekit, 3d, 16d, 28d, P16D or SIXTEEN_DAYS")
+      throw SimTextError("\"\(t)\" is not a grace period: expected \(GraceSetting.acceptedForms)")
     }
   }
 

@@ -30,7 +30,9 @@ public enum ListRender {
       for (i, line) in helpLines(g).enumerated() where 3 + i < height - 1 { c.draw(line, x: 0, y: 3 + i, width: width) }
     } else if height > 3 {
       let page = pageRows(height: height)
-      let columns = layout(width: width, needs: needs(s, rows: s.visible.dropFirst(s.top).prefix(page).map { s.rows[$0] }, g))
+      let onScreen = s.visible.dropFirst(s.top).prefix(page).map { s.rows[$0] }
+      let sharedIdNeed = needs(s, rows: onScreen.filter(s.sharesId), g)[.id]
+      let columns = layout(width: width, needs: needs(s, rows: onScreen, g), sharedIdNeed: sharedIdNeed)
       drawHeadings(&c, s, columns, y: 3)
       for n in 0..<page {
         let v = s.top + n
@@ -97,15 +99,16 @@ public enum ListRender {
   static let usualWidths: [(ListColumn, Int)] = [(.id, 18), (.status, 17), (.product, 13), (.due, 20), (.flags, 16), (.lastEvent, 34), (.token, 37)]
 
   /// Columns that fit at their usual width, left to right; the last one takes what is left of the
-  /// line. `needs` is how wide each column's text on screen is (plus its gap): the id column
-  /// widens for a row that shows its file beside a shared id, and width left over at the right
-  /// goes to the columns whose text was cut, left to right, rather than staying empty.
-  static func layout(width: Int, needs: [ListColumn: Int] = [:]) -> [Column] {
+  /// line. `needs` is how wide each column's text on screen is (plus its gap): width left over at
+  /// the right goes to the columns whose text was cut, left to right, rather than staying empty.
+  /// `sharedIdNeed` (a row on screen shows its file beside an id another file shares) widens the
+  /// id column first, even at the cost of columns further right: the two rows must not look alike.
+  static func layout(width: Int, needs: [ListColumn: Int] = [:], sharedIdNeed: Int? = nil) -> [Column] {
     var widths: [(ListColumn, Int)] = []
     var x = 2
     for (column, usual) in usualWidths {
       var w = usual
-      if column == .id, let need = needs[.id] { w = max(w, min(need, usual + 24)) }
+      if column == .id, let need = sharedIdNeed { w = max(w, min(need, usual + 24)) }
       let room = width - x
       guard room >= 8 else { break }
       widths.append((column, min(w, room)))

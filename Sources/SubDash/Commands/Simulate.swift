@@ -40,7 +40,7 @@ struct Simulate: ParsableCommand {
   @Flag(help: "Every renewal fails with a billing issue (Xcode's \"billing retry on renewal\").")
   var failRenewals = false
 
-  @Option(help: "Billing grace period: 3d, 16d, 28d (production lengths), storekit (6 days weekly, 16 otherwise) or off.")
+  @Option(help: ArgumentHelp("Billing grace period: \(GraceSetting.acceptedForms).", valueName: "LENGTH"))
   var grace: String?
 
   @Option(help: "Seed for notification ids and random failures (simulation.failureRate).")
