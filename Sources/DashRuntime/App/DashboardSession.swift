@@ -24,7 +24,10 @@ package final class DashboardSession {
   /// The whole history, compact, for the summary and timeline; kept up to date by reading only
   /// what the journal gained at each reload (`CustomerHistory.refreshed`), and its now-free
   /// part derived once per file version.
-  private var history: CustomerHistory
+  private var history: CustomerHistory?
+  /// A long history being read on another thread (`StoryLoader`), until `model` adopts it.
+  private let storyLoader = StoryLoader()
+  private var storyRequest: Int?
   private var storyInputs: (generation: Int, prepared: CustomerStory.Prepared)?
   /// Bumped whenever `state` or `notifications` change, so `model(wall:)`
   /// derives once per change and wall-clock instant even when asked twice (reload, then the loop).
@@ -32,6 +35,8 @@ package final class DashboardSession {
   private var lastModelKey: (generation: Int, wall: Instant)?
 
   package static let eventsShown = 50
+  /// How often the loop looks for a history read on another thread.
+  static let storyPollMs: Int32 = 100
 
   package init(path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) throws(StateFileError) {
     self.path = path
@@ -41,7 +46,7 @@ package final class DashboardSession {
     self.retryAccess = retryAccess
     state = try StateFile.load(path: path)
     notifications = (try? StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)) ?? []
-    history = CustomerHistory.load(state, statePath: path)
+    readHistory(state)
     state = state.forViewing()  // actions re-read the file, so the session never needs the history
     eventsPage = EventsPage(offset: 0, total: Self.eventCount(state))
     applyOverrides()
@@ -100,7 +105,7 @@ package final class DashboardSession {
         notifications = try StateFile.recentNotifications(loaded, statePath: path, limit: Self.eventsShown)
         eventsPage = EventsPage(offset: 0, total: Self.eventCount(loaded))
       }
-      history = CustomerHistory.refreshed(history, for: loaded, statePath: path)
+      if let h = history { history = CustomerHistory.refreshed(h, for: loaded, statePath: path) } else { readHistory(loaded) }
       state = loaded.forViewing()
       applyOverrides()
       generation += 1
@@ -152,6 +157,11 @@ package final class DashboardSession {
   }
 
   package func model(wall: Instant) -> ViewModel {
+    if let request = storyRequest, let h = storyLoader.take(request) {
+      history = h
+      storyRequest = nil
+      generation += 1
+    }
     if let vm = lastModel, let key = lastModelKey, key.generation == generation, key.wall == wall { return vm }
     let (now, simulated) = viewingTime(wall: wall)
     var vm = ViewModel.derived(
@@ -165,9 +175,20 @@ package final class DashboardSession {
     return vm
   }
 
+  /// Reads a short history now, a long one on another thread (`model` adopts it when ready).
+  private func readHistory(_ full: SubscriptionState) {
+    if StoryLoader.isShort(full) {
+      history = CustomerHistory.load(full, statePath: path)
+      storyRequest = nil
+    } else {
+      storyRequest = storyLoader.start(full, statePath: path)
+    }
+  }
+
   /// The summary and timeline at `now`: the history folded once per file version, the rest
   /// (periods up to `now`, the streak) at each derivation, linear in the history's length.
-  private func story(now: Instant) -> CustomerStory {
+  private func story(now: Instant) -> CustomerStory? {
+    guard let history else { return nil }
     let prepared: CustomerStory.Prepared
     if let cached = storyInputs, cached.generation == generation {
       prepared = cached.prepared
@@ -236,7 +257,10 @@ package final class DashboardSession {
   /// on screen moves: then the loop sleeps until a key or a file event, with no wake-ups at all.
   package func msUntilScreenChanges(wall: Instant, _ ui: UIState) -> Int32? {
     // The model last derived (the frame on screen); deriving again would double every wake-up.
-    ScreenTimer.msUntilChange(lastModel ?? model(wall: wall), ui, wall: wall)
+    let screen = ScreenTimer.msUntilChange(lastModel ?? model(wall: wall), ui, wall: wall)
+    // While a long history is read elsewhere, look again soon to show it when it is ready.
+    guard storyRequest != nil else { return screen }
+    return min(screen ?? Self.storyPollMs, Self.storyPollMs)
   }
 }
 

@@ -114,10 +114,20 @@ enum TimelinePanel {
       col = end
     }
 
-    // Moments, then today, then the cursor on top: the row under the lane.
+    // Moments, then the cursor, then today on top: the row under the lane.
     var marks = [Character](repeating: " ", count: width)
     for m in t.marks { if let x = column(of: m.at, width: width, range: range) { marks[x] = markGlyph(m.kind).0 } }
     let nowGlyph: Character = ascii ? "^" : "▲"
+    let cursorGlyph: Character = ascii ? "=" : "▔"
+    var cursorPeriod: Int?
+    if focused, let cur = ui.timeline.cursor, cur < t.periods.count {
+      cursorPeriod = cur
+      let p = t.periods[cur]
+      let a = column(of: max(p.start, range.lowerBound), width: width, range: range) ?? 0
+      let b = max(a, (column(of: min(p.end, range.upperBound), width: width, range: range) ?? width - 1) - (p.end < range.upperBound ? 1 : 0))
+      for x in a...min(b, width - 1) { marks[x] = cursorGlyph }
+    }
+    // Today always shows; its word only where nothing else is drawn.
     var nowColumn: Int?
     if let x = column(of: t.now, width: width, range: range) {
       marks[x] = nowGlyph
@@ -128,18 +138,10 @@ enum TimelinePanel {
         for (k, ch) in label.enumerated() { marks[start + k] = ch }
       }
     }
-    var cursorPeriod: Int?
-    if focused, let cur = ui.timeline.cursor, cur < t.periods.count {
-      cursorPeriod = cur
-      let p = t.periods[cur]
-      let a = column(of: max(p.start, range.lowerBound), width: width, range: range) ?? 0
-      let b = max(a, (column(of: min(p.end, range.upperBound), width: width, range: range) ?? width - 1) - (p.end < range.upperBound ? 1 : 0))
-      for x in a...min(b, width - 1) { marks[x] = ascii ? "=" : "▔" }
-    }
     var markRuns: [Run] = []
     for (x, ch) in marks.enumerated() {
       let style: Style = ch == nowGlyph && x == nowColumn ? Style(.accent, bold: true)
-        : (ch == "=" || ch == "▔") && cursorPeriod != nil ? Style(.selection, bold: true) : Style(.label)
+        : ch == cursorGlyph && cursorPeriod != nil ? Style(.selection, bold: true) : Style(.label)
       if let last = markRuns.last, last.style == style { markRuns[markRuns.count - 1].text.append(ch) } else { markRuns.append(Run(String(ch), style)) }
     }
 

@@ -71,7 +71,7 @@ enum Availability: Equatable {
     case .nextMatch, .previousMatch:
       return ui.eventSearch == nil ? .unavailable("no search yet: / searches the events") : .available
     case .timeline:
-      return vm.story == nil ? .unavailable("timeline: this view has no history to draw") : .available
+      return vm.story == nil ? .unavailable("timeline: the history is still being read (a long one is read in the background)") : .available
     case .redeemCode, .help, .quit, .moveUp, .moveDown, .pageUp, .pageDown, .first, .last:
       return .available
     }
