@@ -41,15 +41,16 @@ public struct CommitmentStanding: Equatable, Sendable {
     }
   }
 
-  /// "payment 4 of 12 · commitment ends 2027-03-01 · then renews monthly at 9.99 USD".
+  /// "payment 4 of 12 · commitment ends 2027-03-01 · then renews monthly at 9.99 USD" (UTC day).
   /// `productName` names a product other than `currentProductId` the commitment renews into.
   public func text(currentProductId: String?, productName: (String) -> String) -> String {
     var parts: [String] = []
     if let n = billingPeriodNumber {
       parts.append("payment \(n)" + (totalBillingPeriods.map { " of \($0)" } ?? ""))
     }
-    if let price = commitmentPrice { parts.append("\(Money.format(price, currency: currency)) in total") }
-    if let end = commitmentExpiresDate { parts.append("commitment ends \(Format.date(end))") }
+    // The day only, as a customer reads it: the full instant is in `show --json`, and the line must
+    // fit the plan panel at 120 columns. The total price is in the JSON too, for the same reason.
+    if let end = commitmentExpiresDate { parts.append("commitment ends \(Format.date(end).prefix(10))") }
     switch then {
     case .renews(let plan, let productId, let price, _):
       var t = "then renews"
