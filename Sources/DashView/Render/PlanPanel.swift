@@ -9,6 +9,7 @@ enum PlanPanel {
     func mark(_ line: Line, _ field: FieldID) -> Line {
       ui.highlights.isHighlighted(field, at: wall) ? line.styled { $0.role = .changed } : line
     }
+    if let foreign = ForeignPurchase.of(vm.state) { return foreignLines(foreign, vm, glyphs: g) }
     guard let product = r.product else {
       return [
         Line("No subscription: this customer never subscribed", Style(.value, bold: true)),
@@ -83,7 +84,9 @@ enum PlanPanel {
     if paid == 0 { return "free period (catalog \(PlanText.price(product.priceMilli, currency: t.currency ?? currency, period: product.period)))" }
     // A pay-up-front offer's price covers the whole offer period (3 months for one charge), not
     // one renewal period.
-    let covers = t.offerDiscountType == .payUpFront ? (t.offerPeriod ?? product.period) : product.period
+    // A commitment's monthly payment covers one month of the one-year product.
+    let covers = t.offerDiscountType == .payUpFront ? (t.offerPeriod ?? product.period)
+      : t.billingPlanType == .monthly ? "P1M" : product.period
     let catalogText = covers == product.period ? catalog : "\(catalog) / \(PlanText.period(product.period))"
     return "\(PlanText.price(paid, currency: t.currency ?? currency, period: covers)) paid (catalog \(catalogText))"
   }
@@ -130,5 +133,26 @@ enum PlanPanel {
     }
     let line = Line(text, Style(role))
     return ui.highlights.isHighlighted(.renewal, at: vm.clock.wall) ? line.styled { $0.role = .changed } : line
+  }
+}
+
+extension PlanPanel {
+  /// The latest transaction as it is, when the catalog cannot read it as a subscription plan.
+  static func foreignLines(_ foreign: ForeignPurchase, _ vm: ViewModel, glyphs g: Glyphs) -> [Line] {
+    let t = vm.state.subscriber.latestTransaction
+    var facts: [String] = []
+    if let d = t?.purchaseDate { facts.append("purchased \(Format.date(d, now: vm.now))") }
+    if let price = t?.price { facts.append(Money.format(price, currency: t?.currency ?? PlanText.currency(vm))) }
+    if let id = t?.transactionId { facts.append("transaction \(Sanitizer.clean(id))") }
+    let title: String
+    switch foreign {
+    case .notASubscription(let type, let id):
+      title = "Not an auto-renewable subscription: \(Sanitizer.clean(type)) \(Sanitizer.clean(id))"
+      if case .number(let q)? = t?.source["quantity"], q != "1" { facts.append("quantity \(Sanitizer.clean(q))") }
+    case .unknownProduct(let id):
+      title = "Unknown product \(Sanitizer.clean(id)): not in the catalog"
+      if let e = t?.expiresDate { facts.append("expiresDate \(Format.date(e, now: vm.now))") }
+    }
+    return [Line(title, Style(.value, bold: true)), Line(facts.joined(separator: " \(g.dot) "), Style(.dim))]
   }
 }
