@@ -61,6 +61,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   let sender: (any NotificationSending)?
   let lock = NSLock()
   let rateLimiter: RateLimiter?
+  let retention: RetentionMessagingStore
   private var testNotifications: [String: AppLevelNotification] = [:]
   private var ownReceiver: String?
   /// Mass extensions by environment and requestIdentifier, one entry per run started (kept while
@@ -76,6 +77,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     self.directory.learnInBackground()
     self.settings = settings
     self.rateLimiter = settings.rateLimit.map(RateLimiter.init(perSecond:))
+    self.retention = RetentionMessagingStore(directory: directory)
     self.authority = authority
     self.sender = sender
     self.wallClock = wallClock
@@ -120,6 +122,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     // "", "inApps", version, name, …
     guard parts.count >= 4, parts[0].isEmpty, parts[1] == "inApps" else { throw APIFailure.notFound }
     let (version, name, rest) = (parts[2], parts[3], Array(parts.dropFirst(4)))
+    if version == "v1", name == "messaging", let answer = try retentionMessaging(method, rest, request.body) { return answer }
     switch (method, version, name, rest.count) {
     case ("GET", "v1", "transactions", 1): return Answer(try transactionInfo(rest[0], env))
     case ("GET", "v1", "transactions", 2) where rest[0] == "appTransactions": return try appTransactionInfo(rest[1], env)

@@ -182,6 +182,13 @@ test_extend_renewal_date() {
   grep -qF 'service issue or outage' active.journal.jsonl
 }
 
+# The key bar leads with the keys the state calls for: in grace, R (resolve billing) first.
+test_key_bar_order_in_grace() {
+  open_dashboard keybar grace-period
+  e2e_wait_for "? help  R resolve billing"
+  quit
+}
+
 test_cancel_changes_nothing() {
   open_dashboard cancel active
   local before
@@ -624,7 +631,8 @@ e2e_run "refunded banner" test_refunded_banner
 e2e_run "--now views the file at that moment (±1 ms around grace's end)" test_now_option
 e2e_run "upgrade: picker, confirm, file and journal written" test_upgrade
 e2e_run "downgrade: pending at renewal, autoRenewProductId written" test_downgrade
-e2e_run "extend: picker, preview, y; expiry moves and RENEWAL_EXTENDED is written" test_extend_renewal_date
+e2e_run "extend: days, reason, preview, y; expiry moves and RENEWAL_EXTENDED is written" test_extend_renewal_date
+e2e_run "key bar: in grace R comes right after ?" test_key_bar_order_in_grace
 e2e_run "two changes at one instant: the later is listed first" test_same_instant_order
 e2e_run "Esc and n cancel without writing" test_cancel_changes_nothing
 e2e_run "a valid offer code is redeemed" test_valid_code

@@ -65,6 +65,12 @@ test_read_only_dashboard_never_writes() {
     # being ignored for some other reason (no target plan, Production data).
     e2e_wait_for "read-only: ${entry#*:} disabled"
   done
+  # The help says why those keys do nothing: "read-only", not "not now".
+  e2e_type '?'
+  e2e_wait_for "read-only: upgrade to a higher level"
+  e2e_refute_screen "not now:"
+  e2e_keys Escape
+  e2e_wait_gone "read-only: upgrade to a higher level"
   e2e_type q
   e2e_wait_exit 0
   expect_untouched "$before" "the --read-only dashboard"

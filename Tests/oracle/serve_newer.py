@@ -54,6 +54,36 @@ try:
 except APIException as e:
     check(e.api_error == APIError.APP_TRANSACTION_ID_NOT_SUPPORTED_ERROR, f"finish by appTransactionId: {e.raw_api_error}")
 
+# Retention Messaging configuration (issue 21 §2), as Apple's client calls it.
+import uuid
+from appstoreserverlibrary.models.UploadMessageRequestBody import UploadMessageRequestBody
+from appstoreserverlibrary.models.BulletPoint import BulletPoint
+from appstoreserverlibrary.models.DefaultConfigurationRequest import DefaultConfigurationRequest
+from appstoreserverlibrary.models.RealtimeUrlRequest import RealtimeUrlRequest
+from appstoreserverlibrary.models.MessageState import MessageState
+message_id = uuid.uuid4()
+client.upload_message(message_id, UploadMessageRequestBody(header="Before you go", body="Stay for half price for three months.",
+                                                           bulletPoints=[BulletPoint(text="No ads", imageIdentifier=uuid.uuid4(), altText="star")]))
+listed = client.get_message_list().messageIdentifiers or []
+check(any(m.messageIdentifier == message_id and m.messageState == MessageState.APPROVED for m in listed), f"get_message_list: {listed}")
+client.configure_default_message("com.example.birdwatch.monthly", "en-US", DefaultConfigurationRequest(messageIdentifier=message_id))
+check(client.get_default_message("com.example.birdwatch.monthly", "en-US").messageIdentifier == message_id, "get_default_message")
+client.delete_default_message("com.example.birdwatch.monthly", "en-US")
+client.configure_realtime_url(RealtimeUrlRequest(realtimeURL="https://example.com/retention"))
+check(client.get_realtime_url().realtimeURL == "https://example.com/retention", "get_realtime_url")
+client.delete_realtime_url()
+try:
+    client.get_realtime_url()
+    check(False, "get_realtime_url after delete")
+except APIException as e:
+    check(e.api_error == APIError.REALTIME_URL_NOT_FOUND, f"realtime URL deleted: {e.raw_api_error}")
+client.delete_message(message_id)
+try:
+    client.delete_message(message_id)
+    check(False, "delete_message twice")
+except APIException as e:
+    check(e.api_error == APIError.MESSAGE_NOT_FOUND, f"message deleted: {e.raw_api_error}")
+
 # --rate-limit 2/s: the third call in a second is refused as Apple refuses it; after Retry-After it goes.
 slow = client_for(limited)
 refused = None
@@ -74,4 +104,4 @@ except APIException as e:
 if failures:
     print("serve-oracle (newer endpoints): FAIL\n  " + "\n  ".join(failures))
     sys.exit(1)
-print("serve-oracle (newer endpoints): Apple's client and verifier accept Get App Transaction Info, Finish Transaction and the 429")
+print("serve-oracle (newer endpoints): Apple's client and verifier accept Get App Transaction Info, Finish Transaction, the Retention Messaging configuration endpoints and the 429")

@@ -1,0 +1,71 @@
+import DashModel
+import Foundation
+import Testing
+@testable import LocalAppStoreAPI
+
+/// The Retention Messaging API's configuration endpoints, as a developer's backend calls them.
+@Suite struct RetentionMessagingAPITests {
+  static func call(_ s: ServeFixture, _ method: String, _ path: String, _ body: String = "") async -> LocalAppStoreAPI.Response {
+    await s.api.respond(.init(method: method, path: "/sandbox/inApps/v1/messaging/" + path, authorization: s.token(), body: Array(body.utf8)))
+  }
+
+  static let id = "a1b2c3d4-0000-4000-8000-000000000001"
+  static let message = #"{"header": "Before you go", "body": "Stay for 50% off your next three months.", "bulletPoints": [{"text": "Ad-free", "imageIdentifier": "a1b2c3d4-0000-4000-8000-0000000000aa", "altText": "star"}]}"#
+
+  @Test func aMessageIsUploadedListedMadeTheDefaultAndDeleted() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    #expect(await Self.call(s, "PUT", "message/\(Self.id)", Self.message).status == 200)
+    let list = ServeFixture.object(await Self.call(s, "GET", "message/list"))
+    #expect((list["messageIdentifiers"] as? [[String: String]]) == [["messageIdentifier": Self.id, "messageState": "APPROVED"]])
+    #expect(await Self.call(s, "PUT", "default/com.example.birdwatch.monthly/en-US", #"{"messageIdentifier": "\#(Self.id)"}"#).status == 200)
+    let got = ServeFixture.object(await Self.call(s, "GET", "default/com.example.birdwatch.monthly/en-US"))
+    #expect(got["messageIdentifier"] as? String == Self.id)
+    // Kept private in the served directory.
+    let attributes = try FileManager.default.attributesOfItem(atPath: s.directory + "/.retention-messaging.json")
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    // Deleting the message removes the default that named it.
+    #expect(await Self.call(s, "DELETE", "message/\(Self.id)").status == 200)
+    let gone = await Self.call(s, "GET", "default/com.example.birdwatch.monthly/en-US")
+    #expect(gone.status == 404 && ServeFixture.object(gone)["errorCode"] as? Int == 4_040_020)
+  }
+
+  @Test func theRealtimeURLIsSetReadAndDeleted() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    let none = await Self.call(s, "GET", "realtime/url")
+    #expect(none.status == 404 && ServeFixture.object(none)["errorCode"] as? Int == 4_040_021)
+    #expect(await Self.call(s, "PUT", "realtime/url", #"{"realtimeURL": "https://example.com/retention"}"#).status == 200)
+    #expect(ServeFixture.object(await Self.call(s, "GET", "realtime/url"))["realtimeURL"] as? String == "https://example.com/retention")
+    #expect(await Self.call(s, "DELETE", "realtime/url").status == 200)
+    #expect(await Self.call(s, "GET", "realtime/url").status == 404)
+    let bad = await Self.call(s, "PUT", "realtime/url", #"{"realtimeURL": "ftp://x"}"#)
+    #expect(bad.status == 400 && ServeFixture.object(bad)["errorCode"] as? Int == 4_000_215)
+  }
+
+  @Test func refusalsCarryApplesCodesAndWriteNothing() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    let long = String(repeating: "x", count: 67)
+    let six = Array(repeating: #"{"text": "a", "imageIdentifier": "a1b2c3d4-0000-4000-8000-0000000000aa", "altText": "a"}"#, count: 6).joined(separator: ",")
+    let cases: [(String, String, String, Int, Int)] = [
+      ("PUT", "message/\(Self.id)", #"{"header": "\#(long)", "body": "b"}"#, 400, 4_000_162),
+      ("PUT", "message/\(Self.id)", #"{"header": "h", "body": "\#(String(repeating: "y", count: 145))"}"#, 400, 4_000_163),
+      ("PUT", "message/\(Self.id)", #"{"header": "h", "body": "b", "bulletPoints": [\#(six)]}"#, 400, 4_000_218),
+      ("PUT", "message/\(Self.id)", #"{"header": "h", "body": "b", "headerPosition": "ABOVE_IMAGE"}"#, 400, 4_000_224),
+      ("PUT", "message/not-a-uuid", #"{"header": "h", "body": "b"}"#, 400, 4_000_000),
+      ("DELETE", "message/\(Self.id)", "", 404, 4_040_015),
+      ("PUT", "default/com.example.birdwatch.monthly/en-US", #"{"messageIdentifier": "\#(Self.id)"}"#, 404, 4_040_015),
+      ("GET", "default/com.example.birdwatch.monthly/english!", "", 400, 4_000_164),
+    ]
+    for (method, path, body, status, code) in cases {
+      let r = await Self.call(s, method, path, body)
+      #expect(r.status == status && ServeFixture.object(r)["errorCode"] as? Int == code, "\(method) \(path) \(body.prefix(40))")
+    }
+    #expect(!FileManager.default.fileExists(atPath: s.directory + "/.retention-messaging.json"))
+    // The same identifier twice: 409 4090001.
+    #expect(await Self.call(s, "PUT", "message/\(Self.id)", Self.message).status == 200)
+    let again = await Self.call(s, "PUT", "message/\(Self.id)", Self.message)
+    #expect(again.status == 409 && ServeFixture.object(again)["errorCode"] as? Int == 4_090_001)
+  }
+}
