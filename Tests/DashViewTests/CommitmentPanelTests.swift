@@ -12,3 +12,16 @@ import Testing
     assertSnapshot(render(scenario.viewModel(), scenario.ui(), width: 80, height: 24), named: "commitment-80x24")
   }
 }
+
+/// Apple's own sample payload (app-store-server-library's signedTransaction.json carries
+/// billingPlanType MONTHLY and commitmentInfo) imported as a support person would.
+@Suite struct CommitmentImportTests {
+  @Test func applesSampleTransactionShowsItsCommitment() throws {
+    let t = ImportRenderTests()
+    let state = try t.imported("appstore/signedTransaction.json")
+    #expect(state.subscriber.latestTransaction?.commitmentInfo?.billingPeriodNumber == 3)
+    let report = Lifecycle.derive(state, at: Instant(ms: 1_698_000_000_000))
+    // 1698150000000 ms is 2023-10-24 12:20 UTC.
+    #expect(report.commitment?.text(currentProductId: report.product?.productID) { $0 } == "payment 3 of 12 · commitment ends 2023-10-24")
+  }
+}
