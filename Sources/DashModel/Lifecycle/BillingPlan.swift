@@ -1,9 +1,9 @@
 /// The billing plan of a "monthly subscription with a 12-month commitment", read-only: the App
 /// Store Server API added `billingPlanType` and `commitmentInfo` to the transaction and
 /// `renewalBillingPlanType` to the renewal info (App Store Server Notifications changelog,
-/// 2026-04-27; appstoreserverapi/transactioncommitmentinfo). SubDash keeps these fields as they
-/// are (they pass through in `source`) and only says what they mean; it does not simulate
-/// commitments. A field of the wrong type is left out of the text rather than refusing the file.
+/// 2026-04-27; appstoreserverapi/transactioncommitmentinfo). The payload types now model these
+/// fields (a wrong type is refused on load); this one-line description remains for a transaction
+/// that is not billed monthly (`CommitmentStanding` speaks for a commitment). No simulation yet.
 public enum BillingPlan {
   /// "billed monthly · 12-payment commitment: payment 3 of 12, 119.88 USD in total, until DATE",
   /// or nil when the transaction carries none of the fields.
