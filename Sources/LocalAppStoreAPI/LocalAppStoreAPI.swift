@@ -62,6 +62,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   let lock = NSLock()
   let rateLimiter: RateLimiter?
   let retention: RetentionMessagingStore
+  /// Retention Messaging performance tests by requestId, kept while the server runs.
+  var performanceTests: [String: PerformanceRun] = [:]
   private var testNotifications: [String: AppLevelNotification] = [:]
   private var ownReceiver: String?
   /// Mass extensions by environment and requestIdentifier, one entry per run started (kept while
@@ -123,6 +125,10 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     guard parts.count >= 4, parts[0].isEmpty, parts[1] == "inApps" else { throw APIFailure.notFound }
     let (version, name, rest) = (parts[2], parts[3], Array(parts.dropFirst(4)))
     if version == "v1", name == "messaging", let answer = try retentionMessaging(method, rest, request.body) { return answer }
+    if version == "v1", name == "messaging", method == "POST", rest == ["performanceTest"] { return try initiatePerformanceTest(request.body, env) }
+    if version == "v1", name == "messaging", method == "GET", rest.count == 3, rest[0] == "performanceTest", rest[1] == "result" {
+      return try performanceTestResult(rest[2])
+    }
     switch (method, version, name, rest.count) {
     case ("GET", "v1", "transactions", 1): return Answer(try transactionInfo(rest[0], env))
     case ("GET", "v1", "transactions", 2) where rest[0] == "appTransactions": return try appTransactionInfo(rest[1], env)

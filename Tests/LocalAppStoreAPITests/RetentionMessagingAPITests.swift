@@ -68,4 +68,25 @@ import Testing
     let again = await Self.call(s, "PUT", "message/\(Self.id)", Self.message)
     #expect(again.status == 409 && ServeFixture.object(again)["errorCode"] as? Int == 4_090_001)
   }
+
+  @Test func thePerformanceTestNeedsARealtimeURLAndAKnownRun() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    let noURL = await Self.call(s, "POST", "performanceTest", #"{"originalTransactionId": "\#(ServeFixture.id)"}"#)
+    #expect(noURL.status == 404 && ServeFixture.object(noURL)["errorCode"] as? Int == 4_040_021)
+    let badBody = await Self.call(s, "POST", "performanceTest", "{}")
+    #expect(badBody.status == 400 && ServeFixture.object(badBody)["errorCode"] as? Int == 4_000_211)
+    let unknown = await Self.call(s, "GET", "performanceTest/result/nothing")
+    #expect(unknown.status == 404 && ServeFixture.object(unknown)["errorCode"] as? Int == 4_040_018)
+  }
+
+  /// The realtime request is signed by the local CA with Apple's fields.
+  @Test func theRealtimeRequestIsSignedWithApplesFields() async throws {
+    let jws = try RealtimeRequest.signedPayload(originalTransactionId: ServeFixture.id, productId: "com.example.birdwatch.monthly", userLocale: "en-US",
+                                                environment: .sandbox, appAppleId: nil, requestIdentifier: "3db5c98d-8acf-4e29-831e-8e1f82f9f6e9",
+                                                signedDate: Instant(ms: 1_790_000_000_000), authority: ServeFixture.ca)
+    let p = try await ServeFixture.verified(jws)
+    #expect(p["originalTransactionId"] as? String == ServeFixture.id && p["environment"] as? String == "Sandbox" && p["appAppleId"] as? Int == 0)
+    #expect(p["userLocale"] as? String == "en-US" && p["requestIdentifier"] as? String == "3db5c98d-8acf-4e29-831e-8e1f82f9f6e9")
+  }
 }

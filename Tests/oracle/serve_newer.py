@@ -84,6 +84,49 @@ try:
 except APIException as e:
     check(e.api_error == APIError.MESSAGE_NOT_FOUND, f"message deleted: {e.raw_api_error}")
 
+# The performance test: SubDash, as the App Store, sends signed realtime requests to the realtime
+# URL; Apple's verify_and_decode_realtime_request accepts every one.
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from appstoreserverlibrary.models.PerformanceTestRequest import PerformanceTestRequest
+from appstoreserverlibrary.models.PerformanceTestStatus import PerformanceTestStatus
+decoded = []
+
+
+class Realtime(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        try:
+            decoded.append(verifier.verify_and_decode_realtime_request(body["signedPayload"]))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b"{}")
+        except Exception as e:
+            failures.append(f"realtime request refused by Apple's verifier: {e!r}")
+            self.send_response(400)
+            self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+realtime = HTTPServer(("127.0.0.1", 0), Realtime)
+threading.Thread(target=realtime.serve_forever, daemon=True).start()
+client.configure_realtime_url(RealtimeUrlRequest(realtimeURL=f"http://127.0.0.1:{realtime.server_port}/realtime"))
+started = client.initiate_performance_test(PerformanceTestRequest(originalTransactionId=original))
+result = None
+for _ in range(100):
+    result = client.get_performance_test_results(started.requestId)
+    if result.result != PerformanceTestStatus.PENDING:
+        break
+    time.sleep(0.2)
+realtime.shutdown()
+check(result is not None and result.result == PerformanceTestStatus.PASS and result.successRate == 100, f"performance test: {result}")
+check(len(decoded) == started.config.totalRequests, f"{len(decoded)} realtime requests verified of {started.config.totalRequests}")
+check(all(d.originalTransactionId == original and d.environment == Environment.SANDBOX and d.userLocale and d.productId for d in decoded),
+      f"realtime request fields: {decoded[:1]}")
+
 # --rate-limit 2/s: the third call in a second is refused as Apple refuses it; after Retry-After it goes.
 slow = client_for(limited)
 refused = None
@@ -104,4 +147,4 @@ except APIException as e:
 if failures:
     print("serve-oracle (newer endpoints): FAIL\n  " + "\n  ".join(failures))
     sys.exit(1)
-print("serve-oracle (newer endpoints): Apple's client and verifier accept Get App Transaction Info, Finish Transaction, the Retention Messaging configuration endpoints and the 429")
+print("serve-oracle (newer endpoints): Apple's client and verifier accept Get App Transaction Info, Finish Transaction, the Retention Messaging configuration endpoints, the performance test (verify_and_decode_realtime_request accepts every signed realtime request) and the 429")
