@@ -30,7 +30,11 @@ struct NotificationKindTests {
   @Test func everyKnownNameIsApplesOwnSpelling() {
     for (raw, name) in NotificationType.knownNames { #expect(raw == name && raw == raw.uppercased()) }
     for (raw, name) in NotificationSubtype.knownNames { #expect(raw == name && raw == raw.uppercased()) }
-    #expect(NotificationType.knownNames.count == 22)
-    #expect(NotificationSubtype.knownNames.count == 17)
+    // The names SubDash knows are exactly those in Apple's table of type and subtype pairs
+    // (NotificationPairs, which Get Notification History checks filters against).
+    #expect(Set(NotificationType.knownNames.keys) == Set(NotificationPairs.subtypes.keys))
+    #expect(Set(NotificationSubtype.knownNames.keys) == Set(NotificationPairs.subtypes.values.flatMap { $0.compactMap { $0 } }))
+    #expect(NotificationType.knownNames.count == 23)
+    #expect(NotificationSubtype.knownNames.count == 19)
   }
 }
