@@ -157,9 +157,16 @@ public final class MockAppStore: @unchecked Sendable {
 
   private func statuses(_ request: Request, _ context: BasicRequestContext, _ environment: String) throws -> String {
     let c = try customer(context.parameters.get("id") ?? "", environment)
+    // As Apple's: a status answer is signed when it is made (signedDate is the signing time), which
+    // is how `fetch` learns the server's now for its notification-history window.
+    let signedNow = JSONValue.number((Date().timeIntervalSince1970 * 1000).rounded())
+    guard var transaction = c.transactions.last else { throw HTTPError(.notFound) }
+    transaction["signedDate"] = signedNow
+    var renewal = c.renewalInfo
+    renewal["signedDate"] = signedNow
     let last: JSONValue = .object([
       "status": .number(1), "originalTransactionId": .string(c.originalTransactionID),
-      "signedTransactionInfo": sign(c.transactions.last!), "signedRenewalInfo": sign(c.renewalInfo),
+      "signedTransactionInfo": sign(transaction), "signedRenewalInfo": sign(renewal),
     ])
     return JSONValue.object([
       "environment": .string(environment == "production" ? "Production" : "Sandbox"), "bundleId": .string(check.bundleID),

@@ -77,22 +77,27 @@ import Testing
     let s = try ServeFixture()
     defer { s.remove() }
     let state = try StateFile.load(path: s.path)
-    let clock = try Simulator.clock(state).ms
-    let recent = state.subscriber.notifications.filter { ($0.signedDate?.ms ?? 0) >= clock - 29 * 86_400_000 && ($0.signedDate?.ms ?? 0) < clock }
-    try #require(recent.count >= 2)
-    let recovered = try #require(recent[0].notificationUUID), failing = try #require(recent[1].notificationUUID)
+    // Two notifications less than 29 days apart, and the file's clock just after the second, so
+    // one sandbox window (30 days back from the subscriber's clock) holds both.
+    let dates = state.subscriber.notifications.compactMap { n in n.signedDate.map { ($0.ms, n) } }.sorted { $0.0 < $1.0 }
+    let pair = try #require(zip(dates, dates.dropFirst()).filter { $1.0 - $0.0 < 29 * 86_400_000 }.last)
+    let clock = pair.1.0 + 3_600_000
+    let recovered = try #require(pair.0.1.notificationUUID), failing = try #require(pair.1.1.notificationUUID)
     func attempt(_ result: String, _ at: Double) -> [String: Any] { ["attemptDate": at, "sendAttemptResult": result] }
     func delivery(_ uuid: String, _ attempts: [[String: Any]]) -> [String: Any] {
       ["notificationUUID": uuid, "notificationType": "DID_RENEW", "signedDate": clock, "sendAttempts": attempts]
     }
     var document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: s.path))) as! [String: Any]
+    var simulation = document["simulation"] as? [String: Any] ?? [:]
+    simulation["now"] = clock
+    document["simulation"] = simulation
     document["deliveries"] = [
       "url": "http://127.0.0.1:9/", "journalOffset": 0, "retrySchedule": "production", "delivered": 1, "failed": 0, "duplicatesSent": 0,
       "recent": [delivery(recovered, [attempt("UNSUCCESSFUL_HTTP_RESPONSE_CODE", clock), attempt("SUCCESS", clock + 1000)])],
       "pending": [delivery(failing, [attempt("TIMED_OUT", clock)]).merging(["nextAttemptDate": clock + 3_600_000, "signedPayload": "x.y.z"]) { $1 }],
     ]
     try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: s.path))
-    let r = await s.send("POST", Self.notifications, json: ["startDate": clock - 29 * 86_400_000, "endDate": clock,
+    let r = await s.send("POST", Self.notifications, json: ["startDate": pair.0.0, "endDate": clock,
                                                             "transactionId": ServeFixture.id, "onlyFailures": true])
     #expect(r.status == 200, "\(String(decoding: r.body, as: UTF8.self))")
     var uuids: [String] = []

@@ -17,8 +17,15 @@ import Glibc
     let before = try Data(contentsOf: URL(fileURLWithPath: s.path))
     let holder = open(s.path + ".lock", O_RDWR | O_CREAT, 0o600)
     try #require(holder >= 0 && flock(holder, LOCK_EX) == 0)
-    // On code that waits without a bound, the holder lets go after 8 s so the test ends.
-    let release = Task { try? await Task.sleep(for: .seconds(8)); flock(holder, LOCK_UN); close(holder) }
+    // On code that waits without a bound, the holder lets go after 30 s so the test ends. The
+    // bound is shown by the answer coming well before that (not to the second: the whole suite
+    // runs in parallel on two cores, and a busy machine delays every answer).
+    let release = Task { () -> Bool in
+      do { try await Task.sleep(for: .seconds(30)) } catch { return false }
+      flock(holder, LOCK_UN)
+      close(holder)
+      return true
+    }
 
     let started = ContinuousClock.now
     async let write = AppAccountTokenAPITests.put(s, ServeFixture.id, #"{"appAccountToken": "\#(AppAccountTokenAPITests.token)"}"#)
@@ -28,15 +35,19 @@ import Glibc
       let readStarted = ContinuousClock.now
       let r = await s.get("/sandbox/inApps/v1/subscriptions/\(ServeFixture.id)")
       #expect(r.status == 200)
-      #expect(ContinuousClock.now - readStarted < .seconds(1))
+      #expect(ContinuousClock.now - readStarted < .seconds(3))
     }
     let answer = await write
     let took = ContinuousClock.now - started
     #expect(answer.status == 500)
     #expect(ServeFixture.object(answer)["errorCode"] as? Int == 5_000_001)
     #expect(answer.log.contains("locked by another process for more than 5 s"), "\(answer.log)")
-    #expect(took < .seconds(7), "answered after \(took)")
+    #expect(took < .seconds(20), "answered after \(took)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: s.path)) == before)
-    await release.value
+    release.cancel()
+    if await release.value == false {
+      flock(holder, LOCK_UN)
+      close(holder)
+    }
   }
 }

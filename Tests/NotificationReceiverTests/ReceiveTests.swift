@@ -161,11 +161,19 @@ import Testing
       for n in 1...8 { bodies.append(try LocalAppStore.body("DID_RENEW", otid: "20000002\(s)0", period: n, uuid: "uuid-\(s)-\(n)")) }
     }
     bodies += bodies.prefix(10)
+    // A sender retries a 503 (a subscriber's lock busy past its bound, which a machine running the
+    // whole suite in parallel can reach), as Apple does; every other answer is final.
     let outcomes = await withTaskGroup(of: Int.self) { group in
-      for b in bodies.shuffled() { group.addTask { await store.post(b).status } }
+      for b in bodies.shuffled() {
+        group.addTask {
+          var status = 503
+          for _ in 0..<5 where status == 503 { status = await store.post(b).status }
+          return status
+        }
+      }
       return await group.reduce(into: [Int]()) { $0.append($1) }
     }
-    #expect(outcomes.allSatisfy { $0 == 200 })
+    #expect(outcomes.allSatisfy { $0 == 200 }, "\(outcomes.filter { $0 != 200 })")
     for s in 0..<5 {
       let path = store.directory.appendingPathComponent("20000002\(s)0.json").path
       let state = try StateFile.load(path: path)

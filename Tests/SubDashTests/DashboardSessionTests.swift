@@ -37,7 +37,9 @@ import Testing
     let t = try #require(try StateFile.load(path: path).subscriber.latestTransaction)
     #expect(t.productId == "pass.premium.monthly")
     #expect(try #require(t.expiresDate) - (try #require(t.purchaseDate)) == .seconds(2))
-    #expect(preview.summary.contains(Format.date(try #require(t.expiresDate))))
+    // A period of two seconds is said with its seconds (a minute-only time would read as zero).
+    #expect(preview.summary.contains(Format.date(try #require(t.expiresDate), now: try #require(t.purchaseDate))), "\(preview.summary)")
+    #expect(Format.date(try #require(t.expiresDate), now: try #require(t.purchaseDate)).split(separator: ":").count == 3)
   }
 
   /// The session keeps the viewing copy (no inline history, same summary) after opening and after
