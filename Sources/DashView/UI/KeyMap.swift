@@ -60,7 +60,7 @@ public enum KeyMap {
     KeyBinding(keys: [.char("r")], label: "r", asciiLabel: nil, command: .redeemCode, hint: "code",
                help: "type an offer code and redeem it"),
     KeyBinding(keys: [.char("w")], label: "w", asciiLabel: nil, command: .winBack, hint: "win-back",
-               help: "choose and accept an eligible win-back offer (best first)"),
+               help: "choose and accept an eligible win-back offer (best first, as SubDash infers it)"),
     KeyBinding(keys: [.char("a")], label: "a", asciiLabel: nil, command: .toggleAutoRenew, hint: "auto-renew",
                help: "turn auto-renew off or on"),
     KeyBinding(keys: [.char("b")], label: "b", asciiLabel: nil, command: .buy, hint: "buy",
