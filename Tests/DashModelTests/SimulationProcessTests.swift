@@ -186,7 +186,8 @@ import Testing
   @Test func simulatorAndDashboardShareTheFileWithoutLosingWrites() throws {
     let dir = TempDir()
     let path = try Self.subscribedFile(in: dir)
-    let (child, out, err) = try Self.start(["simulate", "--steps", "150", "--jsonl", path])
+    // Enough steps that the simulator is still writing while the keys are pressed, on any machine.
+    let (child, out, err) = try Self.start(["simulate", "--steps", "1000", "--jsonl", path])
     var keyPresses = 0
     var pressedWhileRunning = 0
     var clocksWritten: [Instant] = []
