@@ -111,7 +111,7 @@ def run(tally, ctx, servers):
     # --- Unknown endpoints ---------------------------------------------------------------------------
     for name, method, path in [("an unknown endpoint", "GET", f"{sb}/v1/unknown/{OWN}"), ("API version 9", "GET", f"{sb}/v9/transactions/{OWN}"),
                                ("DELETE of a transaction", "DELETE", f"{sb}/v1/transactions/{OWN}"),
-                               ("Get App Transaction Info (not answered)", "GET", f"{sb}/v1/transactions/appTransactions/{OWN}"),
+                               ("Get App Transaction Info for an id no customer has", "GET", f"{sb}/v1/transactions/appTransactions/9999999999999"),
                                ("Look Up Order ID on the sandbox (Apple has none)", "GET", f"{sb}/v1/lookup/MTXXXXXX"),
                                ("the bare /inApps/", "GET", "/inApps/")]:
         h.case(f"{name} → 404", api(method, path, good), 404)
