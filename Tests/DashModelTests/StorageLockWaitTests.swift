@@ -38,7 +38,9 @@ struct StorageLockWaitTests {
     let error = try #require(failure)
     #expect(error.kind == .busy)
     #expect(error.description == "held.json: locked by another process for more than 5 s (held.json.lock); nothing was changed")
-    #expect(waited >= FileLock.maxWait && waited < FileLock.maxWait + .seconds(2), "waited \(waited)")
+    // At least the bound, and not until the holder lets go (not to the second: the whole suite
+    // runs in parallel on two cores).
+    #expect(waited >= FileLock.maxWait && waited < FileLock.maxWait + .seconds(10), "waited \(waited)")
     #expect(dir.text("held.json") == StorageConcurrencyTests.base)
     #expect(!FileManager.default.fileExists(atPath: dir.file("held.journal.jsonl")))
   }
@@ -52,7 +54,7 @@ struct StorageLockWaitTests {
     #expect {
       try StateFile.update(path: path, lockWait: .tryOnce) { (s) throws(StateFileError) in Change(state: s, message: "x") }
     } throws: { ($0 as? StateFileError)?.kind == .busy }
-    #expect(ContinuousClock.now - started < .seconds(1))
+    #expect(ContinuousClock.now - started < FileLock.maxWait, "tried once, not waited for the bound")
   }
 
   @Test func aLockReleasedWithinTheBoundIsWaitedForAndTheSaveHappens() throws {
