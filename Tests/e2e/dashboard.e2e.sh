@@ -401,7 +401,7 @@ test_help_overlay() {
   e2e_assert_screen "armed    nothing: renewals succeed"
   # Wide terminals show every sentence whole, simulation keys included.
   e2e_assert_screen "upgrade to a higher level now, refunding unused time (prorated)"
-  e2e_assert_screen "w        not now: choose and accept an eligible win-back offer (best first)"
+  e2e_assert_screen "w        not now: choose and accept an eligible win-back offer (best first, as SubDash infers it)"
   e2e_assert_screen "R        not now: resolve the billing issue (payment succeeds)"
   e2e_assert_screen "Z        not now: decline the Ask to Buy request"
   e2e_keys Escape
@@ -614,7 +614,7 @@ test_show_errors() {
   # A bad option value is a usage error (64), not a file error.
   local rc=0
   "$SUBDASH_BIN" show --retry-access maybe broken.json >out.txt 2>err.txt || rc=$?
-  [[ $rc -eq 64 ]] && grep -qF "Usage: subdash show" err.txt
+  [[ $rc -eq 64 ]] && grep -qF "usage: subdash show" err.txt
   # The dashboard refuses a broken file the same way, before touching the terminal.
   rc=0
   "$SUBDASH_BIN" broken.json </dev/null >out.txt 2>err.txt || rc=$?

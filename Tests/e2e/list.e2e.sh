@@ -50,7 +50,7 @@ test_filter_open_back_sort_live() {
   e2e_keys Escape
   e2e_wait_for "$N of $N shown"
   e2e_type S
-  e2e_wait_for "1 id ▼"
+  e2e_wait_for "1 originalTransactionId ▼"
   e2e_assert_screen "› 2000000866120054"
   # Live: a new file appears, a changed file's row updates.
   replace_atomically "$DIR/active.json" -e 's/2000000871234560/2000000999999999/g'

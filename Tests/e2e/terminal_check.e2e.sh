@@ -135,7 +135,7 @@ test_sigquit() {
 test_dumb_term() {
   fresh_state
   e2e_start dumb 100 24 env TERM=dumb "$SUBDASH_BIN" terminal-check "$STATE"
-  e2e_wait_for "Error: terminal type 'dumb' (TERM) cannot position the cursor"
+  e2e_wait_for "subdash: terminal type 'dumb' (TERM) cannot position the cursor"
   e2e_wait_exit 1
 }
 
@@ -227,7 +227,7 @@ test_tick() {
 test_unknown_term() {
   fresh_state
   e2e_start badterm 100 24 env TERM=nosuchterm "$SUBDASH_BIN" terminal-check "$STATE"
-  e2e_wait_for "Error: cannot use terminal type 'nosuchterm' (TERM)"
+  e2e_wait_for "subdash: cannot use terminal type 'nosuchterm' (TERM)"
   e2e_wait_exit 1
 }
 
@@ -235,7 +235,7 @@ test_not_a_tty() {
   fresh_state
   # shellcheck disable=SC2016
   e2e_start notatty 100 24 bash -c 'exec "$0" terminal-check "$1" </dev/null' "$SUBDASH_BIN" "$STATE"
-  e2e_wait_for "Error: standard input is not a terminal"
+  e2e_wait_for "subdash: standard input is not a terminal"
   e2e_wait_exit 1
 }
 
