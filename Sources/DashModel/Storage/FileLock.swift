@@ -71,7 +71,8 @@ public final class FileLock {
       }
       // Short first pauses: the usual holder is another save that ends within milliseconds.
       Self.sleep(min(pause, limit - waited))
-      pause = min(pause * 2, .milliseconds(50))
+      // Never more than 2 ms: a writer saving event after event frees the lock only briefly.
+      pause = min(pause * 2, .milliseconds(2))
     }
     return fd
   }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import DashModel
 import DashRuntime
 
@@ -19,6 +24,10 @@ enum SimFileStep {
         guard let c else { throw .nothingToDo }
         return c
       }
+      // The lock is tried without blocking by other writers (bounded waits poll every 2 ms): a
+      // simulator writing event after event would otherwise take it back before a waiting
+      // dashboard key ever saw it free. A pause between its writes lets them in.
+      usleep(3_000)
       return saved.change
     } catch {
       switch error {
