@@ -154,7 +154,7 @@ public enum CommandLineStyle {
       let d = distance(w, name)
       let allowed = name.count <= 4 ? 1 : 2
       guard d <= allowed else { continue }
-      if best == nil || d < best!.distance { best = (name, d) }
+      if d < (best?.distance ?? Int.max) { best = (name, d) }
     }
     return best?.name
   }
