@@ -56,13 +56,13 @@ let package = Package(
     // index (GRDB, which loads Foundation) without slowing every other `subdash` command's start.
     .executableTarget(
       name: "subdash-list",
-      dependencies: ["DashModel", "DashView", "DashRuntime", "SubscriberStore", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["DashModel", "DashView", "DashRuntime", "SubscriberIndex", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashList"
     ),
     // The subscriber index: list rows of a directory of state files in SQLite (GRDB), kept
     // apart so GRDB and Foundation never reach DashModel, DashView or `subdash show`'s start-up.
     .target(
-      name: "SubscriberStore",
+      name: "SubscriberIndex",
       dependencies: ["DashModel", "DashView", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     // App Store JWS: verify ES256 + x5c chains to Apple Root CA - G3 (or extra roots), and a local
@@ -84,7 +84,7 @@ let package = Package(
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
     .executableTarget(
       name: "SubDashBench",
-      dependencies: ["DashModel", "DashView", "SubscriberStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["DashModel", "DashView", "SubscriberIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
     // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
@@ -151,8 +151,9 @@ let package = Package(
       path: "Sources/SubDashDB"
     ),
     // App Store Server Notifications V2 in: verify, check, apply through the importer and the
-    // locked write path (a directory or the team database). No HTTP here, so it is tested directly.
-    .target(name: "NotificationReceiver", dependencies: ["AppStoreSigning", "DashModel", "SubscriberDatabase"]),
+    // locked write path (a directory, or the team database's sink that `subdash-listen --db`
+    // injects: no PostgreSQL code here). No HTTP here, so it is tested directly.
+    .target(name: "NotificationReceiver", dependencies: ["AppStoreSigning", "DashModel"]),
     // The App Store Server API answered from a directory of state files, signed by the local CA
     // (`subdash serve`, `listen --serve-api`). No HTTP here: requests in, answers out.
     .target(name: "LocalAppStoreAPI", dependencies: ["AppStoreAuth", "AppStoreSigning", "DashModel", "NotificationDelivery"]),
@@ -195,7 +196,7 @@ let package = Package(
       dependencies: ["LocalAppStoreAPI", "AppStoreAuth", "AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]
     ),
     .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel", "DashView", "DashRuntime"]),
-    .testTarget(name: "SubscriberStoreTests", dependencies: ["SubscriberStore", "DashView", "DashModel"]),
+    .testTarget(name: "SubscriberIndexTests", dependencies: ["SubscriberIndex", "DashView", "DashModel"]),
     .testTarget(
       name: "AppStoreSigningTests",
       dependencies: ["AppStoreSigning"],

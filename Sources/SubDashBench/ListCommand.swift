@@ -2,7 +2,7 @@ import ArgumentParser
 import DashModel
 import DashView
 import Foundation
-import SubscriberStore
+import SubscriberIndex
 
 /// The subscriber list at scale (docs/benchmarks.md, "Many subscribers"): first open with no
 /// index, open with an index to the first screen, a filter keystroke, one changed file, memory,

@@ -1,6 +1,6 @@
 import DashRuntime
 import Glibc
-import SubscriberStore
+import SubscriberIndex
 
 /// Where a directory's index is kept: beside the files when the directory is writable (every
 /// agent on the machine shares it), else in the user's cache directory under a name made from

@@ -2,7 +2,7 @@ import DashModel
 import DashRuntime
 import DashView
 import Glibc
-import SubscriberStore
+import SubscriberIndex
 
 /// The list's rows through the SQLite index: the first screen comes from the index alone, then
 /// every file is compared with it once (size, mtime, inode) and the watcher's names keep it up to

@@ -3,7 +3,7 @@ import DashModel
 import DashRuntime
 import DashView
 import Glibc
-import SubscriberStore
+import SubscriberIndex
 
 /// `subdash DIR` and `subdash list DIR` run this binary (execv, same process) so the list reads
 /// its SQLite index: GRDB loads Foundation, which `subdash` keeps out of its other commands'

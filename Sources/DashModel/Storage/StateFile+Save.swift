@@ -73,9 +73,11 @@ extension StateFile {
   }
 
   /// Writes a change computed from the latest on-disk state. Callers must hold the lock.
-  static func commit(_ change: inout Change, at path: String) throws(StateFileError) {
+  /// `entries`: the history to append in its order (a new subscriber's copied journal); by
+  /// default the change's transactions, then its notifications.
+  static func commit(_ change: inout Change, entries ordered: [Journal.Entry]? = nil, at path: String) throws(StateFileError) {
     var doc = change.state.document
-    let entries = change.transactions.map(Journal.Entry.transaction) + change.notifications.map(Journal.Entry.notification)
+    let entries = ordered ?? (change.transactions.map(Journal.Entry.transaction) + change.notifications.map(Journal.Entry.notification))
     if !entries.isEmpty {
       var journal = doc.journal ?? JournalInfo(file: Journal.defaultName(for: PathName.fileName(of: path)))
       let journalPath = PathName.directory(of: path) + "/" + journal.file

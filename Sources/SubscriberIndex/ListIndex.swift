@@ -1,13 +1,12 @@
 import DashModel
 import DashView
 
-/// Where subscribers' summary rows come from. The directory of state files (with its SQLite
-/// index) is the one store today; a PostgreSQL store can implement the same three calls.
+/// Where the list's summary rows come from: a directory of state files with its SQLite index.
 ///
-/// Writes never go through a store: a change to a subscriber goes through `StateFile.update`
-/// (lock, re-read, apply, journal, atomic rename), and the store only learns about it by
-/// `refresh`, exactly as it learns about another program's writes.
-public protocol SubscriberStore: AnyObject {
+/// Writes never go through an index: a change to a subscriber goes through the subscriber store
+/// (`SubscriberStore.update` in DashModel: lock, re-read, apply, journal, atomic rename), and the
+/// index only learns about it by `refresh`, exactly as it learns about another program's writes.
+public protocol ListIndex: AnyObject {
   /// Every subscriber's row as last refreshed.
   func list() throws -> [ListRow]
   /// One subscriber's row by its name in the store (the state file's name).

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
-@testable import SubscriberStore
+@testable import SubscriberIndex
 
 /// The index beside a directory of state files: it agrees with the files, re-reads only what
 /// changed, follows time, and can be deleted or damaged without losing anything.

@@ -8,7 +8,7 @@ import Glibc
 /// (`.subdash-index.sqlite`, or any path given). The files are the truth: the index holds
 /// only what can be derived from them again, with each file's size/mtime/inode, so opening
 /// re-reads just the files that changed, and deleting the index loses nothing.
-public final class DirectoryStore: SubscriberStore {
+public final class DirectoryStore: ListIndex {
   public let directory: String
   public let indexPath: String
   let nowOverride: Instant?
@@ -49,7 +49,7 @@ public final class DirectoryStore: SubscriberStore {
     return queue
   }
 
-  // MARK: SubscriberStore
+  // MARK: ListIndex
 
   public func list() throws -> [ListRow] {
     try db.read { db in

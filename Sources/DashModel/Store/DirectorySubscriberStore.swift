@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Subscribers as state files in one directory: `<name>` is the state document, its journal sits
+/// beside it, and `<name>.lock` (`FileLock`) is what a writer holds. Every write, a new file
+/// included, is: lock, re-read what is on disk (never through a symbolic link), let the change
+/// decide from that, append the journal and fsync, rename the document into place (`AtomicWriter`,
+/// 0600 for a new file), unlock.
+public struct DirectorySubscriberStore: SubscriberStore {
+  public let directory: String
+  /// How often `follow` looks at the directory (a portable stat poll; the dashboard's runtime
+  /// watches with inotify where it has it).
+  public var followInterval: Duration
+  /// Where the async `update` runs its blocking file work: inline by default; a server whose
+  /// cooperative threads must never block passes its own threads (the receiver's workers).
+  public var blockingWork: BlockingWork
+
+  public init(directory: String, followInterval: Duration = .milliseconds(100), blockingWork: BlockingWork = .inline) {
+    self.directory = directory
+    self.followInterval = followInterval
+    self.blockingWork = blockingWork
+  }
+
+  /// The store that holds the state file at `path`, and the file's name in it.
+  public static func holding(_ path: String) -> (store: DirectorySubscriberStore, name: String) {
+    (DirectorySubscriberStore(directory: PathName.directory(of: path)), PathName.fileName(of: path))
+  }
+
+  public func path(of name: String) -> String { directory + "/" + name }
+
+  // MARK: Reading
+
+  public func list() throws(StateFileError) -> [String] {
+    guard let d = opendir(directory) else {
+      throw StateFileError(file: directory, message: "cannot list the directory: \(Posix.errorText())")
+    }
+    defer { closedir(d) }
+    var names: [String] = []
+    while let e = readdir(d) {
+      let name = DirectoryEntry.name(e)
+      if Self.isSubscriberFileName(name) { names.append(name) }
+    }
+    return names.sorted()
+  }
+
+  public func get(_ name: String) throws(StateFileError) -> SubscriberSnapshot? {
+    try Self.check(name)
+    let path = path(of: name)
+    var st = stat()
+    if lstat(path, &st) != 0, errno == ENOENT { return nil }
+    return snapshot(name, try StateFile.load(path: path))
+  }
+
+  /// Names `list` reports: visible `*.json` files (SubDash's own files are hidden or not JSON).
+  static func isSubscriberFileName(_ name: String) -> Bool {
+    !name.hasPrefix(".") && name.hasSuffix(".json") && name.utf8.count > 5
+  }
+
+  /// A name is one plain entry of the directory: never a path that leaves it.
+  static func check(_ name: String) throws(StateFileError) {
+    guard !name.isEmpty, name != ".", name != "..", !name.hasPrefix("."), !name.contains("/"),
+          !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+      throw StateFileError(file: StateFileError.oneLine(name), message: "is not a subscriber's file name (a plain, visible file name in the directory); nothing was changed")
+    }
+  }
+
+  func snapshot(_ name: String, _ state: SubscriptionState) -> SubscriberSnapshot {
+    let journal = state.document.journal.map { (path: path(of: $0.file), committed: $0.committedBytes) }
+    return SubscriberSnapshot(name: name, state: state) { () throws(StateFileError) -> [Journal.Entry] in
+      guard let journal else { return [] }
+      return try Journal.readAll(path: journal.path, committedBytes: journal.committed)
+    }
+  }
+
+  // MARK: Following
+
+  public func follow() -> AsyncStream<SubscriberEvent> {
+    let store = self
+    return AsyncStream { continuation in
+      let task = Task {
+        var stamps = store.stamps()
+        while !Task.isCancelled {
+          try? await Task.sleep(for: store.followInterval)
+          let now = store.stamps()
+          for (name, stamp) in now.sorted(by: { $0.key < $1.key }) where stamps[name] != stamp { continuation.yield(.changed(name)) }
+          for name in stamps.keys.sorted() where now[name] == nil { continuation.yield(.removed(name)) }
+          stamps = now
+        }
+        continuation.finish()
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+
+  private func stamps() -> [String: FileStamp] {
+    var out: [String: FileStamp] = [:]
+    for name in (try? list()) ?? [] { out[name] = FileStamp(path: path(of: name)) }
+    return out
+  }
+}
+
+/// Where blocking file work runs for an async caller.
+public struct BlockingWork: Sendable {
+  public let run: @Sendable (@escaping @Sendable () -> Void) async -> Bool
+  /// `run` performs `work` (returning true) or could not (false: shutting down).
+  public init(_ run: @escaping @Sendable (@escaping @Sendable () -> Void) async -> Bool) { self.run = run }
+  /// On the caller's own thread.
+  public static let inline = BlockingWork { work in work(); return true }
+}
+
+extension FileLock.Wait {
+  /// The bounded wait every writer uses unless it waits elsewhere: `FileLock.maxWait`.
+  public static var bounded: FileLock.Wait { .upTo(FileLock.maxWait) }
+}
