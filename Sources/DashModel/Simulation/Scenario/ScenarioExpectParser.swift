@@ -1,78 +1,117 @@
 import FoundationEssentials
 
-/// Reads the words after `expect`.
+/// Reads the words after `expect`. An expectation is one entry in `table` (its first word,
+/// lower-cased) and one function that reads the rest; docs/simulation.md lists them for users.
 enum ScenarioExpectParser {
+  typealias Reader = @Sendable (ScenarioWords) throws(SimTextError) -> [Expectation]
+
+  static let table: [String: Reader] = [
+    "status": { l throws(SimTextError) in [.status(try status(try value(l, 1)))] },
+    "notification": { l throws(SimTextError) in [.notification(try label(try value(l, 1)))] },
+    "notifications": notifications,
+    "last": lastNotification,
+    "no": noMoreNotifications,
+    "access": { l throws(SimTextError) in [.access(try onOff(try value(l, 1)))] },
+    "product": { l throws(SimTextError) in [.product(try value(l, 1))] },
+    "renewal": renewal,
+    "auto-renew": { l throws(SimTextError) in [.autoRenew(try onOff(try value(l, 1)))] },
+    "expires": { l throws(SimTextError) in [.expires(try ScenarioParser.date(try value(l, 1)))] },
+    "grace": graceUntil,
+    "clock": clock, "now": clock,
+    "price": price,
+    "expiration": expirationIntent, "intent": expirationIntent,
+    "offer": { l throws(SimTextError) in [.offer(try offerType(try value(l, 1)))] },
+    "win-back": winBack, "winback": winBack,
+    "revocation": revocation,
+    "error": { l throws(SimTextError) in [.error(try value(l, 1))] },
+  ]
+
   static func parse(_ w: [String]) throws(SimTextError) -> [Expectation] {
-    let k = w.map { $0.lowercased() }
-    let joined = k.joined(separator: " ")
-    func rest(_ from: Int) throws(SimTextError) -> String {
-      guard w.count > from else { throw SimTextError("expected a value after expect \(k.prefix(from).joined(separator: " "))") }
-      return w[from...].joined(separator: " ")
+    let line = ScenarioWords(w)
+    guard let first = line.keys.first else { throw SimTextError("expected something to expect (status, notification, access …)") }
+    guard let read = table[first] else {
+      throw SimTextError("unknown expectation \"\(w[0])\" (status, notification, notifications, last notification, no more notifications, access, product, renewal product, auto-renew, expires, grace until, clock, price, renewal price, expiration intent, offer, win-back, price increase status, revocation reason, error)")
     }
-    func onOff(_ text: String) throws(SimTextError) -> Bool {
-      switch text.lowercased() {
-      case "on", "yes", "true": return true
-      case "off", "no", "false": return false
-      default: throw SimTextError("expected on/off or yes/no, found \"\(text)\"")
-      }
+    return try read(line)
+  }
+
+  /// The words from `from` on, which must not be empty.
+  static func value(_ l: ScenarioWords, _ from: Int) throws(SimTextError) -> String {
+    guard l.count > from else { throw SimTextError("expected a value after expect \(l.keys.prefix(from).joined(separator: " "))") }
+    return l.rest(from)
+  }
+
+  static func onOff(_ text: String) throws(SimTextError) -> Bool {
+    guard let value = ScenarioWords.onOff(text) else { throw SimTextError("expected on/off or yes/no, found \"\(text)\"") }
+    return value
+  }
+
+  static func notifications(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    var out: [Expectation] = []
+    for part in try value(l, 1).split(separator: ",") { out.append(.notification(try label(String(part)))) }
+    return out
+  }
+
+  static func lastNotification(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    guard l.count > 2, l.keys[1] == "notification" else { throw SimTextError("expected expect last notification <TYPE> [/ SUBTYPE]") }
+    return [.lastNotification(try label(try value(l, 2)))]
+  }
+
+  static func noMoreNotifications(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    guard l.is("no more notifications") || l.is("no notification") || l.is("no notifications") else {
+      throw SimTextError("expected expect no more notifications")
     }
-    guard let first = k.first else { throw SimTextError("expected something to expect (status, notification, access …)") }
-    switch first {
-    case "status":
-      return [.status(try status(try rest(1)))]
-    case "notification":
-      return [.notification(try label(try rest(1)))]
-    case "notifications":
-      var out: [Expectation] = []
-      for part in try rest(1).split(separator: ",") { out.append(.notification(try label(String(part)))) }
-      return out
-    case "last":
-      guard k.count > 2, k[1] == "notification" else { throw SimTextError("expected expect last notification <TYPE> [/ SUBTYPE]") }
-      return [.lastNotification(try label(try rest(2)))]
-    case "no":
-      guard joined == "no more notifications" || joined == "no notification" || joined == "no notifications" else {
-        throw SimTextError("expected expect no more notifications")
-      }
-      return [.noMoreNotifications]
-    case "access":
-      return [.access(try onOff(try rest(1)))]
-    case "product":
-      return [.product(try rest(1))]
-    case "renewal":
-      guard k.count > 2 else { throw SimTextError("expected expect renewal product <id> or expect renewal price <amount>") }
-      if k[1] == "product" { return [.renewalProduct(try rest(2))] }
-      if k[1] == "price" { return [.renewalPrice(try price(try rest(2)))] }
-      throw SimTextError("expected expect renewal product <id> or expect renewal price <amount>")
-    case "auto-renew":
-      return [.autoRenew(try onOff(try rest(1)))]
-    case "expires":
-      return [.expires(try ScenarioParser.date(try rest(1)))]
-    case "grace":
-      let text = try rest(k.count > 1 && k[1] == "until" ? 2 : 1)
-      return [.gracePeriodExpires(text.lowercased() == "none" ? nil : try ScenarioParser.date(text))]
-    case "clock", "now":
-      return [.clock(try ScenarioParser.date(try rest(1)))]
-    case "price":
-      if k.count > 2, k[1] == "increase", k[2] == "status" {
-        let v = try rest(3).lowercased()
-        if v == "none" { return [.priceIncreaseStatus(nil)] }
-        guard let n = Int(v) else { throw SimTextError("expected 0, 1 or none") }
-        return [.priceIncreaseStatus(PriceIncreaseStatus(rawValue: n))]
-      }
-      return [.price(try price(try rest(1)))]
-    case "expiration", "intent":
-      let v = try rest(first == "expiration" ? (k.count > 1 && k[1] == "intent" ? 2 : 1) : 1).lowercased()
-      if v == "none" { return [.expirationIntent(nil)] }
-      guard let n = Int(v) else { throw SimTextError("expected an expirationIntent number (1–5) or none") }
-      return [.expirationIntent(ExpirationIntent(rawValue: n))]
-    case "offer":
-      return [.offer(try offerType(try rest(1)))]
-    case "win-back", "winback":
-      let v = try rest(1)
-      if v.lowercased() == "none" { return [.winBack([])] }
-      return [.winBack(v.split(separator: ",").map { $0.trimmedSpaces })]
-    case "revocation" where k.count > 1 && k[1] == "type":
-      // expect revocation type REFUND_PRORATED [50000]: the type, then revocationPercentage.
+    return [.noMoreNotifications]
+  }
+
+  static func renewal(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    let usage = SimTextError("expected expect renewal product <id> or expect renewal price <amount>")
+    guard l.count > 2 else { throw usage }
+    if l.keys[1] == "product" { return [.renewalProduct(try value(l, 2))] }
+    if l.keys[1] == "price" { return [.renewalPrice(try price(try value(l, 2)))] }
+    throw usage
+  }
+
+  /// grace [until] <date>|none
+  static func graceUntil(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    let text = try value(l, l.count > 1 && l.keys[1] == "until" ? 2 : 1)
+    return [.gracePeriodExpires(text.lowercased() == "none" ? nil : try ScenarioParser.date(text))]
+  }
+
+  static func clock(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    [.clock(try ScenarioParser.date(try value(l, 1)))]
+  }
+
+  /// price <amount>, or price increase status 0|1|none
+  static func price(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    let k = l.keys
+    guard k.count > 2, k[1] == "increase", k[2] == "status" else { return [.price(try price(try value(l, 1)))] }
+    let v = try value(l, 3).lowercased()
+    if v == "none" { return [.priceIncreaseStatus(nil)] }
+    guard let n = Int(v) else { throw SimTextError("expected 0, 1 or none") }
+    return [.priceIncreaseStatus(PriceIncreaseStatus(rawValue: n))]
+  }
+
+  /// expiration [intent] <1–5>|none, or intent <1–5>|none
+  static func expirationIntent(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    let k = l.keys
+    let v = try value(l, k[0] == "expiration" && k.count > 1 && k[1] == "intent" ? 2 : 1).lowercased()
+    if v == "none" { return [.expirationIntent(nil)] }
+    guard let n = Int(v) else { throw SimTextError("expected an expirationIntent number (1–5) or none") }
+    return [.expirationIntent(ExpirationIntent(rawValue: n))]
+  }
+
+  static func winBack(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    let v = try value(l, 1)
+    if v.lowercased() == "none" { return [.winBack([])] }
+    return [.winBack(v.split(separator: ",").map { $0.trimmedSpaces })]
+  }
+
+  /// revocation type REFUND_PRORATED [50000] (the type, then revocationPercentage), or
+  /// revocation [reason] 0|1|none.
+  static func revocation(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    let (w, k) = (l.words, l.keys)
+    if k.count > 1, k[1] == "type" {
       guard w.count == 3 || w.count == 4 else { throw SimTextError("expected revocation type REFUND_FULL|REFUND_PRORATED|FAMILY_REVOKE|none [percentage in milliunits]") }
       let type = k[2] == "none" ? nil : RevocationType(rawValue: w[2].uppercased())
       var percentage: Int?
@@ -81,16 +120,11 @@ enum ScenarioExpectParser {
         percentage = p
       }
       return [.revocationType(type, percentage: percentage)]
-    case "revocation":
-      let v = try rest(k.count > 1 && k[1] == "reason" ? 2 : 1).lowercased()
-      if v == "none" { return [.revocationReason(nil)] }
-      guard let n = Int(v) else { throw SimTextError("expected 0, 1 or none") }
-      return [.revocationReason(RevocationReason(rawValue: n))]
-    case "error":
-      return [.error(try rest(1))]
-    default:
-      throw SimTextError("unknown expectation \"\(w[0])\" (status, notification, notifications, last notification, no more notifications, access, product, renewal product, auto-renew, expires, grace until, clock, price, renewal price, expiration intent, offer, win-back, price increase status, revocation reason, error)")
     }
+    let v = try value(l, k.count > 1 && k[1] == "reason" ? 2 : 1).lowercased()
+    if v == "none" { return [.revocationReason(nil)] }
+    guard let n = Int(v) else { throw SimTextError("expected 0, 1 or none") }
+    return [.revocationReason(RevocationReason(rawValue: n))]
   }
 
   static func status(_ text: String) throws(SimTextError) -> SubscriptionStatus? {
