@@ -36,15 +36,52 @@ public final class FileLock {
   /// The locked descriptor. Separate from `init`: a class whose properties are all set runs its
   /// `deinit` when `init` throws, which would close the descriptor a second time (by then,
   /// perhaps, another thread's newly opened file of the same number).
+  ///
+  /// Fair between writers: flock has no queue, so a writer saving event after event (the
+  /// simulator) would take the lock back the instant it let go, before a writer polling for it (a
+  /// dashboard key) ever saw it free. A writer that has to wait therefore first takes a second
+  /// lock, `<file>.lock.wait` (the waiting room, created only when someone has had to wait), and
+  /// keeps it until it holds the file's lock. A writer finding the file's lock free but the
+  /// waiting room taken lets go and queues behind it. So a waiter is next once the holder lets
+  /// go, whoever asks after it; writers queued at the same time take turns by chance.
   private static func acquire(_ path: String, _ wait: Wait) throws(StateFileError) -> Int32 {
     let lockPath = path + ".lock"
+    let fd = try openLockFile(lockPath, create: true)
+    switch tryLock(fd) {
+    case .failed(let c):
+      close(fd)
+      throw cannotLock(lockPath, c)
+    case .locked:
+      // Free: ours, unless a writer is queued for it (then it is that writer's turn).
+      guard case .upTo = wait, someoneIsWaiting(path) else { return fd }
+      flock(fd, LOCK_UN)
+    case .held:
+      break
+    }
+    guard case .upTo(let limit) = wait else { close(fd); throw Self.busy(path, after: wait) }
+    let deadline = ContinuousClock.now + limit
+    do throws(StateFileError) {
+      let room = try openLockFile(lockPath + ".wait", create: true)
+      defer { flock(room, LOCK_UN); close(room) }
+      try poll(room, path: lockPath + ".wait", until: deadline, busy: Self.busy(path, after: wait))
+      try poll(fd, path: lockPath, until: deadline, busy: Self.busy(path, after: wait))
+      return fd
+    } catch {
+      close(fd)
+      throw error
+    }
+  }
+
+  /// Opens (and with `create`, creates) a lock file: private, never through a symbolic link (a
+  /// planted `<id>.json.lock` pointing at another file would otherwise be created or opened
+  /// wherever it points), and non-blocking so a FIFO planted under the name is refused rather than
+  /// waited on. -1 only without `create`, when there is no such file.
+  private static func openLockFile(_ lockPath: String, create: Bool) throws(StateFileError) -> Int32 {
     let lockName = PathName.fileName(of: lockPath)
-    // Created private, never through a symbolic link (a planted `<id>.json.lock` pointing at
-    // another file would otherwise be created or opened wherever it points), and non-blocking so a
-    // FIFO planted under the name is refused rather than waited on.
-    let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    let fd = open(lockPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (create ? O_CREAT : 0), 0o600)
     if fd < 0 {
       let c = errno
+      if c == ENOENT && !create { return -1 }
       let why = c == ELOOP ? "it is a symbolic link; SubDash locks only through a plain file" : Posix.errorText(c)
       throw StateFileError(file: lockName, message: "cannot open the lock file: \(why); nothing was saved")
     }
@@ -54,27 +91,50 @@ public final class FileLock {
       close(fd)
       throw StateFileError(file: lockName, message: "cannot use the lock file: \(why); nothing was saved")
     }
-    let clock = ContinuousClock()
-    let start = clock.now
-    var pause: Duration = .milliseconds(1)
-    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+    return fd
+  }
+
+  private static func cannotLock(_ lockPath: String, _ c: Int32) -> StateFileError {
+    StateFileError(file: PathName.fileName(of: lockPath), message: "cannot lock: \(Posix.errorText(c)); nothing was saved")
+  }
+
+  /// One non-blocking try.
+  private static func tryLock(_ fd: Int32, _ operation: Int32 = LOCK_EX) -> Try {
+    while flock(fd, operation | LOCK_NB) != 0 {
       let c = errno
       if c == EINTR { continue }
-      guard c == EWOULDBLOCK || c == EAGAIN else {
-        close(fd)
-        throw StateFileError(file: lockName, message: "cannot lock: \(Posix.errorText(c)); nothing was saved")
-      }
-      let waited = clock.now - start
-      guard case .upTo(let limit) = wait, waited < limit else {
-        close(fd)
-        throw Self.busy(path, after: wait)
-      }
-      // Short first pauses: the usual holder is another save that ends within milliseconds.
-      Self.sleep(min(pause, limit - waited))
-      // Never more than 2 ms: a writer saving event after event frees the lock only briefly.
-      pause = min(pause * 2, .milliseconds(2))
+      return c == EWOULDBLOCK || c == EAGAIN ? .held : .failed(errno: c)
     }
-    return fd
+    return .locked
+  }
+
+  private enum Try { case locked, held, failed(errno: Int32) }
+
+  /// True while a writer holds `<file>.lock.wait`, i.e. waits for the file's lock. A waiting room
+  /// that cannot be opened counts as empty: the writer then just takes the free lock.
+  private static func someoneIsWaiting(_ path: String) -> Bool {
+    guard let room = try? openLockFile(path + ".lock.wait", create: false), room >= 0 else { return false }
+    defer { close(room) }
+    guard case .locked = tryLock(room, LOCK_SH) else { return true }
+    flock(room, LOCK_UN)
+    return false
+  }
+
+  /// Tries `fd` until it is locked or `deadline` passes. Short first pauses: the usual holder is
+  /// another save that ends within milliseconds.
+  private static func poll(_ fd: Int32, path: String, until deadline: ContinuousClock.Instant, busy: StateFileError) throws(StateFileError) {
+    var pause: Duration = .milliseconds(1)
+    while true {
+      switch tryLock(fd) {
+      case .locked: return
+      case .failed(let c): throw cannotLock(path, c)
+      case .held:
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { throw busy }
+        Self.sleep(min(pause, left))
+        pause = min(pause * 2, .milliseconds(2))
+      }
+    }
   }
 
   deinit {

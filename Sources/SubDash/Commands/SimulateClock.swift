@@ -10,34 +10,24 @@ import DashRuntime
 /// (a dashboard's key press since the last step included) and returns nil when there is nothing
 /// to write.
 enum SimFileStep {
-  /// What a step may refuse with: the simulator's refusal, or nothing due (nothing is written).
-  private enum Refusal: Error {
-    case refused(ActionError)
-    case nothingToDo
-  }
-
   static func update(_ path: String, _ compute: (SubscriptionState) throws(ActionError) -> Change?) throws(SimulateInputError) -> Change? {
-    do throws(StateFile.UpdateFailure<Refusal>) {
-      let saved = try StateFile.update(path: path, refusing: Refusal.self) { (state) throws(Refusal) -> Change in
-        let c: Change?
-        do throws(ActionError) { c = try compute(state) } catch { throw .refused(error) }
-        guard let c else { throw .nothingToDo }
-        return c
-      }
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
+      try compute(current).map(SubscriberEdit.save) ?? .leave
+    }
+    switch result {
+    case .applied(let change), .created(let change):
       // The lock is tried without blocking by other writers (bounded waits poll every 2 ms): a
       // simulator writing event after event would otherwise take it back before a waiting
       // dashboard key ever saw it free. A pause between its writes lets them in.
       usleep(3_000)
-      return saved.change
-    } catch {
-      switch error {
-      case .refused(.nothingToDo): return nil
-      // A setting the file holds is named with the file, as every other bad-input error is.
-      case .refused(.refused(let refusal)):
-        if case .badSetting = refusal { throw SimulateInputError("\(path): \(refusal.message)") }
-        throw SimulateInputError(refusal.message)
-      case .file(let e): throw SimulateInputError(e.description)
-      }
+      return change
+    case .unchanged: return nil
+    // A setting the file holds is named with the file, as every other bad-input error is.
+    case .refused(let refusal):
+      if case .badSetting = refusal { throw SimulateInputError("\(path): \(refusal.message)") }
+      throw SimulateInputError(refusal.message)
+    case .busy(let e), .failed(let e): throw SimulateInputError(e.description)
     }
   }
 }
