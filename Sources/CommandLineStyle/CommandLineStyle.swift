@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How every SubDash executable (subdash, subdash-list, subdash-listen, subdash-fetch, subdash-db,
 /// subdash-deliver; `subdash X` runs them) reports a command-line mistake: one line with the one

@@ -1,6 +1,10 @@
 import CNcurses
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The only ncurses user in the project. It turns `Frame` values into screen updates and raw
 /// input into `Key`s; everything it draws was decided elsewhere.

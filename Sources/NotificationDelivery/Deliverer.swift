@@ -1,5 +1,9 @@
 import DashModel
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Follows one state file and delivers its new notifications: signs each as the App Store would,
 /// POSTs it, and records every attempt in the file's `deliveries` (through the locked write path,

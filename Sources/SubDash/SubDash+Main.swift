@@ -1,6 +1,10 @@
 import ArgumentParser
 import CommandLineStyle
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension SubDash {
   /// `subdash FILE` opens a file, so a mistyped command (`subdash shwo a.json`) used to reach

@@ -1,7 +1,11 @@
 import ArgumentParser
 import DashModel
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SubscriberDatabase
 
 /// `subdash db …` (this binary, run by `subdash`): move subscribers between a directory of state

@@ -1,6 +1,10 @@
 import DashModel
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SubscriberDatabase
 
 /// A dashboard's key on a subscriber of the team database, through the mirror that shows it. The

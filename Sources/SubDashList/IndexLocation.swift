@@ -1,5 +1,9 @@
 import DashRuntime
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SubscriberIndex
 
 /// Where a directory's index is kept: beside the files when the directory is writable (every

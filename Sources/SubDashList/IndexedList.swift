@@ -1,7 +1,11 @@
 import DashModel
 import DashRuntime
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SubscriberIndex
 
 /// The list's rows through the SQLite index: the first screen comes from the index alone, then

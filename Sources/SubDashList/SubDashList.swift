@@ -2,7 +2,11 @@ import ArgumentParser
 import DashModel
 import DashRuntime
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SubscriberIndex
 
 /// `subdash DIR` and `subdash list DIR` run this binary (execv, same process) so the list reads

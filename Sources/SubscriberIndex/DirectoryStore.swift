@@ -2,7 +2,11 @@ import DashModel
 import DashView
 import Dispatch
 import GRDB
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A directory of state files with an SQLite index of their summary rows beside them
 /// (`.subdash-index.sqlite`, or any path given). The files are the truth: the index holds

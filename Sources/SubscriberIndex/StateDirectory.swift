@@ -1,5 +1,9 @@
 import DashModel
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 enum StateDirectory {
   /// The state files' names (`*.json`, not hidden) in `dir`.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads a file that holds a secret (a .p8 private key, a credentials profile, a database URL
 /// with its password, a .pgpass): refused when group or others may read it, when it is reached

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What "this file changed" means to a reader that keeps something derived from it (the list's
 /// index, a deliverer following it, the API's transaction locator): size, mtime (ns) and inode.

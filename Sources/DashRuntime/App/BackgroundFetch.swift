@@ -1,6 +1,10 @@
 import DashModel
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The dashboard's refresh key: runs `subdash-fetch` for the file's recorded origin as a child
 /// process, so the UI stays live while the App Store Server API answers. The child writes the file

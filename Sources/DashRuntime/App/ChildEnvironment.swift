@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Our environment with some variables replaced: how a secret (the database URL) reaches a
 /// child (`posix_spawn`, `execve`) without appearing in its arguments.

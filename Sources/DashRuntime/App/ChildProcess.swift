@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Starts a sibling binary (`subdash-fetch`, `subdash-db`) as a child with the given descriptors on
 /// its 0/1/2. The dashboard blocks SIGINT/SIGTERM/… for its signalfd; a child must not inherit

@@ -1,6 +1,10 @@
 import DashModel
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the dashboard's loop draws on: the real `Terminal`, or a pipe-backed fake in tests.
 package protocol DashboardScreen: LoopTerminal {

@@ -1,5 +1,9 @@
 import DashModel
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The team database seen as a directory: `subdash-db mirror DIR --db URL` exports every subscriber
 /// into a private temporary directory, then rewrites each one a writer commits (LISTEN/NOTIFY).

@@ -1,6 +1,10 @@
 import DashModel
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The interactive subscriber list: `subdash DIR`. Enter opens a subscriber's dashboard (the
 /// same one `subdash FILE` opens, with the same options); when it closes, the list comes back on

@@ -1,6 +1,10 @@
 import DashModel
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A directory of state files read as list rows. The files are the truth: every row is derived
 /// from a file's contents at a moment (`--now`, else the file's simulated clock, else the wall

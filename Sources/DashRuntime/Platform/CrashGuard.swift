@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Restores the terminal when the process dies from a fault, a trap, an abort or Ctrl-\ — including
 /// Swift's `fatalError`, which is `ud2` (SIGILL) on x86_64 and `brk` (SIGTRAP) on arm64.

@@ -1,5 +1,9 @@
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What woke the loop, in the order handled within one wakeup: signals, resize, keys, file, tick.
 package enum LoopEvent: Equatable {

@@ -1,5 +1,9 @@
 import DashModel
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where the running executable is, for starting a sibling binary (`subdash-fetch` beside
 /// `subdash`). Linux reads /proc/self/exe; a macOS port uses `_NSGetExecutablePath` here.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Unbuffered line output (plain write(2), no Foundation FileHandle), so `subdash simulate | grep` and a tailing reader see each event as
 /// it happens rather than when a buffer fills.

@@ -1,5 +1,9 @@
 import CNcurses  // only for signalfd(2), which the Glibc module does not import; no ncurses calls here
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns asynchronous signals into readable events on a file descriptor (signalfd), so the one
 /// event loop can `poll()` them next to the tty and never runs code inside a signal handler.

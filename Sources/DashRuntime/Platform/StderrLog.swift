@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// While curses owns the screen, anything written to stderr (the Swift runtime's
 /// "Fatal error: ..." line, library warnings) would land in the alternate screen and vanish or

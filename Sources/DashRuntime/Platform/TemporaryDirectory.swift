@@ -1,5 +1,9 @@
 import DashModel
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A private directory for a child's files (a database mirror, a population run against a
 /// database): created 0700 under $TMPDIR (or /tmp) with a unique name, removed with its files.

@@ -2,7 +2,11 @@ import AppStoreSigning
 import ArgumentParser
 import DashModel
 import FoundationEssentials
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `subdash ca …`: the local test CA that signs like the App Store (root → intermediate with
 /// Apple's WWDR OID → leaf with Apple's receipt-signing OID). Its JWS verify only where its root is

@@ -1,5 +1,9 @@
 import DashModel
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The team database a command was given: `--db URL`, `--db-file PATH` or (where the command has
 /// nothing else to open) `SUBDASH_DB`. The URL may hold a password, so it goes to `subdash-db` and

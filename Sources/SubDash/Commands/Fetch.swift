@@ -2,7 +2,11 @@ import ArgumentParser
 import DashModel
 import DashRuntime
 import FoundationEssentials
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `subdash fetch …` runs `subdash-fetch`, installed beside `subdash`. The App Store client needs
 /// async-http-client, SwiftNIO and Foundation; linking them here would make every `subdash show`

@@ -3,7 +3,11 @@ import DashModel
 import DashRuntime
 import DashView
 import FoundationEssentials
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `subdash [FILE]`: the interactive dashboard.
 struct Open: ParsableCommand {

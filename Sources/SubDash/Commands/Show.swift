@@ -3,7 +3,11 @@ import DashModel
 import DashRuntime
 import DashView
 import FoundationEssentials
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `subdash show FILE`: the dashboard's information as plain text (or the derived lifecycle as
 /// JSON) on stdout. Never writes the file.

@@ -1,7 +1,11 @@
 import ArgumentParser
 import DashModel
 import DashRuntime
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `subdash simulate FILE`: runs the App Store's clock against a state file.
 struct Simulate: ParsableCommand {

@@ -1,6 +1,10 @@
 import DashModel
 import DashRuntime
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `simulate --deliver URL`: a `subdash deliver` child (HTTP and signing stay out of this binary)
 /// follows the file while the simulation writes it. It says "ready" once it has opened the file's

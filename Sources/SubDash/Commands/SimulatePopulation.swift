@@ -2,7 +2,11 @@ import ArgumentParser
 import DashModel
 import Dispatch
 import FoundationEssentials
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `subdash simulate --population N DIR`: a population of subscribers advanced by one virtual
 /// clock. A directory without state files is first filled with N subscribers made from the demo

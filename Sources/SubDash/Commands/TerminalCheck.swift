@@ -1,7 +1,11 @@
 import DashRuntime
 import ArgumentParser
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `subdash terminal-check FILE`: a support diagnostic that exercises the terminal layer the
 /// dashboard uses (drawing, keys, resize, file watching, signals, crash restore) without any

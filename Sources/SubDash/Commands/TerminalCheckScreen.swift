@@ -1,5 +1,9 @@
 import DashView
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What `terminal-check` shows, and its clock. A value with a pure `render`, so the layout
 /// needs no terminal to test.

@@ -1,7 +1,11 @@
 import DashModel
 import DashRuntime
 import FoundationEssentials
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The demo subscriber `subdash` opens without arguments: a writable copy in a fresh temporary
 /// directory, so keys and the simulator can change it while the repository's examples stay as
