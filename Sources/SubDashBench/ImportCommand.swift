@@ -3,6 +3,8 @@ import DashModel
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `SubDashBench import`: a Get Transaction History of N transactions split into P pages (compact

@@ -16,6 +16,8 @@
 // Exit status: 0 ok, 1 the checked property failed (or the save failed), 2 usage.
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import DashModel
 

@@ -8,6 +8,8 @@ import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `subdash verify [--root CERT]… [--json] INPUT…`: is this App Store data really Apple's?
