@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineStyle
+import DashRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +14,10 @@ extension SubDash {
   /// `/` or `.`), is taken as a command: the one meant is suggested, or the commands are named.
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments == ["--version"] {
+      LineOut.stdout(SubDashVersion.report())  // with the helpers found (Commands/Version.swift)
+      Glibc.exit(0)
+    }
     if let first = arguments.first, let complaint = unknownCommand(first) {
       CommandLineStyle.write(CommandLineStyle.prefix + complaint + "\nusage: subdash COMMAND [ARGS] or subdash [FILE|DIR] (subdash --help)\n")
       Glibc.exit(ExitCode.validationFailure.rawValue)

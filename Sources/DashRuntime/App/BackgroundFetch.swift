@@ -13,11 +13,12 @@ import Darwin
 /// Credentials are the child's business: environment variables or the profile, never the file.
 package final class BackgroundFetch {
   private let statePath: String
-  private let binary: String
+  private let binary: String?
   private var child: pid_t?
   private var outputFD: Int32 = -1
 
-  package init(statePath: String, binary: String = ExecutablePath.sibling("subdash-fetch")) {
+  /// `binary` nil: the installed subdash-fetch (Platform/ExecutablePath), looked for at each start.
+  package init(statePath: String, binary: String? = nil) {
     self.statePath = statePath
     self.binary = binary
   }
@@ -40,6 +41,11 @@ package final class BackgroundFetch {
     // Close-on-exec on both ends: dup2 gives the child clean copies on 1 and 2, and no other
     // process the dashboard starts later inherits the pipe.
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    let binary: String
+    switch self.binary.map({ .success($0) }) ?? ExecutablePath.locate("subdash-fetch") {
+    case .success(let path): binary = path
+    case .failure(let missing): close(fds[0]); close(fds[1]); return .actionFailed("refresh: \(missing)")
+    }
     let argv = [binary] + Self.arguments(for: origin, statePath: statePath)
     let spawned = ChildProcess.spawn(argv, redirects: [0: nil, 1: fds[1], 2: fds[1]])
     close(fds[1])

@@ -41,7 +41,8 @@ package final class DatabaseMirror: LockedRowWriting {
   /// environment, SUBDASH_DB, never in its arguments.
   package static func start(url: String, follow: Bool) throws -> DatabaseMirror {
     guard let dir = TemporaryDirectory.make("subdash-db") else { throw StateFileError(file: "--db", message: "cannot create a temporary directory: \(String(cString: strerror(errno)))") }
-    let binary = ExecutablePath.sibling("subdash-db")
+    let binary: String
+    do { binary = try ExecutablePath.helper("subdash-db") } catch { throw StateFileError(file: "--db", message: error.description) }
     let argv = [binary, follow ? "mirror" : "export", dir]
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw StateFileError(file: "--db", message: "cannot create a pipe") }
@@ -56,7 +57,7 @@ package final class DatabaseMirror: LockedRowWriting {
     switch spawned {
     case .failure(let failure):
       close(toChild[1]); close(fromChild[0])
-      throw StateFileError(file: "--db", message: "cannot run \(binary): \(failure.text) (it is built beside subdash)")
+      throw StateFileError(file: "--db", message: "cannot run \(binary): \(failure.text) (reinstall with \(ExecutablePath.installCommand))")
     case .success(let child):
       pid = child
     }

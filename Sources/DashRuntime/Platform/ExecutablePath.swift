@@ -5,19 +5,84 @@ import Glibc
 import Darwin
 #endif
 
-/// Where the running executable is, for starting a sibling binary (`subdash-fetch` beside
-/// `subdash`). Linux reads /proc/self/exe; a macOS port uses `_NSGetExecutablePath` here.
+/// Where `subdash` finds the helper executables it runs (`subdash-fetch`, `subdash-listen`, …):
+/// beside its own file (a build directory, or an install that keeps everything in one folder),
+/// then in `../libexec/subdash/` from there, as git keeps its commands (scripts/install.sh puts
+/// them there). Only its own resolved path counts: never PATH, never the working directory, so a
+/// stray `subdash-fetch` elsewhere is never run in its place.
+/// Linux reads /proc/self/exe (symbolic links already resolved); a macOS port uses
+/// `_NSGetExecutablePath` plus `realpath` here.
 package enum ExecutablePath {
-  /// `name` in the running executable's directory, or `name` alone (found through PATH) when the
-  /// executable's path cannot be read.
-  package static func sibling(_ name: String) -> String {
+  /// Every helper `subdash` may run, in the order `subdash --version` lists them.
+  package static let helpers = ["subdash-list", "subdash-fetch", "subdash-db", "subdash-listen", "subdash-deliver"]
+
+  /// What to run for each command when no helper is found, said in the one-line error.
+  package static let installCommand = "scripts/install.sh PREFIX"
+
+  /// The running executable's own path, or nil when the system does not say.
+  package static func current() -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard n > 0 else { return name }
-    let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return PathName.directory(of: path) + "/" + name
+    guard n > 0 else { return nil }
+    return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// True when `name` is installed beside the running executable (a partial install may lack it).
-  package static func hasSibling(_ name: String) -> Bool { access(sibling(name), X_OK) == 0 }
+  /// The places `name` is looked for, best first, for an executable at `executable` (a resolved path).
+  package static func candidates(for name: String, executable: String) -> [String] {
+    let own = PathName.directory(of: executable)
+    let prefix = own == "/" ? "/" : PathName.directory(of: own)
+    let join = { (directory: String, rest: String) in (directory == "/" ? "" : directory) + "/" + rest }
+    return [join(own, name), join(prefix, "libexec/subdash/" + name)]
+  }
+
+  /// The first candidate that is an executable file, or the reason none is.
+  package static func locate(_ name: String, executable: String? = current()) -> Result<String, MissingHelper> {
+    guard let executable else { return .failure(MissingHelper(name: name, lookedAt: [])) }
+    let places = candidates(for: name, executable: executable)
+    for place in places where isExecutableFile(place) { return .success(place) }
+    return .failure(MissingHelper(name: name, lookedAt: places))
+  }
+
+  /// The helper's path, or a thrown one-line reason naming the files looked for.
+  package static func helper(_ name: String) throws(MissingHelper) -> String { try locate(name).get() }
+
+  /// The helper's path when found; else the first place it was looked for, so a failing spawn
+  /// names a real path (callers that can say more use `helper(_:)`).
+  package static func sibling(_ name: String) -> String {
+    switch locate(name) {
+    case .success(let path): return path
+    case .failure(let missing): return missing.lookedAt.first ?? name
+    }
+  }
+
+  /// True when `name` is installed where `subdash` looks (a partial install may lack it).
+  package static func hasSibling(_ name: String) -> Bool {
+    if case .success = locate(name) { return true }
+    return false
+  }
+
+  private static func isExecutableFile(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+    return access(path, X_OK) == 0
+  }
+}
+
+/// A helper executable that is not where `subdash` looks: one line naming every file looked
+/// for and how to install it.
+package struct MissingHelper: Error, CustomStringConvertible {
+  package let name: String
+  package let lookedAt: [String]
+
+  /// "looked for A and B", or why nowhere could be looked at.
+  package var places: String {
+    lookedAt.isEmpty ? "cannot read /proc/self/exe to look beside this executable" : "looked for " + lookedAt.joined(separator: " and ")
+  }
+
+  package var description: String {
+    guard !lookedAt.isEmpty else {
+      return "\(name) not found: cannot read this executable's own path (/proc/self/exe) to look beside it; install with \(ExecutablePath.installCommand)"
+    }
+    return "\(name) not found (\(places)); install SubDash with \(ExecutablePath.installCommand), which puts it in PREFIX/libexec/subdash"
+  }
 }

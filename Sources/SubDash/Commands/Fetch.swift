@@ -28,15 +28,18 @@ struct Fetch: ParsableCommand {
   /// A `--db URL` is handed over in SUBDASH_DB instead: the sibling's arguments are in `ps` for as
   /// long as it runs (a server, for days), and the URL may hold a password.
   static func replaceProcess(with name: String, _ arguments: [String], command: String) throws -> Never {
-    let binary = siblingBinary(name)
+    let binary = try helper(name, for: command)
     let (kept, url) = DatabaseChoice.movingURLToEnvironment(arguments)
     var cArgs = ([binary] + kept).map { strdup($0) } + [nil]
     var cEnvironment = ChildEnvironment.entries(overriding: url.map { [DatabaseURLSource.variable: $0] } ?? [:]).map { strdup($0) } + [nil]
     execve(binary, &cArgs, &cEnvironment)
     let code = errno
-    throw badInput("\(command): cannot run \(binary): \(String(cString: strerror(code))) (it is built beside subdash by `swift build`)")
+    throw badInput("\(command): cannot run \(binary): \(String(cString: strerror(code))) (reinstall with \(ExecutablePath.installCommand))")
   }
 
-  /// `subdash` and `subdash-fetch` are built and installed side by side (Platform/ExecutablePath).
-  static func siblingBinary(_ name: String) -> String { ExecutablePath.sibling(name) }
+  /// The helper's path beside `subdash` or in PREFIX/libexec/subdash (Platform/ExecutablePath),
+  /// or one line naming the files looked for and how to install them (exit 2).
+  static func helper(_ name: String, for command: String) throws -> String {
+    do { return try ExecutablePath.helper(name) } catch { throw badInput("\(command): \(error)") }
+  }
 }

@@ -208,10 +208,10 @@ struct Simulate: ParsableCommand {
     defer { TemporaryDirectory.remove(dir) }
     func database(_ args: [String]) throws {
       // Its one-line error (a refused connection, a bad URL) goes straight to our stderr.
-      let binary = ExecutablePath.sibling("subdash-db")
+      let binary = try Fetch.helper("subdash-db", for: "--db")
       // The URL (it may hold a password) in the child's environment, never its arguments.
       switch ChildProcess.spawn([binary] + args, redirects: [0: nil, 1: nil, 2: 2], environment: [DatabaseURLSource.variable: url]) {
-      case .failure(let f): throw badInput("cannot run \(binary): \(f.text) (it is built beside subdash)")
+      case .failure(let f): throw badInput("cannot run \(binary): \(f.text) (reinstall with \(ExecutablePath.installCommand))")
       case .success(let pid):
         let status = ChildProcess.wait(pid)
         if status != 0 { throw ExitCode(status) }

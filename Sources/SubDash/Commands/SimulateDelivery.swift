@@ -21,14 +21,14 @@ struct DeliveryChild {
     }
     // Only the child's own ends reach it (dup2 onto 0 and 1 clears the flag there).
     for fd in toChild + ready { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    let argv = [ExecutablePath.sibling("subdash-deliver")] + options + ["--until-stdin-closes", file]
+    let argv = [try deliverer()] + options + ["--until-stdin-closes", file]
     let spawned = ChildProcess.spawn(argv, redirects: [0: toChild[0], 1: ready[1], 2: 2])
     close(toChild[0])
     close(ready[1])
     defer { close(ready[0]) }
     guard case .success(let pid) = spawned else {
       close(toChild[1])
-      throw SimulateInputError("--deliver: cannot run \(argv[0]) (it is built beside subdash by `swift build`)")
+      throw SimulateInputError("--deliver: cannot run \(argv[0]) (reinstall with \(ExecutablePath.installCommand))")
     }
     var line: [UInt8] = []
     var byte: UInt8 = 0
@@ -41,6 +41,11 @@ struct DeliveryChild {
     return DeliveryChild(pid: pid, input: toChild[1])
   }
 
+  /// subdash-deliver's path, or why it cannot be run.
+  private static func deliverer() throws(SimulateInputError) -> String {
+    do { return try ExecutablePath.helper("subdash-deliver") } catch { throw SimulateInputError("--deliver: \(error)") }
+  }
+
   /// Tells the child the simulation is over and waits while it sends what is left. Its exit
   /// status (0 when all went out or it was stopped by the same Ctrl-C).
   func finish() -> Int32 {
@@ -51,9 +56,9 @@ struct DeliveryChild {
   /// A population's notifications once the clock has moved: `subdash deliver --drain DIR`, run
   /// to its end. Its exit status.
   static func drain(_ options: [String], directory: String) throws(SimulateInputError) -> Int32 {
-    let argv = [ExecutablePath.sibling("subdash-deliver")] + options + ["--drain", directory]
+    let argv = [try deliverer()] + options + ["--drain", directory]
     guard case .success(let pid) = ChildProcess.spawn(argv, redirects: [0: nil, 1: 1, 2: 2]) else {
-      throw SimulateInputError("--deliver: cannot run \(argv[0]) (it is built beside subdash by `swift build`)")
+      throw SimulateInputError("--deliver: cannot run \(argv[0]) (reinstall with \(ExecutablePath.installCommand))")
     }
     return ChildProcess.wait(pid)
   }
