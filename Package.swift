@@ -84,7 +84,7 @@ let package = Package(
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
     .executableTarget(
       name: "SubDashBench",
-      dependencies: ["DashModel", "DashView", "SubscriberIndex", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["DashModel", "DashView", "SubscriberIndex", "AppStoreSigning", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
     // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
