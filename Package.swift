@@ -182,6 +182,13 @@ let package = Package(
       dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashDeliver"
     ),
+    // A customer going to cancel: the App Store's realtime request to the developer's Retention
+    // Messaging URL, one JSON line back. The dashboard and scenarios run it, so no HTTP reaches them.
+    .executableTarget(
+      name: "subdash-retention",
+      dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/SubDashRetention"
+    ),
     .testTarget(
       name: "NotificationDeliveryTests",
       dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "NotificationReceiver",

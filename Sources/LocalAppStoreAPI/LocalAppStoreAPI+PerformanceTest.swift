@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import NotificationDelivery
 
 /// Initiate Performance Test (`POST /inApps/v1/messaging/performanceTest`, `{originalTransactionId}`)
 /// and Get Performance Test Results (`GET …/performanceTest/result/{requestId}`): the App Store

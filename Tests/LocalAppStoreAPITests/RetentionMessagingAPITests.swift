@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import NotificationDelivery
 import Testing
 @testable import LocalAppStoreAPI
 

@@ -1,0 +1,129 @@
+/// The customer a realtime request is about (Apple's DecodedRealtimeRequestBody, less what the
+/// App Store adds: appAppleId, requestIdentifier, signedDate).
+public struct RetentionCustomer: Equatable, Sendable {
+  public var originalTransactionId: String
+  public var productId: String
+  public var bundleId: String?
+  public var userLocale: String
+  public var environment: AppStoreEnvironment
+
+  /// SubDash's locale: a state file keeps no device locale, so en-US unless asked (docs/simulation.md).
+  public static let defaultLocale = "en-US"
+
+  /// The subscriber of `state`, going to cancel their current product; nil without a subscription.
+  public init?(_ state: SubscriptionState, locale: String = defaultLocale) {
+    guard let t = state.subscriber.latestTransaction, let original = state.subscriber.originalTransactionId, let product = t.productId else { return nil }
+    originalTransactionId = original
+    productId = product
+    bundleId = t.bundleId
+    userLocale = locale
+    environment = state.subscriber.environment ?? .sandbox
+  }
+}
+
+/// What the App Store makes of the developer's answer to a realtime request, by Apple's rules
+/// (Retention Messaging API: RealtimeResponseBody, message, alternateProduct, promotionalOffer):
+/// exactly one of the three; the message must exist and be APPROVED (every uploaded message is,
+/// locally); a switch-plan or promotional-offer message must have no image; the alternate product
+/// comes from the customer's subscription group; the promotional offer's signature names the
+/// customer's originalTransactionId. Any failure means "the retention message fails", and the App
+/// Store shows the default message instead.
+public enum RealtimeAnswer {
+  public static func offer(from body: [UInt8], setup: RetentionSetup, customer: RetentionCustomer, catalog: Catalog) -> Result<RetentionOffer, RefusedAnswer> {
+    guard case .object(let o)? = try? JSONParser.parse(body) else { return .failure(RefusedAnswer("answer refused: the body is not a JSON object")) }
+    let chosen = ["message", "alternateProduct", "promotionalOffer", "advancedCommerceInfo"].filter { o[$0] != nil }
+    guard chosen.count == 1 else {
+      return .failure(RefusedAnswer(chosen.isEmpty ? "answer refused: none of message, alternateProduct, promotionalOffer"
+                                     : "answer refused: \(chosen.joined(separator: " and ")) are mutually exclusive"))
+    }
+    guard let part = o[chosen[0]]?.objectValue else { return .failure(RefusedAnswer("answer refused: \(chosen[0]) is not an object")) }
+    if chosen[0] == "advancedCommerceInfo" {
+      return .failure(RefusedAnswer("answer refused: advancedCommerceInfo is for Advanced Commerce subscriptions only"))
+    }
+    guard let rawId = part["messageIdentifier"]?.stringValue else { return .failure(RefusedAnswer("answer refused: \(chosen[0]).messageIdentifier is missing")) }
+    let id = rawId.lowercased()
+    guard let message = setup.messages[id] else { return .failure(RefusedAnswer("answer refused: message \(clip(rawId)) was never uploaded")) }
+    switch chosen[0] {
+    case "message":
+      return .success(RetentionOffer(kind: .message, source: .realtime, messageIdentifier: id, message: message))
+    case "alternateProduct":
+      if message.hasImage { return .failure(RefusedAnswer("answer refused: a switch-plan message must have no image")) }
+      guard let product = part["productId"]?.stringValue else { return .failure(RefusedAnswer("answer refused: alternateProduct.productId is missing")) }
+      if let problem = sameGroup(product, customer, catalog) { return .failure(RefusedAnswer(problem)) }
+      guard product != customer.productId else { return .failure(RefusedAnswer("answer refused: the alternate product is the customer's own product")) }
+      return .success(RetentionOffer(kind: .alternateProduct(productId: product), source: .realtime, messageIdentifier: id, message: message))
+    default:
+      if message.hasImage { return .failure(RefusedAnswer("answer refused: a promotional-offer message must have no image")) }
+      switch signedOffer(part, customer) {
+      case .failure(let problem): return .failure(problem)
+      case .success(let (product, offerId)):
+        if let problem = sameGroup(product, customer, catalog) { return .failure(RefusedAnswer(problem)) }
+        guard catalog.product(product)?.promotionalOffers.contains(where: { $0.id == offerId }) == true else {
+          return .failure(RefusedAnswer("answer refused: \(clip(product)) has no promotional offer \(clip(offerId))"))
+        }
+        return .success(RetentionOffer(kind: .promotionalOffer(productId: product, offerId: offerId), source: .realtime, messageIdentifier: id, message: message))
+      }
+    }
+  }
+
+  /// The default message for the customer's product and locale (Apple shows it whenever the
+  /// realtime answer fails, or when no realtime URL is set), else none.
+  public static func fallback(_ setup: RetentionSetup, _ customer: RetentionCustomer, problem: String?, requestIdentifier: String? = nil,
+                              elapsedMs: Int? = nil) -> RetentionOutcome {
+    let offer = setup.defaultMessage(productId: customer.productId, locale: customer.userLocale).map {
+      RetentionOffer(kind: .message, source: .defaultMessage, messageIdentifier: $0.id, message: $0.message)
+    }
+    return RetentionOutcome(offer: offer, problem: problem, requestIdentifier: requestIdentifier, elapsedMs: elapsedMs)
+  }
+
+  private static func sameGroup(_ product: String, _ customer: RetentionCustomer, _ catalog: Catalog) -> String? {
+    guard catalog.product(product) != nil else { return "answer refused: product \(clip(product)) is not in the catalog" }
+    guard let group = catalog.group(of: customer.productId), group.id == catalog.group(of: product)?.id else {
+      return "answer refused: \(clip(product)) is not in the customer's subscription group"
+    }
+    return nil
+  }
+
+  /// The product and offer a promotionalOffer names: V2 is a JWS whose payload carries productId,
+  /// offerIdentifier and transactionId (Apple: required, the realtime request's
+  /// originalTransactionId); V1 names them in the clear. The developer's ES256 signature is not
+  /// verified: the simulated App Store does not hold the developer's In-App Purchase key.
+  private static func signedOffer(_ part: JSONObject, _ customer: RetentionCustomer) -> Result<(String, String), RefusedAnswer> {
+    let v1 = part["promotionalOfferSignatureV1"]?.objectValue
+    let v2 = part["promotionalOfferSignatureV2"]?.stringValue
+    switch (v1, v2) {
+    case (nil, nil): return .failure(RefusedAnswer("answer refused: promotionalOffer has no promotionalOfferSignatureV2 or V1"))
+    case (_?, _?): return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV1 and V2 are mutually exclusive"))
+    case (let s?, nil):
+      guard let product = s["productId"]?.stringValue, let offer = s["offerIdentifier"]?.stringValue,
+            s["nonce"]?.stringValue != nil, s["keyId"]?.stringValue != nil, s["encodedSignature"]?.stringValue != nil else {
+        return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV1 lacks productId, offerIdentifier, nonce, keyId or encodedSignature"))
+      }
+      return .success((product, offer))
+    case (nil, let jws?):
+      let claims: JSONObject
+      switch CompactJWS.payload(jws) {
+      case .failure(let p): return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV2: \(p.message)"))
+      case .success(let c): claims = c
+      }
+      guard let product = claims["productId"]?.stringValue, let offer = claims["offerIdentifier"]?.stringValue else {
+        return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV2 names no productId and offerIdentifier"))
+      }
+      guard claims["transactionId"]?.stringValue == customer.originalTransactionId else {
+        return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV2's transactionId is not the request's originalTransactionId"))
+      }
+      if let bid = claims["bid"]?.stringValue, let bundle = customer.bundleId, bid != bundle {
+        return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV2 is for another app (\(clip(bid)))"))
+      }
+      return .success((product, offer))
+    }
+  }
+
+  private static func clip(_ s: String) -> String { InputReader.clip(s) }
+}
+
+/// Why the App Store did not show what the developer's server answered (then the default message).
+public struct RefusedAnswer: Error, Equatable, Sendable {
+  public let reason: String
+  public init(_ reason: String) { self.reason = reason }
+}

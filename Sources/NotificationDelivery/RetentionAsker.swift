@@ -1,0 +1,107 @@
+import AppStoreSigning
+import AsyncHTTPClient
+import DashModel
+import Foundation
+import NIOCore
+
+/// The App Store's side of a customer going to cancel, with the Retention Messaging API set up:
+/// with a realtime URL it POSTs a signed realtime request there and waits at most `timeLimit` for
+/// the developer's RealtimeResponseBody; whatever goes wrong (no answer in time, a status other
+/// than 200, an answer Apple's rules refuse), and without a URL, the customer sees the default
+/// message for the product and locale, else none (Apple: "If your server response fails for any
+/// reason, the system displays a default retention message").
+public struct RetentionAsker: Sendable {
+  /// Apple's sandbox performance test asks the server to answer "within approximately 700 ms"
+  /// (Initiate Performance Test); the same bound holds here for a customer's request.
+  public static let appleTimeLimitMs = 700
+  /// A RealtimeResponseBody is a few hundred bytes; a larger answer is not one.
+  public static let answerLimit = 64 * 1024
+
+  public let authority: LocalCertificateAuthority
+  public let timeLimitMs: Int
+  public let appAppleId: Int64?
+
+  public init(authority: LocalCertificateAuthority, timeLimitMs: Int = appleTimeLimitMs, appAppleId: Int64? = nil) {
+    self.authority = authority
+    self.timeLimitMs = timeLimitMs
+    self.appAppleId = appAppleId
+  }
+
+  public func ask(_ customer: RetentionCustomer, setup: RetentionSetup, catalog: Catalog, now: Instant) async -> RetentionOutcome {
+    guard let url = setup.realtimeURL else { return RealtimeAnswer.fallback(setup, customer, problem: nil) }
+    let requestId = UUID().uuidString.lowercased()
+    let payload: String
+    do {
+      payload = try RealtimeRequest.signedPayload(originalTransactionId: customer.originalTransactionId, productId: customer.productId,
+                                                  userLocale: customer.userLocale, environment: customer.environment, appAppleId: appAppleId,
+                                                  requestIdentifier: requestId, signedDate: now, authority: authority)
+    } catch {
+      return RealtimeAnswer.fallback(setup, customer, problem: "the request could not be signed: \(error)")
+    }
+    let started = DispatchTime.now()
+    let reply = await Self.post(RealtimeRequest.body(payload), to: url, timeLimitMs: timeLimitMs)
+    let elapsed = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+    switch reply {
+    case .failed(let problem):
+      return RealtimeAnswer.fallback(setup, customer, problem: problem, requestIdentifier: requestId, elapsedMs: elapsed)
+    case .answered(let body):
+      switch RealtimeAnswer.offer(from: body, setup: setup, customer: customer, catalog: catalog) {
+      case .success(let offer): return RetentionOutcome(offer: offer, requestIdentifier: requestId, elapsedMs: elapsed)
+      case .failure(let refused):
+        return RealtimeAnswer.fallback(setup, customer, problem: refused.reason, requestIdentifier: requestId, elapsedMs: elapsed)
+      }
+    }
+  }
+
+  /// One POST, its whole answer within the time limit (connecting included): the body of a 200,
+  /// or why there is none, in a few words.
+  static func post(_ body: [UInt8], to url: String, timeLimitMs: Int) async -> Reply {
+    var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+    configuration.timeout = .init(connect: .milliseconds(Int64(timeLimitMs)), read: .milliseconds(Int64(timeLimitMs)))
+    let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    var request = HTTPClientRequest(url: url)
+    request.method = .POST
+    request.headers.add(name: "Content-Type", value: "application/json")
+    request.headers.add(name: "User-Agent", value: "subdash-retention (Retention Messaging realtime request, local test CA)")
+    request.body = .bytes(ByteBuffer(bytes: body))
+    let sent = request
+    let deadline = NIODeadline.now() + .milliseconds(Int64(timeLimitMs))
+    let outcome: Reply = await withTaskGroup(of: Reply?.self) { group in
+      group.addTask {
+        do {
+          let response = try await http.execute(sent, deadline: deadline)
+          let answer = try await response.body.collect(upTo: answerLimit)
+          guard response.status.code == 200 else { return .failed("HTTP \(response.status.code)") }
+          return .answered(Array(answer.readableBytesView))
+        } catch {
+          if Task.isCancelled { return nil }
+          return .failed(Self.describe(error, timeLimitMs: timeLimitMs))
+        }
+      }
+      // The body may trickle in after the head: the whole answer must come within the limit.
+      group.addTask {
+        try? await Task.sleep(nanoseconds: UInt64(timeLimitMs) * 1_000_000)
+        return Task.isCancelled ? nil : .failed("no answer within \(timeLimitMs) ms")
+      }
+      var first: Reply = .failed("no answer within \(timeLimitMs) ms")
+      for await result in group {
+        if let result { first = result; break }
+      }
+      group.cancelAll()
+      return first
+    }
+    try? await http.shutdown()
+    return outcome
+  }
+
+  enum Reply: Sendable {
+    case answered([UInt8])
+    case failed(String)
+  }
+
+  static func describe(_ error: Error, timeLimitMs: Int) -> String {
+    let outcome = HTTPNotificationSender.classify(error)
+    if outcome.result == .timedOut { return "no answer within \(timeLimitMs) ms" }
+    return outcome.detail ?? outcome.result.rawValue
+  }
+}
