@@ -167,7 +167,7 @@ package final class DashboardSession {
     var vm = ViewModel.derived(
       state: state, notifications: notifications, fileName: displayName,
       clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: nowOverride), options: options,
-      timing: Self.timing(of: state))
+      timing: Self.timing(of: state), history: inMemory ? nil : .file(path))
     vm.eventsPage = eventsPage
     vm.story = story(now: now)
     lastModel = vm
@@ -208,7 +208,13 @@ package final class DashboardSession {
   /// Applies a plan action to the latest on-disk state under the lock. Returns the status message.
   package func perform(_ action: PlanAction, wall: Instant) -> EffectOutcome {
     guard !options.readOnly else { return .failed(ActionError.readOnly.message) }
-    return write(wall: wall) { current, now in Actions.apply(action, to: current, at: now, timing: Self.timing(of: current)) }
+    // A transaction the action names (a refund from the transactions view) is read from the
+    // file's journal, under the write's lock.
+    let journal = TransactionLookup.file(path)
+    return write(wall: wall) { current, now in
+      let history = TransactionLookup { id in TransactionLookup.inState(current).find(id) ?? journal.find(id) }
+      return Actions.apply(action, to: current, at: now, timing: Self.timing(of: current), history: history)
+    }
   }
 
   /// Runs one simulation step on the latest on-disk state. Refused on Production data.
