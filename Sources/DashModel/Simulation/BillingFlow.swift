@@ -10,8 +10,10 @@ extension SimContext {
     let productId = renewalInfo.autoRenewProductId ?? current.productId
     let period = self.period(of: productId)
     let endingFree = current.offerDiscountType == .freeTrial
-    let grace = rules.graceLength(for: period, endingFreeOffer: endingFree).map { date + $0 }
-    let retryEnd = date + rules.retryLength
+    // A commitment's monthly payment has no grace and 90 days of retry (Apple's life-cycle page).
+    let commitment = commitmentBlocksGrace(renewalPhase(after: current, into: productId ?? ""))
+    let grace = commitment ? nil : rules.graceLength(for: period, endingFreeOffer: endingFree).map { date + $0 }
+    let retryEnd = date + (commitment ? rules.scaled(Self.commitmentRetry, period: .oneMonth) : rules.retryLength)
     var issue = BillingIssue(since: date, gracePeriodExpiresDate: grace, retryExpiresDate: retryEnd, recoverAt: nil)
     issue.recoverAt = scheduledRecovery(outcome, issue: issue, period: period)
     settings.billingIssue = issue
@@ -49,6 +51,10 @@ extension SimContext {
     guard var issue = settings.billingIssue else { return }
     issue.graceExpired = true
     settings.billingIssue = issue
+    // StoreKit's gracePeriodExpirationDate "is nil if the subscription is not in a billing grace
+    // period", and the app reads the same signed renewal info: the date goes when grace does. The
+    // simulation keeps it in `billingIssue` to know grace is over.
+    renewalInfo.gracePeriodExpiresDate = nil
     renewalInfo.signedDate = date
     notify(.gracePeriodExpired, at: date, summary: "grace period ended; billing retry continues until \(self.date(issue.retryExpiresDate))")
   }
