@@ -10,11 +10,17 @@
 /// in this same change. Turning auto-renew back on in grace resumes the retry.
 enum AutoRenew {
   static func outcome(on: Bool, _ ctx: ActionContext) throws(ActionError) -> Outcome {
+    if let commitment = try CommitmentPlanChanges.autoRenew(on: on, ctx) { return commitment }
     let current = try ctx.requireSubscription()
     try ctx.requireRenewalPending()
     var r = ctx.renewalInfo
     if r.autoRenewOn == on { throw .autoRenewAlready(on) }
     r.autoRenewStatus = on ? .on : .off
+    // On a commitment's last payment the next billing period is the commitment's renewal.
+    if CommitmentPlanChanges.inCommitment(ctx), var rc = r.commitmentInfo {
+      rc.commitmentAutoRenewStatus = r.autoRenewStatus
+      r.commitmentInfo = rc
+    }
     if r.autoRenewProductId == nil { r.autoRenewProductId = current.product.productID }
     r.signedDate = ctx.now
     var state = ctx.state

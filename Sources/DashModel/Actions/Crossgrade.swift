@@ -16,7 +16,8 @@ enum Crossgrade {
       throw .noCrossgradeTarget
     }
     guard target.level == level else { throw .notSameLevel(productId: id) }
-    if try sameDuration(current.product, target, ctx) {
+    // Inside a commitment a crossgrade waits for its end (inferred; see CommitmentPlanChanges).
+    if try sameDuration(current.product, target, ctx), CommitmentPlanChanges.midCommitment(ctx) == nil {
       return try SwitchNow(target: target, offer: nil, notificationType: .didChangeRenewalPref, verb: "Crossgrade").outcome(ctx)
     }
     return try SwitchAtRenewal(target: target, offer: nil, notificationType: .didChangeRenewalPref, verb: "Crossgrade").outcome(ctx)

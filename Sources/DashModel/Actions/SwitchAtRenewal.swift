@@ -24,6 +24,7 @@ struct SwitchAtRenewal {
   var verb: String
 
   func outcome(_ ctx: ActionContext) throws(ActionError) -> Outcome {
+    if offer == nil, let c = try CommitmentPlanChanges.deferred(to: target, verb: verb, type: notificationType, ctx) { return c }
     let current = try ctx.requireSubscription()
     try ctx.requireRenewalPending()
     var r = ctx.renewalInfo

@@ -51,7 +51,9 @@ struct SwitchNow {
     state.subscriber = subscriber
 
     let currency = new.currency
-    let refundText = Self.refundText(refund, old: old, product: current.product, at: ctx.now, currency: old.currency ?? currency)
+    var refundText = Self.refundText(refund, old: old, product: current.product, at: ctx.now, currency: old.currency ?? currency)
+    // Apple: upgrading from a commitment plan, "the commitment ends immediately".
+    if let ending = CommitmentPlanChanges.upgradeNote(ctx) { refundText += "; " + ending }
     let charge = offer.map { "\(ActionText.money(price, currency)) (\($0.label): \($0.terms(currency: currency)))" }
       ?? ActionText.money(price, currency)
     let ends = Format.date(expires, now: ctx.now)
@@ -88,6 +90,10 @@ struct SwitchNow {
     r.autoRenewStatus = .on
     r.expirationIntent = nil
     r.gracePeriodExpiresDate = nil
+    if CommitmentPlanChanges.inCommitment(ctx) {
+      r.commitmentInfo = nil
+      r.renewalBillingPlanType = nil
+    }
     if r.isInBillingRetryPeriod != nil { r.isInBillingRetryPeriod = false }
     r.priceIncreaseStatus = nil
     r.clearQueuedOffer()

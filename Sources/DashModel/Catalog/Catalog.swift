@@ -65,6 +65,24 @@ public struct SubscriptionProduct: Equatable, Sendable {
   /// rather than a made-up 0.00 or 1 month.
   public var priceKnown = true
   public var periodKnown = true
+  /// The "Monthly with 12-Month Commitment" billing plan of a one-year product, when enabled
+  /// (`.storekit` format 5 `billingPlans`); the product's own price is the up-front plan.
+  public var monthlyPlan: MonthlyBillingPlan? = nil
+}
+
+/// A one-year product billed in 12 monthly payments (Apple, "Supporting monthly subscriptions with
+/// a 12-month commitment": the monthly plan is added to an existing yearly product, same product
+/// id; StoreKit's pricing terms give the monthly `billingDisplayPrice` and the commitment's total).
+public struct MonthlyBillingPlan: Equatable, Sendable {
+  public static let billingPeriods = 12
+  /// Each monthly payment (`displayPrice` of the MONTHLY plan).
+  public var monthlyPriceMilli: Int64
+  /// The whole commitment (`commitmentDisplayPrice`; 12 × the monthly price when absent).
+  public var commitmentPriceMilli: Int64
+  public init(monthlyPriceMilli: Int64, commitmentPriceMilli: Int64) {
+    self.monthlyPriceMilli = monthlyPriceMilli
+    self.commitmentPriceMilli = commitmentPriceMilli
+  }
 }
 
 public enum PaymentMode: String, Equatable, Sendable {
@@ -101,6 +119,9 @@ public struct SubscriptionOffer: Equatable, Sendable {
   public var numberOfPeriods: Int
   /// Price per period for pay-as-you-go, total for pay-up-front, 0 for a free trial.
   public var priceMilli: Int64
+  /// The billing plan the offer belongs to (`.storekit` format 5 `billingPlanType`; Apple: offers
+  /// "are specific to each billing plan"). nil: the up-front plan, as in older files.
+  public var billingPlanType: BillingPlanType? = nil
 }
 
 public enum CodeEligibility: String, Equatable, Hashable, Sendable, CaseIterable {

@@ -63,6 +63,7 @@ public enum StoreKitReader {
       introductoryOffers: intro, promotionalOffers: promos, codeOffers: codes, winBackOffers: winBacks)
     product.priceKnown = try s.bool("_priceKnown") ?? true
     product.periodKnown = try s.bool("_periodKnown") ?? true
+    product.monthlyPlan = try BillingPlansReader.monthlyPlan(s, period: period)
     return product
   }
 
@@ -81,8 +82,10 @@ public enum StoreKitReader {
     let id = offerID ?? reference ?? internalID ?? fallbackID
     let periods = try o.int("numberOfPeriods") ?? 1
     guard periods >= 1 else { throw DecodeError(o.path.appending("numberOfPeriods"), "must be 1 or more") }
-    return SubscriptionOffer(id: id, referenceName: reference ?? id, paymentMode: mode, period: period,
-                             numberOfPeriods: periods, priceMilli: mode == .freeTrial ? 0 : price)
+    var offer = SubscriptionOffer(id: id, referenceName: reference ?? id, paymentMode: mode, period: period,
+                                  numberOfPeriods: periods, priceMilli: mode == .freeTrial ? 0 : price)
+    offer.billingPlanType = try BillingPlansReader.planType(o)
+    return offer
   }
 
   static func readCodeOffer(_ o: ObjectReader) throws(DecodeError) -> CodeOffer {

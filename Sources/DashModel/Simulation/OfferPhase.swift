@@ -62,6 +62,9 @@ struct RenewalPhase: Equatable {
   var priceMilli: Int64
   /// Offer transactions left after this one (`offerPeriodsRemaining`).
   var remaining: Int?
+  /// The billing period of a 12-month commitment this phase is, or the up-front plan a
+  /// commitment renews into (`Commitment.swift`); nil for a subscription never in one.
+  var commitment: CommitmentStep? = nil
 }
 
 extension SimContext {
@@ -69,6 +72,7 @@ extension SimContext {
   /// info queues for the next renewal (a redeemed code, or the next step of a running offer), a
   /// running offer with periods left, then the regular price.
   func renewalPhase(after current: TransactionPayload, into productId: String) -> RenewalPhase {
+    if let c = commitmentPhase(after: current, into: productId) { return c }
     let info = state.subscriber.renewalInfo
     let remaining = state.subscriber.offerPeriodsRemaining ?? 0
     let sameProduct = productId == current.productId

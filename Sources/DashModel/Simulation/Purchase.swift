@@ -5,11 +5,15 @@ public struct PurchaseRequest: Equatable, Sendable {
   public var familyShared: Bool
   /// Take the introductory offer when eligible (Apple's default on the purchase sheet).
   public var useIntroductoryOffer: Bool
+  /// MONTHLY buys the product's "Monthly with 12-Month Commitment" plan (StoreKit's purchase
+  /// option `.billingPlanType(.monthly)`); nil or BILLED_UPFRONT the product's own price.
+  public var billingPlan: BillingPlanType?
 
-  public init(productId: String, familyShared: Bool = false, useIntroductoryOffer: Bool = true) {
+  public init(productId: String, familyShared: Bool = false, useIntroductoryOffer: Bool = true, billingPlan: BillingPlanType? = nil) {
     self.productId = productId
     self.familyShared = familyShared
     self.useIntroductoryOffer = useIntroductoryOffer
+    self.billingPlan = billingPlan
   }
 }
 
@@ -42,15 +46,24 @@ extension SimContext {
       return
     }
     let previous = latest
+    var monthly: MonthlyBillingPlan?
+    if request.billingPlan == .monthly {
+      guard let plan = product.monthlyPlan else {
+        throw ActionError.other("\(product.displayName) has no monthly billing plan with a 12-month commitment in the catalog (billingPlans, MONTHLY; only one-year products can have one).")
+      }
+      monthly = plan
+    }
     var offer: OfferTerms?
-    if request.useIntroductoryOffer, !summary.usedIntroductoryOffer {
+    // Offers belong to one billing plan (Apple); SubDash's monthly plan takes none yet.
+    if monthly == nil, request.useIntroductoryOffer, !summary.usedIntroductoryOffer {
       offer = OfferTerms.find(type: .introductory, identifier: nil, productId: request.productId, in: state)
     }
-    let phase = offer.map(start) ?? regular(request.productId)
+    let phase = monthly.map(firstCommitmentPhase) ?? offer.map(start) ?? regular(request.productId)
     let expires = periodEnd(from: date, period: phase.period, keepAnchor: false)
-    let t = makeTransaction(
+    var t = makeTransaction(
       productId: request.productId, purchaseDate: date, expiresDate: expires, reason: .purchase, phase: phase,
       ownership: request.familyShared ? .familyShared : .purchased)
+    stampCommitment(&t, phase)
     startSubscription(t, phase: phase, previous: previous, at: date)
     let subtype: NotificationSubtype = previous == nil ? .initialBuy : .resubscribe
     var text = "\(subtype == .initialBuy ? "subscribed to" : "resubscribed to") \(product.displayName)"
@@ -59,7 +72,8 @@ extension SimContext {
       let length = phase.offerPeriodText.map { (try? ISOPeriod(parsing: $0))?.name ?? $0 } ?? ""
       text += " with \(o.type.description) (\(o.mode.label), \(length))"
     }
-    text += " for \(money(t.price)) until \(self.date(expires))"
+    if monthly != nil { text += " billed monthly with a 12-month commitment" }
+    text += " for \(money(t.price)) until \(self.date(expires))" + commitmentNote(t)
     if request.familyShared { text += " (Family Sharing)" }
     notify(.subscribed, subtype, at: date, summary: text)
   }
@@ -88,6 +102,7 @@ extension SimContext {
     settings.renewalCount = 0
     settings.billingIssue = nil
     settings.pendingPriceIncrease = nil
+    syncCommitmentRenewal(after: t, purchase: true)
     syncRenewalInfo(at: date)
   }
 }

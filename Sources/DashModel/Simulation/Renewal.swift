@@ -63,7 +63,8 @@ extension SimContext {
       increaseNote = "price increase to \(money(p.newPriceMilli)) applied"
     }
     let expires = periodEnd(from: periodStart, period: phase.period, keepAnchor: keepAnchor)
-    let t = makeTransaction(productId: productId, purchaseDate: purchaseDate, expiresDate: expires, reason: .renewal, phase: phase)
+    var t = makeTransaction(productId: productId, purchaseDate: purchaseDate, expiresDate: expires, reason: .renewal, phase: phase)
+    stampCommitment(&t, phase)
     record(t)
     state.subscriber.offerPeriodsRemaining = phase.offer == nil ? nil : phase.remaining
     var info = renewalInfo
@@ -79,6 +80,7 @@ extension SimContext {
     } else {
       setNextRenewalOffer(nil, periodText: nil)
     }
+    syncCommitmentRenewal(after: t, purchase: false)
     syncRenewalInfo(at: purchaseDate)
     if let increaseNote { messages.append(increaseNote) }
     return t
@@ -88,7 +90,7 @@ extension SimContext {
     var s = "renewed \(name(t.productId)) for \(money(t.price))"
     if let o = t.offerType { s += " (\(o.description))" }
     if let e = t.expiresDate { s += " until \(date(e))" }
-    return s
+    return s + commitmentNote(t)
   }
 
   /// Ends the subscription at the end of its period: auto-renew is off, so nothing renews.
@@ -112,6 +114,10 @@ extension SimContext {
     info.expirationIntent = intent
     info.priceIncreaseStatus = nil
     if info.isInBillingRetryPeriod != nil { info.isInBillingRetryPeriod = false }
+    // Expired is out of grace (a cancellation in grace ends at the grace date).
+    info.gracePeriodExpiresDate = nil
+    // A commitment that expired renews no more (inferred: Apple says only that it ends).
+    if var rc = info.commitmentInfo { rc.commitmentAutoRenewStatus = .off; info.commitmentInfo = rc }
     info.signedDate = date
     info.clearQueuedOffer()
     renewalInfo = info
