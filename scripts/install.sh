@@ -4,20 +4,22 @@
 # the PostgreSQL store) go to PREFIX/libexec/subdash/, where `subdash` looks for them relative to
 # its own resolved path (as git keeps its commands in libexec/git-core). Nothing is looked up on PATH.
 #
-#   scripts/install.sh [--configuration debug|release] [--static-swift-stdlib] [--no-build] PREFIX
+#   scripts/install.sh [--configuration debug|release] [--static-swift-stdlib] [--strip] [--no-build] PREFIX
 #
 # Builds each executable first (SwiftPM rebuilds only what changed). --static-swift-stdlib links
 # the Swift runtime into every executable, for servers without Swift; it builds in its own
-# directory (.build/static) so the shared .build/release is left as it is.
+# directory (.build/static) so the usual .build/release is left as it is. --strip installs the
+# executables without their symbol tables (a quarter of the size; crash backtraces name less).
 set -euo pipefail
 
 usage() {
-  echo "usage: scripts/install.sh [--configuration debug|release] [--static-swift-stdlib] [--no-build] PREFIX" >&2
+  echo "usage: scripts/install.sh [--configuration debug|release] [--static-swift-stdlib] [--strip] [--no-build] PREFIX" >&2
   exit 64
 }
 
 configuration=release
 static=0
+strip_symbols=0
 build=1
 prefix=
 while (($# > 0)); do
@@ -32,7 +34,8 @@ while (($# > 0)); do
       shift ;;
     --static-swift-stdlib) static=1; shift ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --strip) strip_symbols=1; shift ;;
+    -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "install: unknown option $1" >&2; usage ;;
     *) [[ -z $prefix ]] || usage; prefix=$1; shift ;;
   esac
@@ -44,9 +47,11 @@ if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
 
-# The one command and the helpers it runs (Package.swift's executable products that ship).
+# The one command and the helpers it runs: every executable target named subdash-* in Package.swift
+# (ExecutablePath.helpers lists the same; InstallLayoutTests checks that they agree).
 command_name=subdash
-helpers=(subdash-list subdash-fetch subdash-db subdash-listen subdash-deliver)
+mapfile -t helpers < <(grep -oE 'name: "subdash-[a-z-]+"' Package.swift | sed -E 's/name: "(.*)"/\1/')
+((${#helpers[@]} > 0)) || { echo "install: no subdash-* executables in Package.swift" >&2; exit 1; }
 
 swift_flags=(-c "$configuration")
 if ((static)); then
@@ -78,6 +83,7 @@ install -d -m 755 "$prefix/bin" "$prefix/libexec/subdash"
 # finds the old file or the new one, never half of one, and a running one keeps its copy.
 place() {
   install -m 755 "$1" "$2.installing.$$"
+  if ((strip_symbols)); then strip "$2.installing.$$"; fi
   mv -f "$2.installing.$$" "$2"
 }
 place "$bin/$command_name" "$prefix/bin/$command_name"

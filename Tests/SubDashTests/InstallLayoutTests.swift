@@ -19,10 +19,15 @@ import Testing
       == ["/subdash-db", "/libexec/subdash/subdash-db"])
   }
 
+  /// scripts/install.sh installs every executable target named subdash-* in Package.swift; the
+  /// list `subdash` looks for (and `--version` shows) must be the same.
   @Test func theListOfHelpersIsEveryHelperTheInstallShips() throws {
-    #expect(ExecutablePath.helpers == Self.helpers)
-    let script = try String(contentsOf: DemoStateTests.repoRoot.appendingPathComponent("scripts/install.sh"), encoding: .utf8)
-    #expect(script.contains("helpers=(\(Self.helpers.joined(separator: " ")))"))
+    let manifest = try String(contentsOf: DemoStateTests.repoRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let declared = manifest.components(separatedBy: "name: \"subdash-").dropFirst().compactMap { rest in
+      rest.split(separator: "\"", maxSplits: 1).first.map { "subdash-" + $0 }
+    }
+    #expect(Set(ExecutablePath.helpers) == Set(declared), "Package.swift declares \(declared); ExecutablePath.helpers has \(ExecutablePath.helpers)")
+    #expect(Set(Self.helpers).isSubset(of: Set(ExecutablePath.helpers)))
   }
 
   /// A `subdash` copied alone into PREFIX/bin: `fetch` says which files it looked for and how to
@@ -36,7 +41,7 @@ import Testing
     let decoy = prefix.appendingPathComponent("elsewhere")
     try FileManager.default.createDirectory(at: decoy, withIntermediateDirectories: true)
     let marker = prefix.appendingPathComponent("decoy-ran")
-    for name in Self.helpers {
+    for name in ExecutablePath.helpers {
       let script = decoy.appendingPathComponent(name)
       try "#!/bin/sh\ntouch '\(marker.path)'\n".write(to: script, atomically: true, encoding: .utf8)
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
@@ -55,7 +60,8 @@ import Testing
     }
     let version = try Self.run(bin.appendingPathComponent("subdash"), ["--version"], in: decoy, path: decoy.path)
     #expect(version.status == 0)
-    #expect(version.stdout.contains("subdash-fetch    missing (looked for \(bin.path)/subdash-fetch and \(prefix.path)/libexec/subdash/subdash-fetch)"))
+    let fetchLine = version.stdout.split(separator: "\n").first { $0.hasPrefix("  subdash-fetch ") }
+    #expect(fetchLine?.hasSuffix(" missing (looked for \(bin.path)/subdash-fetch and \(prefix.path)/libexec/subdash/subdash-fetch)") == true, "\(version.stdout)")
     #expect(version.stdout.hasSuffix("install them with scripts/install.sh PREFIX\n"))
     #expect(!FileManager.default.fileExists(atPath: marker.path))
   }
@@ -70,13 +76,13 @@ import Testing
     try FileManager.default.createDirectory(at: libexec, withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: CommandLineTests.binary, to: bin.appendingPathComponent("subdash"))
     let built = CommandLineTests.binary.deletingLastPathComponent()
-    for name in Self.helpers {
+    for name in ExecutablePath.helpers {
       // A link is enough for a helper: it is found by stat, and runs from wherever it lives.
       try FileManager.default.createSymbolicLink(at: libexec.appendingPathComponent(name), withDestinationURL: built.appendingPathComponent(name))
     }
     let version = try Self.run(bin.appendingPathComponent("subdash"), ["--version"], in: prefix, path: "/nonexistent")
     #expect(version.status == 0)
-    for name in Self.helpers {
+    for name in ExecutablePath.helpers {
       #expect(version.stdout.contains(" \(libexec.path)/\(name)\n"), "\(name) not listed: \(version.stdout)")
     }
     #expect(!version.stdout.contains("missing"))

@@ -14,7 +14,8 @@ import Darwin
 /// `_NSGetExecutablePath` plus `realpath` here.
 package enum ExecutablePath {
   /// Every helper `subdash` may run, in the order `subdash --version` lists them.
-  package static let helpers = ["subdash-list", "subdash-fetch", "subdash-db", "subdash-listen", "subdash-deliver"]
+  /// Every executable target named subdash-* in Package.swift (InstallLayoutTests checks).
+  package static let helpers = ["subdash-list", "subdash-fetch", "subdash-db", "subdash-listen", "subdash-deliver", "subdash-retention"]
 
   /// What to run for each command when no helper is found, said in the one-line error.
   package static let installCommand = "scripts/install.sh PREFIX"
