@@ -31,6 +31,7 @@ import Testing
       "steady-renewals", "grace-recovered", "retry-recovered", "failure-to-expiry", "voluntary-churn-win-back",
       "upgrade-mid-period", "downgrade-at-renewal", "offer-code-new-subscriber", "offer-code-active-subscriber",
       "declined-price-increase", "refund",
+      "commitment-full", "commitment-cancel-month-4", "commitment-billing-failure-month-7", "commitment-upgrade-month-2",
     ]
     for name in required { #expect(Self.examples.contains(name + ".scenario"), "missing \(name).scenario") }
   }
@@ -98,7 +99,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ("buy", 1, "expected buy <product id> [family] [no intro]"),
+    ("buy", 1, "expected buy <product id> [monthly] [family] [no intro]"),
     ("catalog pass.storekit\nadvance 3 fortnights", 2, "unknown unit \"fortnights\""),
     ("catalog pass.storekit\n\n# fine\nexpect notification did renew", 4, "expected a notification such as DID_RENEW"),
     ("teleport", 1, "unknown step \"teleport\""),

@@ -75,7 +75,7 @@ import Testing
     let syntax = dir.write("syntax.scenario", "catalog \(Sim.catalogPath)\nbuy\n")
     let s = try Self.run(["simulate", "--check", syntax])
     #expect(s.status == 2)
-    #expect(s.stderr == "syntax.scenario:2: expected buy <product id> [family] [no intro]\n")
+    #expect(s.stderr == "syntax.scenario:2: expected buy <product id> [monthly] [family] [no intro]\n")
 
     let noFile = try Self.run(["simulate", "--fast", dir.file("missing.json")])
     #expect(noFile.status == 2)

@@ -76,6 +76,23 @@ extension ScenarioRunner {
       }
     case .error:
       break
+    case .billingPlan(let plan):
+      if t?.billingPlanType != plan { throw fail(plan?.rawValue ?? "none", t?.billingPlanType?.rawValue ?? "none") }
+    case .commitmentPayment(let number, let total):
+      let c = t?.commitmentInfo
+      let actual = c.map { "payment \($0.billingPeriodNumber.map(String.init) ?? "?") of \($0.totalBillingPeriods.map(String.init) ?? "?")" } ?? "no commitment"
+      if c?.billingPeriodNumber != number || c?.totalBillingPeriods != total { throw fail("payment \(number) of \(total)", actual) }
+    case .noCommitment:
+      if t?.commitmentInfo != nil || info?.commitmentInfo != nil {
+        throw fail("no commitment", t?.commitmentInfo != nil ? "the latest transaction has commitmentInfo" : "renewal info has commitmentInfo")
+      }
+    case .commitmentEnds(let date):
+      if t?.commitmentInfo?.commitmentExpiresDate != date { throw fail(date.description, show(t?.commitmentInfo?.commitmentExpiresDate)) }
+    case .commitmentAutoRenew(let on):
+      let actual = info?.commitmentInfo?.commitmentAutoRenewStatus
+      if actual != (on ? .on : .off) {
+        throw fail(on ? "commitment auto-renew on" : "commitment auto-renew off", actual.map { $0 == .on ? "on" : "off" } ?? "none")
+      }
     }
   }
 

@@ -24,13 +24,47 @@ enum ScenarioExpectParser {
     "win-back": winBack, "winback": winBack,
     "revocation": revocation,
     "error": { l throws(SimTextError) in [.error(try value(l, 1))] },
+    "billing": billingPlan,
+    "payment": commitmentPayment,
+    "commitment": commitment,
   ]
+
+  /// `expect billing plan monthly|upfront|none`.
+  static func billingPlan(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    guard l.count == 3, l.keys[1] == "plan" else { throw SimTextError("expected expect billing plan monthly|upfront|none") }
+    switch l.keys[2] {
+    case "monthly": return [.billingPlan(.monthly)]
+    case "upfront", "up-front": return [.billingPlan(.billedUpfront)]
+    case "none": return [.billingPlan(nil)]
+    default: throw SimTextError("expected monthly, upfront or none after expect billing plan, found \"\(l.words[2])\"")
+    }
+  }
+
+  /// `expect payment 4 of 12`.
+  static func commitmentPayment(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    guard l.count == 4, l.keys[2] == "of", let n = Int(l.keys[1]), let total = Int(l.keys[3]), n >= 1, total >= 1 else {
+      throw SimTextError("expected expect payment <n> of <total>, such as expect payment 4 of 12")
+    }
+    return [.commitmentPayment(number: n, total: total)]
+  }
+
+  /// `expect commitment ends DATE`, `expect commitment auto-renew on|off`, `expect commitment none`.
+  static func commitment(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    let usage = "expected expect commitment ends <date>, expect commitment auto-renew on|off or expect commitment none"
+    guard l.count >= 2 else { throw SimTextError(usage) }
+    switch l.keys[1] {
+    case "ends": return [.commitmentEnds(try ScenarioParser.date(try value(l, 2)))]
+    case "auto-renew": return [.commitmentAutoRenew(try onOff(try value(l, 2)))]
+    case "none" where l.count == 2: return [.noCommitment]
+    default: throw SimTextError(usage)
+    }
+  }
 
   static func parse(_ w: [String]) throws(SimTextError) -> [Expectation] {
     let line = ScenarioWords(w)
     guard let first = line.keys.first else { throw SimTextError("expected something to expect (status, notification, access …)") }
     guard let read = table[first] else {
-      throw SimTextError("unknown expectation \"\(w[0])\" (status, notification, notifications, last notification, no more notifications, access, product, renewal product, auto-renew, expires, grace until, clock, price, renewal price, expiration intent, offer, win-back, price increase status, revocation reason, error)")
+      throw SimTextError("unknown expectation \"\(w[0])\" (status, notification, notifications, last notification, no more notifications, access, product, renewal product, auto-renew, expires, grace until, clock, price, renewal price, expiration intent, offer, win-back, price increase status, revocation reason, billing plan, payment, commitment, error)")
     }
     return try read(line)
   }

@@ -99,6 +99,16 @@ public enum Expectation: Equatable, Sendable {
   case revocationType(RevocationType?, percentage: Int?)
   /// The step before this line was refused, with a message containing this text.
   case error(String)
+  /// The latest transaction's `billingPlanType` (nil: none).
+  case billingPlan(BillingPlanType?)
+  /// `commitmentInfo.billingPeriodNumber` of `totalBillingPeriods` of the latest transaction.
+  case commitmentPayment(number: Int, total: Int)
+  /// Neither the latest transaction nor the renewal info carries a `commitmentInfo`.
+  case noCommitment
+  /// `commitmentInfo.commitmentExpiresDate` of the latest transaction.
+  case commitmentEnds(Instant)
+  /// The renewal info's `commitmentInfo.commitmentAutoRenewStatus`.
+  case commitmentAutoRenew(Bool)
 }
 
 /// `DID_FAIL_TO_RENEW / GRACE_PERIOD`: a type and an optional subtype. A label without a subtype

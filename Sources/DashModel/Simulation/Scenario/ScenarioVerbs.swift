@@ -89,14 +89,16 @@ enum ScenarioVerbs {
 
   static func buy(_ l: ScenarioWords) throws(SimTextError) -> [ScenarioStep] {
     let (w, k) = (l.words, l.keys)
-    try l.need(2, "buy <product id> [family] [no intro]")
+    try l.need(2, "buy <product id> [monthly] [family] [no intro]")
     var request = PurchaseRequest(productId: w[1])
     var i = 2
     while i < k.count {
       if k[i] == "family" { request.familyShared = true; i += 1 }
       else if k[i] == "no", i + 1 < k.count, k[i + 1] == "intro" { request.useIntroductoryOffer = false; i += 2 }
       else if k[i] == "no-intro" { request.useIntroductoryOffer = false; i += 1 }
-      else { throw SimTextError("unexpected \"\(w[i])\" after buy (expected family or no intro)") }
+      // The monthly billing plan with a 12-month commitment (StoreKit's .billingPlanType(.monthly)).
+      else if k[i] == "monthly" { request.billingPlan = .monthly; i += 1 }
+      else { throw SimTextError("unexpected \"\(w[i])\" after buy (expected monthly, family or no intro)") }
     }
     return [.buy(request)]
   }
