@@ -17,7 +17,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
-    // App Store Server API client (subdash-fetch only; see docs/fetch.md for why a separate binary).
+    // The HTTP client: App Store Server API calls (AppStoreAPI, in subdash-fetch) and what SubDash sends
+    // as the App Store (NotificationDelivery: subdash-deliver, subdash-retention, serve's test
+    // notifications in subdash-listen). Never in `subdash` itself (StartupLinkageTests, docs/architecture.md).
     .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     // HTTPRequestPart for listen's connection guard (already in the graph through Hummingbird).
@@ -25,7 +27,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
-    // The team store (subdash-db only): subscribers in PostgreSQL.
+    // The team store: subscribers in PostgreSQL (SubscriberDatabase, in subdash-db and in subdash-listen
+    // for `listen --db` and `serve --db`).
     .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
   ],
   targets: [
@@ -136,11 +139,11 @@ let package = Package(
     .testTarget(
       name: "DashViewTests",
       dependencies: ["DashView", "DashModel"],
-      resources: [.copy("Snapshots")]
+      exclude: ["Snapshots"]  // read from the source tree (Support/Snapshot.swift), so a re-record lands there
     ),
     // A team's subscribers in PostgreSQL: each state file's bytes (and its journal's) in a row, row
-    // locks for writers, LISTEN/NOTIFY for readers. postgres-nio and Foundation stay in here and in
-    // `subdash-db`, which `subdash db …` and `subdash --db URL` run.
+    // locks for writers, LISTEN/NOTIFY for readers. postgres-nio and Foundation stay in here, in
+    // `subdash-db` (which `subdash db …` and `subdash --db URL` run) and in `subdash-listen` (`--db`).
     .target(
       name: "SubscriberDatabase",
       dependencies: ["DashModel", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log")]
@@ -155,7 +158,9 @@ let package = Package(
     // injects: no PostgreSQL code here). No HTTP here, so it is tested directly.
     .target(name: "NotificationReceiver", dependencies: ["AppStoreSigning", "DashModel"]),
     // The App Store Server API answered from a directory of state files, signed by the local CA
-    // (`subdash serve`, `listen --serve-api`). No HTTP here: requests in, answers out.
+    // (`subdash serve`, `listen --serve-api`): requests in, answers out; subdash-listen's server hands
+    // it requests. What it sends (test notifications, Retention Messaging performance tests) goes
+    // through NotificationDelivery's sender.
     .target(name: "LocalAppStoreAPI", dependencies: ["AppStoreAuth", "AppStoreSigning", "DashModel", "NotificationDelivery"]),
     // `subdash listen`: the HTTP server (Hummingbird) around NotificationReceiver, exec'd by `subdash`.
     .executableTarget(
