@@ -60,7 +60,7 @@ extension NotificationReceiver {
 
 extension StateFileError {
   /// The subscriber's and the refused data's environments, when that is why a write was refused.
-  var environments: (subscriber: String, incoming: String)? {
+  public var environments: (subscriber: String, incoming: String)? {
     if case .otherEnvironment(let subscriber, let incoming) = kind { return (subscriber, incoming) }
     return nil
   }

@@ -67,14 +67,20 @@ struct ImportDirectory: AsyncParsableCommand {
   @OptionGroup var db: DatabaseOption
 
   func run() async throws {
-    let (subscribers, catalogs): ([StoredSubscriber], [String: [UInt8]])
-    do { (subscribers, catalogs) = try DirectoryFiles.read(directory) } catch { throw failure(error) }
+    // The directory is checked first (a bad file: exit 2 without connecting), and read again once
+    // the rows' versions are known: a row a concurrent writer (`listen --db`) changes after that
+    // is not replaced (DatabaseError.changed, exit 75, nothing stored).
+    do { _ = try DirectoryFiles.read(directory) } catch { throw failure(error) }
     let url = try db.databaseURL()
-    try await withDatabase(url) { database in
+    let directory = directory
+    let (subscribers, catalogs) = try await withDatabase(url) { database in
       try await database.migrate()
-      try await database.store(subscribers, catalogs: catalogs)
+      let seen = try await database.versions()
+      let (subscribers, catalogs) = try DirectoryFiles.read(directory)
+      try await database.store(subscribers, catalogs: catalogs, unchangedSince: seen)
+      return (subscribers.count, catalogs.count)
     }
-    print("\(url.description): stored \(subscribers.count) subscriber\(subscribers.count == 1 ? "" : "s") and \(catalogs.count) catalog\(catalogs.count == 1 ? "" : "s") from \(directory)")
+    print("\(url.description): stored \(counted(subscribers, "subscriber")) and \(counted(catalogs, "catalog")) from \(directory)")
   }
 }
 

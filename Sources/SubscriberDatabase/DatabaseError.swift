@@ -9,20 +9,24 @@ public enum DatabaseError: Error, CustomStringConvertible, Equatable {
   /// Another writer held the subscriber's lock longer than `SubscriberDatabase.lockWait`; nothing
   /// was changed, and the same change later may succeed (a receiver answers 503).
   case busy(String)
+  /// A row changed between a writer reading it and storing over it (`db import` while a
+  /// `listen --db` applied a notification): nothing was stored, so that change is not lost.
+  case changed(String)
 
   public var description: String {
     switch self {
-    case .usage(let m), .file(let m), .server(let m), .busy(let m): return m
+    case .usage(let m), .file(let m), .server(let m), .busy(let m), .changed(let m): return m
     }
   }
 
-  /// 64 for the command line, 2 for a file, 1 for the server, 75 (EX_TEMPFAIL: try again) when busy.
+  /// 64 for the command line, 2 for a file, 1 for the server, 75 (EX_TEMPFAIL: try again) when
+  /// busy or changed underneath.
   public var exitCode: Int32 {
     switch self {
     case .usage: return 64
     case .file: return 2
     case .server: return 1
-    case .busy: return 75
+    case .busy, .changed: return 75
     }
   }
 }

@@ -73,21 +73,42 @@ public final class SubscriberDatabase: Sendable {
   /// Stores subscribers (insert or replace, one transaction for all, NOTIFY for each) and the
   /// catalogs they name. A catalog already stored under the same name with other bytes is refused:
   /// replacing it would change every other subscriber that names it.
-  public func store(_ subscribers: [StoredSubscriber], catalogs: [String: [UInt8]]) async throws {
+  ///
+  /// `unchangedSince`: the versions the caller saw before it read what it stores (`versions()`;
+  /// a name missing there was no row). Each row is then locked as `update` locks it and replaced
+  /// only if it is still that version; a row another writer created or changed in between (a
+  /// `listen --db` applying a notification during `db import`) fails the whole store with
+  /// `DatabaseError.changed`, nothing stored, rather than losing that writer's change.
+  public func store(_ subscribers: [StoredSubscriber], catalogs: [String: [UInt8]], unchangedSince seen: [String: Int64]? = nil) async throws {
     try await transaction { c in
-      for (name, bytes) in catalogs.sorted(by: { $0.key < $1.key }) {
-        let existing = try await c.query("SELECT bytes FROM subdash_catalogs WHERE name = \(name) FOR UPDATE", logger: logger)
-        var stored: ByteBuffer?
-        for try await (b) in existing.decode(ByteBuffer.self) { stored = b }
-        if let stored {
-          guard Array(stored.readableBytesView) == bytes else {
-            throw DatabaseError.file("catalog \(name): the database holds another file by this name; rename one of them")
+      if let seen {
+        _ = try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger).collect()
+        // Name order: two imports of overlapping directories lock in the same order, never crosswise.
+        for s in subscribers.sorted(by: { $0.name < $1.name }) {
+          let now = try await self.lockedRow(s.name, on: c)?.version
+          guard now == seen[s.name] else {
+            throw DatabaseError.changed("\(s.name): another writer \(now == nil ? "removed" : seen[s.name] == nil ? "created" : "changed") this subscriber in \(url.description) while it was being stored (version \(seen[s.name].map(String.init) ?? "none") then, \(now.map(String.init) ?? "none") now); nothing was stored, so that change is kept")
           }
-          continue
         }
-        try await c.query("INSERT INTO subdash_catalogs (name, bytes) VALUES (\(name), \(ByteBuffer(bytes: bytes)))", logger: logger)
       }
+      try await self.storeCatalogs(catalogs, on: c)
       for s in subscribers { try await self.upsert(s, on: c) }
+    }
+  }
+
+  /// Catalogs not stored yet are inserted; one stored under the same name with other bytes is refused.
+  private func storeCatalogs(_ catalogs: [String: [UInt8]], on c: PostgresConnection) async throws {
+    for (name, bytes) in catalogs.sorted(by: { $0.key < $1.key }) {
+      let existing = try await c.query("SELECT bytes FROM subdash_catalogs WHERE name = \(name) FOR UPDATE", logger: logger)
+      var stored: ByteBuffer?
+      for try await (b) in existing.decode(ByteBuffer.self) { stored = b }
+      if let stored {
+        guard Array(stored.readableBytesView) == bytes else {
+          throw DatabaseError.file("catalog \(name): the database holds another file by this name; rename one of them")
+        }
+        continue
+      }
+      try await c.query("INSERT INTO subdash_catalogs (name, bytes) VALUES (\(name), \(ByteBuffer(bytes: bytes)))", logger: logger)
     }
   }
 
@@ -144,28 +165,54 @@ public final class SubscriberDatabase: Sendable {
   /// this fail with `DatabaseError.busy`, having changed nothing, instead of holding the caller.
   @discardableResult
   public func update(_ name: String, _ change: @Sendable (StoredSubscriber?) async throws -> StoredSubscriber?) async throws -> StoredSubscriber? {
+    try await updateWithCatalogs(name) { current in try await change(current).map { ($0, [:]) } }
+  }
+
+  /// `update` whose change may also name catalogs to store with the row (a new subscriber's),
+  /// in the same transaction: a catalog stored under that name with other bytes refuses the change.
+  @discardableResult
+  public func updateWithCatalogs(_ name: String, _ change: @Sendable (StoredSubscriber?) async throws -> (row: StoredSubscriber, catalogs: [String: [UInt8]])?) async throws -> StoredSubscriber? {
     try await transaction { c in
       _ = try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger).collect()
-      // A row lock cannot lock a row that does not exist yet: two writers of a new subscriber
-      // would both see nothing and the second insert would replace the first. A transaction-scoped
-      // advisory lock on the name serialises them whether the row exists or not.
-      // Read to its end: a lock wait that ran out (55P03) is reported on the result, and unread it
-      // would surface only as the next query's "current transaction is aborted".
-      _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger).collect()
-      let rows = try await c.query("""
-        SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers WHERE name = \(name) FOR UPDATE
-        """, logger: logger)
-      var current: StoredSubscriber?
-      for try await (n, document, journalName, journal, catalog, version) in rows.decode((String, ByteBuffer, String?, ByteBuffer?, String?, Int64).self) {
-        let j: (name: String, bytes: [UInt8])? = journalName.map { ($0, journal.map { Array($0.readableBytesView) } ?? []) }
-        current = StoredSubscriber(name: n, document: Array(document.readableBytesView), journal: j, catalogName: catalog, version: version)
-      }
-      guard var next = try await change(current) else { return current }
+      let current = try await self.lockedRow(name, on: c)
+      guard let decided = try await change(current) else { return current }
+      var next = decided.row
       next.name = name
+      try await self.storeCatalogs(decided.catalogs, on: c)
       try await self.upsert(next, on: c)
       next.version = (current?.version ?? 0) + 1
       return next
     }
+  }
+
+  /// Locks subscriber `name` until the transaction ends and reads its latest committed row (nil:
+  /// none yet). The wait is bounded by the transaction's `lock_timeout`.
+  private func lockedRow(_ name: String, on c: PostgresConnection) async throws -> StoredSubscriber? {
+    // A row lock cannot lock a row that does not exist yet: two writers of a new subscriber
+    // would both see nothing and the second insert would replace the first. A transaction-scoped
+    // advisory lock on the name serialises them whether the row exists or not.
+    // Read to its end: a lock wait that ran out (55P03) is reported on the result, and unread it
+    // would surface only as the next query's "current transaction is aborted".
+    _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger).collect()
+    let rows = try await c.query("""
+      SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers WHERE name = \(name) FOR UPDATE
+      """, logger: logger)
+    var current: StoredSubscriber?
+    for try await (n, document, journalName, journal, catalog, version) in rows.decode((String, ByteBuffer, String?, ByteBuffer?, String?, Int64).self) {
+      let j: (name: String, bytes: [UInt8])? = journalName.map { ($0, journal.map { Array($0.readableBytesView) } ?? []) }
+      current = StoredSubscriber(name: n, document: Array(document.readableBytesView), journal: j, catalogName: catalog, version: version)
+    }
+    return current
+  }
+
+  /// Every row's version by name, for `store(_:catalogs:unchangedSince:)`.
+  public func versions() async throws -> [String: Int64] {
+    var out: [String: Int64] = [:]
+    do {
+      let rows = try await client.query("SELECT name, version FROM subdash_subscribers", logger: logger)
+      for try await (name, version) in rows.decode((String, Int64).self) { out[name] = version }
+    } catch { throw Self.describe(error, url) }
+    return out
   }
 
   /// A transaction whose refusals and failures come out as one-line `DatabaseError`s.

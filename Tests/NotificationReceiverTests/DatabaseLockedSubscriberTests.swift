@@ -7,6 +7,7 @@ import FoundationNetworking
 import Testing
 @testable import NotificationReceiver
 @testable import SubscriberDatabase
+@testable import subdash_listen
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import NotificationReceiver
 @testable import SubscriberDatabase
+@testable import subdash_listen
 
 /// `subdash listen --db`: two receivers (two `listen` processes' worth of connection pools) take
 /// deliveries for the same subscribers at once. Row locks serialise them: every notification is
