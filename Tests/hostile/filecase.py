@@ -2,7 +2,7 @@
 exact exit code, a phrase of its message, that the message is one line (warnings aside) with no
 trap or backtrace, and that nothing was written where the command refuses."""
 import os, subprocess
-from snapshot import snapshot, differences
+from snapshot import snapshot, differences, judge_writes
 
 TRAPS = ["Fatal error", "Stack dump", "Current stack trace", "backtrace", "Illegal instruction", "Segmentation fault"]
 
@@ -37,15 +37,7 @@ class FileCases:
         except subprocess.TimeoutExpired:
             hang = True
             problems.append(f"hang: no exit within {timeout} s")
-        diff = differences(before, snapshot(self.watched))
-        if writes is None:
-            if diff:
-                problems.append(f"files changed by a refused command: {diff[:4]}")
-                wrong = wrong or any(d.startswith("+") for d in diff)
-                lost = any(d[0] in "-~" for d in diff)
-        else:
-            why = writes(diff)
-            if why:
-                problems.append(why)
-                lost = lost or any(d[0] in "-~" for d in diff)
+        found, wrote, lost = judge_writes(differences(before, snapshot(self.watched)), writes, "command")
+        problems += found
+        wrong = wrong or wrote
         return self.tally.record("files", name, problems, crash, hang, wrong, lost)

@@ -3,7 +3,7 @@ the body, that nothing was written where the request is refused, that the answer
 the deadline (else a hang) and that the process is still alive (else a crash, and a restart)."""
 import time
 from rawhttp import Hang
-from snapshot import snapshot, differences
+from snapshot import snapshot, differences, judge_writes
 
 # Paths no request may ever put a file in or change: the state directory and what is around it.
 LOCAL_WORDS = ["/tmp/", "/work/", ".json", "errno", "No such file", "Permission denied"]
@@ -50,16 +50,9 @@ class HTTPCases:
                 problems.append(f"answered after {took:.2f} s, bound {within} s")
         after = [snapshot(d) for d in self.watched]
         diff = sum((differences(b, a) for b, a in zip(before, after)), [])
-        if writes is None:
-            if diff:
-                problems.append(f"files changed by a refused request: {diff[:4]}")
-                wrong = wrong or any(d.startswith("+") for d in diff)
-                lost = any(d[0] in "-~" for d in diff)
-        else:
-            why = writes(diff)
-            if why:
-                problems.append(why)
-                lost = True
+        found, wrote, lost = judge_writes(diff, writes, "request")
+        problems += found
+        wrong = wrong or wrote
         if hang and not self.server.responsive():
             problems.append("the server stopped answering; restarted")
         if not self.server.revive():

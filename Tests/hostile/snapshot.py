@@ -27,3 +27,22 @@ def differences(before, after):
     out += [f"-{p}" for p in before if p not in after]
     out += [f"~{p}" for p in before if p in after and before[p] != after[p]]
     return sorted(out)
+
+
+def judge_writes(diff, writes, refused):
+    """What the files' differences say about a case: (problems, wrong, lost). `writes` is None when
+    nothing may change (a refused command or request: `refused` names it), else a check that returns
+    why the change is not the expected one. A file that appeared means the case was accepted (wrong);
+    one removed or changed means data was lost."""
+    problems, wrong, lost = [], False, False
+    if writes is None:
+        if diff:
+            problems.append(f"files changed by a refused {refused}: {diff[:4]}")
+            wrong = any(d.startswith("+") for d in diff)
+            lost = any(d[0] in "-~" for d in diff)
+    else:
+        why = writes(diff)
+        if why:
+            problems.append(why)
+            lost = any(d[0] in "-~" for d in diff)
+    return problems, wrong, lost
