@@ -1,5 +1,5 @@
 // libFuzzer entry over what a stranger can send SubDash as signed App Store data. Built by
-// Fuzz/run-jws.sh with `swiftc -sanitize=fuzzer,address` over AppStoreSigning's and DashModel's
+// `Fuzz/run.sh jws` with `swiftc -sanitize=fuzzer,address` over AppStoreSigning's and DashModel's
 // sources (swift-crypto, swift-certificates and swift-asn1 are linked from `swift build`, not
 // instrumented: a trap inside them still ends the run). The first byte picks what the rest is:
 //   'S'  three parts split at 0x00 bytes: header JSON, payload JSON, raw signature. They are
