@@ -40,7 +40,8 @@ let package = Package(
     ),
     // Pure model: state file, catalog, lifecycle, actions, simulation engine, storage.
     .target(name: "DashModel", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
-    // Pure presentation: frames of styled cells, layout, key map, UI reducer. Never calls ncurses.
+    // Presentation: frames of styled cells, layout, key map, the reducers, the list's rows. Never calls
+    // ncurses; reads state files only to make the list's rows (List/ListRow+Read.swift).
     .target(name: "DashView", dependencies: ["DashModel"]),
     // The runtime: the only target that touches the terminal (Terminal.swift is the one file that
     // calls ncurses), signals and inotify; the dashboard and list apps that both executables run.
