@@ -16,6 +16,9 @@ import Darwin
 /// which the loop does every `pollIntervalMs`.
 ///
 /// Debouncing is the caller's job: `drain()` only reports "something happened".
+///
+/// inotify is Linux's; elsewhere this compiles to the polling watcher alone (docs/platforms.md),
+/// the same one `useInotify: false` runs and the tests cover here.
 package final class FileWatcher {
   package enum Mode: Equatable { case inotify, polling }
 
@@ -35,6 +38,7 @@ package final class FileWatcher {
   private var changedNames: Set<String> = []
   private var lostNames = false
 
+  #if os(Linux)
   /// Events subscribed to on the directory.
   private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
   /// The ones that mean "the content at `path` is now different": finished in-place writes,
@@ -42,6 +46,7 @@ package final class FileWatcher {
   /// written yet and its IN_CLOSE_WRITE follows; IN_MODIFY is never subscribed, since it fires
   /// for every write(2) of a half-written file.
   private static let changeMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
+  #endif
 
   /// True when `SUBDASH_NO_INOTIFY=1`: a support switch for file systems where inotify is
   /// silent (NFS, some container bind mounts, WSL's /mnt).
@@ -87,6 +92,7 @@ package final class FileWatcher {
   deinit { if let fd { close(fd) } }
 
   private func startInotify() {
+    #if os(Linux)
     let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard fd >= 0 else { return }
     guard inotify_add_watch(fd, directory, Self.mask) >= 0 else {
@@ -95,12 +101,22 @@ package final class FileWatcher {
     }
     self.fd = fd
     self.mode = .inotify
+    #endif
   }
 
   /// Consumes everything pending and returns true if the watched file may have changed.
   /// Cheap: one read(2) per call in inotify mode, one stat(2) in polling mode.
   package func drain() -> Bool {
     guard let fd else { return pollStat() }
+    #if os(Linux)
+    return drainInotify(fd)
+    #else
+    return pollStat()
+    #endif
+  }
+
+  #if os(Linux)
+  private func drainInotify(_ fd: Int32) -> Bool {
     var changed = false
     var lostWatch = false
     let bufferSize = 16 * 1024
@@ -130,6 +146,7 @@ package final class FileWatcher {
     }
     return changed
   }
+  #endif
 
   private func pollStat() -> Bool {
     let now = FileIdentity(path: path)
@@ -142,6 +159,7 @@ package final class FileWatcher {
     package var name: [UInt8]
   }
 
+  #if os(Linux)
   /// Splits a read(2) buffer into events. `inotify_event` is 16 bytes followed by `len` bytes of
   /// NUL-padded name (the flexible array member does not import), and records are not aligned.
   package static func parse(_ bytes: UnsafeRawBufferPointer) -> [Event] {
@@ -159,6 +177,7 @@ package final class FileWatcher {
     }
     return events
   }
+  #endif
 }
 
 /// What stat polling compares. The inode catches rename-over writes that keep size and mtime
