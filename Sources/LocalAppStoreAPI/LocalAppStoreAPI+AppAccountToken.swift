@@ -17,17 +17,14 @@ extension LocalAppStoreAPI {
     guard s.state.subscriber.latestTransaction?.isFamilyShared != true else {
       throw APIFailure.invalidRequest(code: 4_000_185, message: "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
     }
-    do throws(StateFile.UpdateFailure<ActionError>) {
-      let saved = try await StateFile.updateWithoutBlocking(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
-        try AppAccountTokenUpdate.apply(token: token, to: current, at: now(of: current)).get()
-      }
-      return Answer(status: 200, note: saved.change.message)
-    } catch {
-      switch error {
-      // SubDash does not change Production data (a fetched customer's file stays Apple's).
-      case .refused(let why): throw APIFailure.invalidRequest(code: 4_000_000, message: "Bad request: \(why.message)")
-      case .file(let e): throw APIFailure.unreadable(s.path, e.description)
-      }
+    switch await change(s, { (current) throws(ActionError) -> Change in
+      try AppAccountTokenUpdate.apply(token: token, to: current, at: self.now(of: current)).get()
+    }) {
+    case .applied(let c), .created(let c): return Answer(status: 200, note: c.message)
+    case .unchanged: return Answer(status: 200, note: "nothing changed")
+    // SubDash does not change Production data (a fetched customer's file stays Apple's).
+    case .refused(let why): throw APIFailure.invalidRequest(code: 4_000_000, message: "Bad request: \(why.message)")
+    case .busy(let e), .failed(let e): throw APIFailure.unreadable(s.path, e.description)
     }
   }
 }

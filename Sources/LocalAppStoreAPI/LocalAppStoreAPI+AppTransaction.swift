@@ -41,16 +41,13 @@ extension LocalAppStoreAPI {
       }
       throw APIFailure.transactionNotFound
     }
-    do throws(StateFile.UpdateFailure<ActionError>) {
-      let saved = try await StateFile.updateWithoutBlocking(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
-        FinishedTransactions.apply(transactionId: transactionId, to: current, at: now(of: current))
-      }
-      return Answer(status: 200, note: saved.change.message)
-    } catch {
-      switch error {
-      case .refused(let why): throw APIFailure.invalidRequest(code: 4_000_000, message: "Bad request: \(why.message)")
-      case .file(let e): throw APIFailure.unreadable(s.path, e.description)
-      }
+    switch await change(s, { (current) throws(ActionError) -> Change in
+      FinishedTransactions.apply(transactionId: transactionId, to: current, at: self.now(of: current))
+    }) {
+    case .applied(let c), .created(let c): return Answer(status: 200, note: c.message)
+    case .unchanged: return Answer(status: 200, note: "nothing changed")
+    case .refused(let why): throw APIFailure.invalidRequest(code: 4_000_000, message: "Bad request: \(why.message)")
+    case .busy(let e), .failed(let e): throw APIFailure.unreadable(s.path, e.description)
     }
   }
 

@@ -10,16 +10,13 @@ extension LocalAppStoreAPI {
   func sendConsumption(_ transactionId: String, _ body: [UInt8], _ env: AppStoreEnvironment) async throws -> Answer {
     let s = try directory.subscriber(owning: transactionId, environment: env)
     let info = try ConsumptionRequestBody.parse(body)
-    do throws(StateFile.UpdateFailure<ActionError>) {
-      let saved = try await StateFile.updateWithoutBlocking(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
-        try Simulator.recordConsumption(info, transactionId: transactionId, in: current, at: now(of: current)).get()
-      }
-      return Answer(status: 202, note: saved.change.message)
-    } catch {
-      switch error {
-      case .refused(let why): return Answer(status: 202, note: "nothing recorded: \(why.message)")
-      case .file(let e): throw APIFailure.unreadable(s.path, e.description)
-      }
+    switch await change(s, { (current) throws(ActionError) -> Change in
+      try Simulator.recordConsumption(info, transactionId: transactionId, in: current, at: self.now(of: current)).get()
+    }) {
+    case .applied(let c), .created(let c): return Answer(status: 202, note: c.message)
+    case .unchanged: return Answer(status: 202, note: "nothing recorded")
+    case .refused(let why): return Answer(status: 202, note: "nothing recorded: \(why.message)")
+    case .busy(let e), .failed(let e): throw APIFailure.unreadable(s.path, e.description)
     }
   }
 }

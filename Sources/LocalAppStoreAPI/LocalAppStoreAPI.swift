@@ -360,20 +360,18 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     }
     let s = try directory.subscriber(owning: originalId, environment: env)
     let wall = wallNow
-    let saved: StateFile.Saved
-    do throws(StateFile.UpdateFailure<ActionError>) {
-      // A subscriber locked past the bound is a 500 with the retryable 5000001, as Apple answers
-      // a temporary failure; the wait holds no thread (other requests go on).
-      saved = try await StateFile.updateWithoutBlocking(path: s.path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
-        let at = (try? Simulator.settings(current))?.now ?? wall
-        return try Actions.apply(.extendRenewalDate(days: days, reason: reason), to: current, at: at, timing: Simulator.timing(current)).get()
-      }
-    } catch {
-      switch error {
-      case .refused(.extensionRefused(let r)): throw APIFailure.extensionRefused(code: r.errorCode, message: r.message)
-      case .refused(let other): throw APIFailure.extensionRefused(code: 4_030_004, message: other.message)
-      case .file(let e): throw APIFailure.unreadable(s.path, e.description)
-      }
+    let saved: Change
+    // A subscriber locked past the bound is a 500 with the retryable 5000001, as Apple answers
+    // a temporary failure; the wait holds no thread (other requests go on).
+    switch await change(s, { (current) throws(ActionError) -> Change in
+      let at = (try? Simulator.settings(current))?.now ?? wall
+      return try Actions.apply(.extendRenewalDate(days: days, reason: reason), to: current, at: at, timing: Simulator.timing(current)).get()
+    }) {
+    case .applied(let c), .created(let c): saved = c
+    case .unchanged(let state): saved = Change(state: state ?? s.state, message: "nothing changed")
+    case .refused(.extensionRefused(let r)): throw APIFailure.extensionRefused(code: r.errorCode, message: r.message)
+    case .refused(let other): throw APIFailure.extensionRefused(code: 4_030_004, message: other.message)
+    case .busy(let e), .failed(let e): throw APIFailure.unreadable(s.path, e.description)
     }
     let t = saved.state.subscriber.latestTransaction
     return object([("originalTransactionId", .string(t?.originalTransactionId ?? originalId)),

@@ -254,15 +254,14 @@ public struct Deliverer: Sendable {
   /// A locked, re-read update of the file's document only (no history is added). `change`
   /// returns false to write nothing.
   private func update(_ message: String, _ change: (inout SubscriptionState) -> Bool) throws(DeliveryError) {
-    struct Unchanged: Error {}
-    do throws(StateFile.UpdateFailure<Unchanged>) {
-      try StateFile.update(path: path, refusing: Unchanged.self) { (s) throws(Unchanged) -> Change in
-        var next = s
-        guard change(&next) else { throw Unchanged() }
-        return Change(state: next, message: message)
-      }
-    } catch {
-      if case .file(let e) = error { throw DeliveryError(e.description) }
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    switch store.update(existing: name, wait: .bounded, { (s) throws(Never) -> SubscriberEdit in
+      var next = s
+      guard change(&next) else { return .leave }
+      return .save(Change(state: next, message: message))
+    }) {
+    case .applied, .created, .unchanged: return
+    case .busy(let e), .failed(let e): throw DeliveryError(e.description)
     }
   }
 }

@@ -30,14 +30,10 @@ enum FetchedState {
     let options = Importer.Options(originalTransactionId: original, checker: checker)
     let merged = try Importer.merge(inputs: inputs(result), options: options)
     let catalog = try catalogPath.map { catalogPath throws(StateFileError) in try Importer.catalogChoice(catalogPath: catalogPath, statePath: path) }
-    let written = try Importer.write(merged, to: path, catalog: catalog)
     let origin = FetchOrigin(transactionId: result.transactionID, orderId: result.orderID, environment: result.environment.displayName,
                              baseURL: baseURL, roots: roots.map(absolute), fetchedDate: Instant(ms: (now.timeIntervalSince1970 * 1000).rounded()))
-    try StateFile.update(path: path) { (current) throws(StateFileError) -> Change in
-      var state = current
-      origin.write(into: &state.document)
-      return Change(state: state, message: "recorded how to fetch again")
-    }
+    // How to fetch again is recorded in the same locked write as what was fetched.
+    let written = try Importer.write(merged, to: path, catalog: catalog) { document in origin.write(into: &document) }
     return Written(created: written.created, newTransactions: written.newTransactions, newNotifications: written.newNotifications)
   }
 

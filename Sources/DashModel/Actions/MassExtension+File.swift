@@ -18,24 +18,22 @@ extension MassExtension {
   public static func apply(toFile path: String, days: Int, reason: ExtendReasonCode, wall: Instant,
                            includes: (SubscriptionState) -> Bool = { _ in true }) -> FileOutcome {
     var refusal: ActionError?
-    let saved: StateFile.Saved
-    do throws(StateFile.UpdateFailure<ActionError>) {
-      saved = try StateFile.update(path: path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
-        guard includes(current) else { throw .other("not part of the request") }
-        let now = (try? Simulator.settings(current))?.now ?? wall
-        switch apply(days: days, reason: reason, to: current, at: now, timing: Simulator.timing(current)) {
-        case .extended(let change): refusal = nil; return change
-        case .failed(let change, let error): refusal = error; return change
-        case .notIncluded(let why): throw .other(why)
-        }
-      }
-    } catch {
-      switch error {
-      case .refused(let why): return .leftOut(why.message)
-      case .file(let e): return .unreadable(e.description)
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
+      guard includes(current) else { throw .other("not part of the request") }
+      let now = (try? Simulator.settings(current))?.now ?? wall
+      switch apply(days: days, reason: reason, to: current, at: now, timing: Simulator.timing(current)) {
+      case .extended(let change): refusal = nil; return .save(change)
+      case .failed(let change, let error): refusal = error; return .save(change)
+      case .notIncluded(let why): throw .other(why)
       }
     }
+    switch result {
     // A saved change is the extension, or the failure the eligibility rules recorded.
-    return refusal.map { .failed(saved.change, $0) } ?? .extended(saved.change)
+    case .applied(let change), .created(let change): return refusal.map { .failed(change, $0) } ?? .extended(change)
+    case .unchanged: return .leftOut("nothing changed")
+    case .refused(let why): return .leftOut(why.message)
+    case .busy(let e), .failed(let e): return .unreadable(e.description)
+    }
   }
 }

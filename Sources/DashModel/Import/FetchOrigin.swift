@@ -39,14 +39,17 @@ public struct FetchOrigin: Equatable, Sendable {
   }
 
   /// Written over the previous `fetchedFrom`, keeping any key a later version added.
-  public func write(into document: inout StateDocument) {
-    var w = ObjectWriter(document.source[Self.key]?.objectValue ?? JSONObject())
+  public func write(into document: inout StateDocument) { write(into: &document.source) }
+
+  /// The same, on a state document's JSON (a new file's, before it is stored).
+  public func write(into document: inout JSONObject) {
+    var w = ObjectWriter(document[Self.key]?.objectValue ?? JSONObject())
     w.set("transactionId", transactionId)
     w.set("orderId", orderId)
     w.set("environment", environment)
     w.set("baseURL", baseURL)
     w.set("roots", roots.isEmpty ? nil : roots)
     w.set("fetchedDate", fetchedDate)
-    document.source[Self.key] = .object(w.object)
+    document[Self.key] = .object(w.object)
   }
 }

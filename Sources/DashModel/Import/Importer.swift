@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The import API: bytes in (each with a label for messages and provenance), one subscriber's
 /// state out, in memory (`viewingState`) or written through the locked, atomic, journalled path
 /// (`write`). `subdash import`, `subdash FILE` on an importable input and `subdash fetch` use it.
@@ -89,45 +81,62 @@ public enum Importer {
 
   /// What `write` did, for the command's summary line.
   public struct Written: Sendable {
-    public var created: Bool
+    /// What happened to the state file, decided where it was written (never read back from text).
+    public enum Outcome: Sendable, Equatable {
+      /// A new state file.
+      case created
+      /// Added to the existing file.
+      case added
+      /// The file already held all of it (a re-import, a redelivered notification): nothing written.
+      case alreadyHeld
+    }
+    public var outcome: Outcome
     public var newTransactions: Int
     public var newNotifications: Int
     public var state: SubscriptionState
+    public var created: Bool { outcome == .created }
   }
 
-  /// Writes the merge to `path`: a new state file, or added to the existing one through
-  /// `StateFile.update` (locked, re-read, journal appended, document renamed atomically). A merge
-  /// the file already holds whole (a re-import, a redelivered notification) writes nothing.
+  /// Writes the merge to `path` through the subscriber store (`DirectorySubscriberStore`): a new
+  /// state file, or added to the existing one, either way under its lock, re-read, journal
+  /// appended, document renamed atomically. A merge the file already holds whole (a re-import, a
+  /// redelivered notification) writes nothing. `finishing` edits the document last (fetch records
+  /// how to fetch again), in the same write. A lock held past `lockWait` throws a `.busy` error.
   public static func write(_ m: ImportMerge, to path: String, catalog: CatalogChoice?,
-                           lockWait: FileLock.Wait = .upTo(FileLock.maxWait)) throws(StateFileError) -> Written {
-    do {
-      let lock = try FileLock(for: path, wait: lockWait)
-      defer { withExtendedLifetime(lock) {} }
-      if !exists(path) {
-        let bytes = JSONWriter.write(.object(document(m, catalog: catalog ?? .derived, inlineHistory: false)))
-        let state = try StateFile.decode(bytes, fileName: PathName.fileName(of: path)) { (rel) throws(StateFileError) in
-          try StateFile.loadCatalogFile(rel, besides: path)
-        }
-        var change = Change(state: state, transactions: m.transactions, notifications: m.notifications,
-                            message: "imported \(counted(m.transactions.count, "transaction")), \(counted(m.notifications.count, "notification"))")
-        try StateFile.checkDates(change, path: path)
-        try StateFile.commit(&change, at: path)
-        return Written(created: true, newTransactions: m.transactions.count, newNotifications: m.notifications.count, state: change.state)
-      }
+                           lockWait: FileLock.Wait = .bounded,
+                           finishing: (inout JSONObject) -> Void = { _ in }) throws(StateFileError) -> Written {
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    let result = store.update(name, wait: lockWait) { (current) throws(StateFileError) -> SubscriberEdit in
+      try edit(m, current, catalog: catalog, finishing: finishing)
     }
-    var counts = (0, 0)
-    let saved = try StateFile.update(path: path, unchangedWritesNothing: true, lockWait: lockWait) { (current) throws(StateFileError) -> Change in
-      let change = try addition(m, to: current, statePath: path, catalog: catalog)
-      counts = (change.transactions.count, change.notifications.count)
-      return change
+    switch result {
+    case .created(let c): return Written(outcome: .created, newTransactions: c.transactions.count, newNotifications: c.notifications.count, state: c.state)
+    case .applied(let c): return Written(outcome: .added, newTransactions: c.transactions.count, newNotifications: c.notifications.count, state: c.state)
+    case .unchanged(let state?): return Written(outcome: .alreadyHeld, newTransactions: 0, newNotifications: 0, state: state)
+    case .unchanged(nil): throw StateFileError(file: name, message: "nothing to import; nothing was created")
+    case .refused(let e), .busy(let e), .failed(let e): throw e
     }
-    return Written(created: false, newTransactions: counts.0, newNotifications: counts.1, state: saved.state)
+  }
+
+  /// What a merge does to the stored subscriber: a new one from the merge, or what it adds.
+  public static func edit(_ m: ImportMerge, _ current: SubscriberSnapshot?, catalog: CatalogChoice?,
+                          finishing: (inout JSONObject) -> Void = { _ in }) throws(StateFileError) -> SubscriberEdit {
+    guard let current else {
+      var doc = document(m, catalog: catalog ?? .derived, inlineHistory: false)
+      finishing(&doc)
+      return .create(NewSubscriber(document: doc, history: m.transactions.map(Journal.Entry.transaction) + m.notifications.map(Journal.Entry.notification),
+                                   message: "imported \(counted(m.transactions.count, "transaction")), \(counted(m.notifications.count, "notification"))"))
+    }
+    var change = try addition(m, to: current, catalog: catalog)
+    finishing(&change.state.document.source)
+    return .saveIfChanged(change, from: current.state)
   }
 
   /// The change that adds a merge to an existing state: history entries it does not hold yet
   /// (by transactionId and notificationUUID), the newer latest transaction and renewal info.
-  static func addition(_ m: ImportMerge, to current: SubscriptionState, statePath: String, catalog: CatalogChoice?) throws(StateFileError) -> Change {
-    let name = PathName.fileName(of: statePath)
+  static func addition(_ m: ImportMerge, to stored: SubscriberSnapshot, catalog: CatalogChoice?) throws(StateFileError) -> Change {
+    let name = stored.name
+    let current = stored.state
     let theirs = current.subscriber.originalTransactionId
     let ours = m.latestTransaction?.originalTransactionId ?? m.renewalInfo?.originalTransactionId
     if let theirs, let ours, theirs != ours {
@@ -148,8 +157,8 @@ public enum Importer {
       throw StateFileError(file: name, path: error.path, message: error.message)
     }
     for n in current.subscriber.notifications { if let u = n.notificationUUID { knownUUIDs.insert(u) } }
-    if let j = current.document.journal {
-      for e in try Journal.readAll(path: PathName.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes) {
+    do {
+      for e in try stored.history() {
         switch e {
         case .transaction(let t): if let id = t.transactionId { knownIds.insert(id) }
         case .notification(let n): if let u = n.notificationUUID { knownUUIDs.insert(u) }
@@ -192,11 +201,4 @@ public enum Importer {
     return Change(state: state, transactions: newTransactions, notifications: newNotifications,
                   message: "imported \(counted(newTransactions.count, "new transaction")), \(counted(newNotifications.count, "new notification"))")
   }
-}
-
-/// Whether anything (a file, a dangling symlink) sits at `path`: a new state file is created only
-/// where nothing is; anything else goes through the existing-file path, which refuses what it cannot read.
-private func exists(_ path: String) -> Bool {
-  var st = stat()
-  return lstat(path, &st) == 0
 }

@@ -52,24 +52,22 @@ extension StateFile {
     lockWait: FileLock.Wait = .upTo(FileLock.maxWait),
     _ apply: (SubscriptionState) throws(Refusal) -> Change
   ) throws(UpdateFailure<Refusal>) -> Saved {
-    let lock: FileLock
-    let current: SubscriptionState
-    do throws(StateFileError) {
-      try requireExisting(path)
-      lock = try FileLock(for: path, wait: lockWait)
-      current = try load(path: path, followSymlinks: false)
-    } catch { throw .file(error) }
-    defer { withExtendedLifetime(lock) {} }
-    var change: Change
-    do throws(Refusal) { change = try apply(current) } catch { throw .refused(error) }
-    if unchangedWritesNothing, change.transactions.isEmpty, change.notifications.isEmpty, change.state == current {
-      return Saved(state: current, change: change)
+    // The subscriber store's write path, for callers that name a file rather than a subscriber.
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    var computed: Change?
+    let result = store.update(existing: name, wait: lockWait) { (current) throws(Refusal) -> SubscriberEdit in
+      let change = try apply(current)
+      computed = change
+      return unchangedWritesNothing ? .saveIfChanged(change, from: current) : .save(change)
     }
-    do throws(StateFileError) {
-      try checkDates(change, path: path)
-      try commit(&change, at: path)
-    } catch { throw .file(error) }
-    return Saved(state: change.state, change: change)
+    switch result {
+    case .applied(let c), .created(let c): return Saved(state: c.state, change: c)
+    case .unchanged(let state):
+      guard let computed else { throw .file(StateFileError(file: name, message: "no such state file; nothing was created")) }
+      return Saved(state: state ?? computed.state, change: computed)
+    case .refused(let r): throw .refused(r)
+    case .busy(let e), .failed(let e): throw .file(e)
+    }
   }
 
   /// Writes a change computed from the latest on-disk state. Callers must hold the lock.

@@ -63,9 +63,9 @@ public struct DirectorySubscriberStore: SubscriberStore {
 
   /// A name is one plain entry of the directory: never a path that leaves it.
   static func check(_ name: String) throws(StateFileError) {
-    guard !name.isEmpty, name != ".", name != "..", !name.hasPrefix("."), !name.contains("/"),
+    guard !name.isEmpty, name != ".", name != "..", !name.contains("/"),
           !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-      throw StateFileError(file: StateFileError.oneLine(name), message: "is not a subscriber's file name (a plain, visible file name in the directory); nothing was changed")
+      throw StateFileError(file: StateFileError.oneLine(name), message: "is not a subscriber's file name (a plain file name in the directory); nothing was changed")
     }
   }
 

@@ -5,8 +5,8 @@
 /// per store instead of once per command.
 ///
 /// A subscriber is known by its `name` in the store: the state file's name
-/// (`<originalTransactionId>.json` in a directory SubDash fills). Names never contain `/`, are not
-/// `.` or `..`, and do not start with `.` (hidden files are SubDash's own: locks, journals' temps).
+/// (`<originalTransactionId>.json` in a directory SubDash fills). Names never contain `/` and are
+/// not `.` or `..`; `list` leaves out hidden names (SubDash's own files: temporary files).
 ///
 /// ## What every implementation promises
 /// - `update` hands its change the LATEST stored subscriber, read while the subscriber is held

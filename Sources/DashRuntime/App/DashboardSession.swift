@@ -244,18 +244,17 @@ package final class DashboardSession {
 
   private func write(_ path: String, wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
     let override = nowOverride
-    do throws(StateFile.UpdateFailure<ActionError>) {
-      let saved = try StateFile.update(path: path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
-        let now = WallClock.viewingTime(for: current, override: override, wall: wall).now
-        return try body(current, now).get()
-      }
-      return .succeeded(saved.change.message)
-    } catch {
-      // Model refusals say what was refused; storage failures name the file.
-      switch error {
-      case .refused(let refusal): return .failed(refusal.message)
-      case .file(let e): return .failed(e.description)
-      }
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
+      let now = WallClock.viewingTime(for: current, override: override, wall: wall).now
+      return .save(try body(current, now).get())
+    }
+    // Model refusals say what was refused; storage failures name the file.
+    switch result {
+    case .applied(let change), .created(let change): return .succeeded(change.message)
+    case .unchanged: return .succeeded("nothing changed")
+    case .refused(let refusal): return .failed(refusal.message)
+    case .busy(let e), .failed(let e): return .failed(e.description)
     }
   }
 

@@ -100,16 +100,14 @@ struct Extend: ParsableCommand {
   /// One locked, atomic update at the file's own moment (`simulation.now`, else the wall clock).
   private func save(_ path: String, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> Saved {
     let wall = WallClock.now()
-    do throws(StateFile.UpdateFailure<ActionError>) {
-      let saved = try StateFile.update(path: path, refusing: ActionError.self) { (current) throws(ActionError) -> Change in
-        try body(current, WallClock.viewingTime(for: current, override: nil, wall: wall).now).get()
-      }
-      return .saved(saved.change)
-    } catch {
-      switch error {
-      case .refused(let r): return .refused(r.message)
-      case .file(let e): return .badFile(e.description)
-      }
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    switch store.update(existing: name, wait: .bounded, { (current) throws(ActionError) -> SubscriberEdit in
+      .save(try body(current, WallClock.viewingTime(for: current, override: nil, wall: wall).now).get())
+    }) {
+    case .applied(let change), .created(let change): return .saved(change)
+    case .unchanged: return .refused("nothing changed")
+    case .refused(let r): return .refused(r.message)
+    case .busy(let e), .failed(let e): return .badFile(e.description)
     }
   }
 }

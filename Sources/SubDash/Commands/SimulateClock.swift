@@ -17,10 +17,6 @@ enum SimFileStep {
     }
     switch result {
     case .applied(let change), .created(let change):
-      // The lock is tried without blocking by other writers (bounded waits poll every 2 ms): a
-      // simulator writing event after event would otherwise take it back before a waiting
-      // dashboard key ever saw it free. A pause between its writes lets them in.
-      usleep(3_000)
       return change
     case .unchanged: return nil
     // A setting the file holds is named with the file, as every other bad-input error is.
@@ -59,6 +55,7 @@ struct SimulateClock {
     // the dashboard and would walk the clock years ahead. --until (or --steps) asks for them.
     let lifecycleOnly = until == nil && steps == nil
     var skippedWinBack: SimEvent?
+    var progress = SimulateProgress()
     while !signals.check() {
       if let steps, done >= steps { break }
       let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
@@ -74,7 +71,9 @@ struct SimulateClock {
       guard let change else { break }
       emit(change)
       done += 1
+      progress.tick(events: done, notifications: notificationCount, clock: try? Simulator.clock(change.state))
     }
+    progress.clear()
     if let skippedWinBack {
       LineOut.stderr("subdash simulate: stopped at the last lifecycle event; next is a win-back eligibility change at \(Self.when(skippedWinBack.date)) (use --until to run on)")
     }

@@ -15,9 +15,18 @@ enum DemoFile {
   static func makeTemporaryCopy() throws -> String {
     // Private and unguessable (mkdtemp, 0700), as every directory SubDash writes into.
     let dir = try PrivateDirectory.makeTemporary("subdash-demo")
-    let file = dir + "/demo.json"
-    try AtomicWriter.write(Array((DemoState.json + "\n").utf8), to: file)
-    return file
+    let store = DirectorySubscriberStore(directory: dir)
+    guard case .object(let document)? = try? JSONParser.parse(Array(DemoState.json.utf8)) else {
+      throw StateFileError(file: "demo.json", message: "the embedded demo subscriber did not parse")
+    }
+    // Made as every new subscriber is: under its lock, written atomically, 0600.
+    switch store.update("demo.json", wait: .bounded, { (_) throws(Never) -> SubscriberEdit in
+      .create(NewSubscriber(document: document, message: "demo subscriber"))
+    }) {
+    case .created: return store.path(of: "demo.json")
+    case .applied, .unchanged: throw StateFileError(file: "demo.json", message: "exists already in a new directory")
+    case .busy(let e), .failed(let e): throw e
+    }
   }
 
   /// Removes the directory `makeTemporaryCopy` made for `path` (the copy, its journal and lock).

@@ -1,5 +1,5 @@
-/// Where a scenario's state lives between steps: a state file, written only through
-/// `StateFile.update` (locked, re-read, journaled, atomic), exactly like the dashboard's writes.
+/// Where a scenario's state lives between steps: a state file, written only through the subscriber
+/// store (locked, re-read, journaled, atomic), exactly like the dashboard's writes.
 public struct ScenarioStore: Sendable {
   public var path: String
 
@@ -10,16 +10,13 @@ public struct ScenarioStore: Sendable {
   /// Computes a change from the state on disk and saves it; a refused step writes nothing and
   /// returns its error.
   public func update(_ compute: (SubscriptionState) -> Result<Change, ActionError>) throws(StateFileError) -> Result<Change, ActionError> {
-    do throws(StateFile.UpdateFailure<ActionError>) {
-      let saved = try StateFile.update(path: path, refusing: ActionError.self) { (state) throws(ActionError) -> Change in
-        try compute(state).get()
-      }
-      return .success(saved.change)
-    } catch {
-      switch error {
-      case .refused(let refusal): return .failure(refusal)
-      case .file(let e): throw e
-      }
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    switch store.update(existing: name, wait: .bounded, { (state) throws(ActionError) -> SubscriberEdit in .save(try compute(state).get()) }) {
+    case .applied(let change), .created(let change): return .success(change)
+    case .unchanged(let state?): return .success(Change(state: state, message: "nothing changed"))
+    case .unchanged(nil): return .success(Change(state: try load(), message: "nothing changed"))
+    case .refused(let refusal): return .failure(refusal)
+    case .busy(let e), .failed(let e): throw e
     }
   }
 }

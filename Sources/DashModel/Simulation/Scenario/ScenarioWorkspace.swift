@@ -5,14 +5,27 @@ public enum ScenarioWorkspace {
   /// The state file name a scratch run uses.
   public static let stateFileName = "scenario.json"
 
+  /// Created through the subscriber store: under the new file's lock, with its catalog placed
+  /// (never replacing another catalog of that name) and its history journalled before the
+  /// document is renamed into place. A state file already at `statePath` is refused, not replaced.
   public static func create(_ setup: ScenarioSetup, scriptDirectory: String, statePath: String) throws(StateFileError) {
-    let dir = PathName.directory(of: statePath)
+    let new = try newSubscriber(setup, scriptDirectory: scriptDirectory, statePath: statePath)
+    let (store, name) = DirectorySubscriberStore.holding(statePath)
+    switch store.update(name, wait: .bounded, { (current) throws(Never) -> SubscriberEdit in .create(new) }) {
+    case .created: return
+    case .applied, .unchanged: throw StateFileError(file: name, message: "exists already; a scenario starts from a new file")
+    case .busy(let e), .failed(let e): throw e
+    }
+  }
+
+  /// What the scenario starts from, read and checked before anything is written: a bad catalog or
+  /// state file is a bad input, not a half-made run.
+  static func newSubscriber(_ setup: ScenarioSetup, scriptDirectory: String, statePath: String) throws(StateFileError) -> NewSubscriber {
     switch setup {
     case .catalog(let relative):
       let source = resolve(relative, in: scriptDirectory)
       let name = PathName.fileName(of: source)
       let bytes = try read(source)
-      // Validate before writing anything: a bad catalog is a bad input, not a half-made run.
       _ = try StateFile.decode(newDocument(catalogFile: name), fileName: PathName.fileName(of: statePath)) { (_) throws(StateFileError) in
         do {
           return try StoreKitReader.read(ObjectReader(try StateFile.parse(bytes, fileName: name), at: .root))
@@ -24,8 +37,7 @@ public enum ScenarioWorkspace {
           throw StateFileError(file: name, message: "cannot read the catalog")
         }
       }
-      try placeCatalog(bytes, at: dir + "/" + name)
-      try AtomicWriter.write(newDocument(catalogFile: name), to: statePath)
+      return NewSubscriber(document: newDocumentObject(catalogFile: name), catalog: NewCatalog(name: name, bytes: bytes), message: "scenario started from \(name)")
     case .stateFile(let relative):
       let source = resolve(relative, in: scriptDirectory)
       let bytes = try read(source)
@@ -33,46 +45,33 @@ public enum ScenarioWorkspace {
       let state = try StateFile.decode(bytes, fileName: PathName.fileName(of: source)) { (catalog) throws(StateFileError) in
         try StateFile.loadCatalogFile(catalog, besides: source)
       }
-      if case .file(let catalog) = state.document.catalogReference {
-        guard !catalog.contains("/") else {
+      var catalog: NewCatalog?
+      if case .file(let name) = state.document.catalogReference {
+        guard !name.contains("/") else {
           throw StateFileError(file: PathName.fileName(of: source), path: JSONPath.root.appending("catalogFile"), message: "a scenario can copy a state file only with its catalog beside it (a plain file name)")
         }
-        try placeCatalog(try read(sourceDir + "/" + catalog), at: dir + "/" + catalog)
+        catalog = NewCatalog(name: name, bytes: try read(sourceDir + "/" + name))
       }
+      // The copy's history is the source's committed journal, written afresh beside the copy.
       var document = state.document
+      var history: [Journal.Entry] = []
       if let j = document.journal {
-        var journalBytes = try read(sourceDir + "/" + j.file)
-        journalBytes = Array(journalBytes.prefix(Int(j.committedBytes)))
-        let name = Journal.defaultName(for: PathName.fileName(of: statePath))
-        try AtomicWriter.write(journalBytes, to: dir + "/" + name)
-        var copy = j
-        copy.file = name
-        document.journal = copy
+        history = try Journal.readAll(path: sourceDir + "/" + j.file, committedBytes: j.committedBytes)
+        document.journal = nil
       }
-      try AtomicWriter.write(JSONWriter.write(document.json), to: statePath)
+      return NewSubscriber(document: document.json.objectValue ?? JSONObject(), history: history, catalog: catalog,
+                           message: "scenario started from a copy of \(PathName.fileName(of: source))")
     }
   }
 
-  /// The catalog beside the new state file. A file of that name already there is kept: left as it
-  /// is when it holds the same bytes, refused (nothing written) when it differs, so a run never
-  /// replaces someone's catalog.
-  static func placeCatalog(_ bytes: [UInt8], at path: String) throws(StateFileError) {
-    if case .success(let existing) = Posix.readAll(path: path, limit: StateFile.maxDocumentBytes) {
-      guard existing == bytes else {
-        throw StateFileError(file: path, message: "exists and differs from the scenario's catalog; not replaced (write the state file in another directory)")
-      }
-      return
-    }
-    try AtomicWriter.write(bytes, to: path)
-  }
+  static func newDocument(catalogFile: String) -> [UInt8] { JSONWriter.write(.object(newDocumentObject(catalogFile: catalogFile))) }
 
-  static func newDocument(catalogFile: String) -> [UInt8] {
-    let doc = JSONObject([
+  static func newDocumentObject(catalogFile: String) -> JSONObject {
+    JSONObject([
       ("format", .string(DashModelInfo.stateFormat)),
       ("catalogFile", .string(catalogFile)),
       ("subscriber", .object(JSONObject())),
     ])
-    return JSONWriter.write(.object(doc))
   }
 
   static func resolve(_ path: String, in directory: String) -> String {

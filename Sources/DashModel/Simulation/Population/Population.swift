@@ -1,0 +1,116 @@
+/// A population of subscribers advanced by one virtual clock (`subdash simulate --population N
+/// DIR`). A directory without state files is first filled with N subscribers made from a template
+/// subscriber (a fresh originalTransactionId and appAccountToken each, its history ids moved into
+/// the subscriber's own range) with the mix's billing failure rate and share of auto-renew off,
+/// each with its own seed derived from the population's. Then each subscriber is advanced on its
+/// own (`advance`), every write through the subscriber store. Subscribers draw only from their own
+/// seed, so the same seed gives byte-identical files whatever order (or threads) they run in.
+public struct Population: Sendable {
+  public let store: DirectorySubscriberStore
+  public let count: Int
+  public let seed: UInt64
+  public let mix: PopulationMix
+  public let months: Int
+  /// The subscriber every member is made from (the demo subscriber's state document).
+  public let template: String
+  /// Where each subscriber's notifications from this run go (`--deliver`): a delivery book is
+  /// opened in every file at its history's end before the clock moves.
+  public var deliverTo: String?
+
+  public init(directory: String, count: Int, seed: UInt64, mix: PopulationMix, months: Int, template: String, deliverTo: String? = nil) {
+    store = DirectorySubscriberStore(directory: directory)
+    self.count = count
+    self.seed = seed
+    self.mix = mix
+    self.months = months
+    self.template = template
+    self.deliverTo = deliverTo
+  }
+
+  /// The directory's subscribers, after creating the directory (0700) when it is missing.
+  public func subscribers() throws(PopulationError) -> [String] {
+    if let why = PrivateDirectory.create(store.directory) { throw PopulationError("\(store.directory): cannot create the directory: \(why)") }
+    do { return try store.list() } catch { throw PopulationError(error.description) }
+  }
+
+  // MARK: Making the members
+
+  /// Subscriber i's ids start at i × 1,000,000 past Apple-style 2…/3… (a million each).
+  public static func idOffset(_ i: Int) -> Int64 { Int64(i) * 1_000_000 }
+
+  static let placeholderId = "4999999999999999"
+  static let placeholderToken = "00000000-0000-4000-8000-999999999999"
+  static let templateId = "2000000871234560"
+
+  /// Creates the N members, each a new state file made under its lock with its starting settings
+  /// (and, for a mix of products, its first purchase) in the same write.
+  public func create() throws(PopulationError) {
+    let members = try Members(self)
+    var rng = SplitMix(seed: seed)
+    for i in 0..<count {
+      let member = members.member(i, &rng)
+      let result = store.update(member.name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
+        guard current == nil else { return .leave }
+        return .create(try member.newSubscriber())
+      }
+      switch result {
+      case .created: continue
+      case .applied, .unchanged: throw PopulationError("\(member.name): exists already; a population is made only in a directory without state files")
+      case .refused(let refusal): throw PopulationError("\(member.name): \(refusal.message)")
+      case .busy(let e), .failed(let e): throw PopulationError(e.description)
+      }
+    }
+  }
+
+  /// Refuses a mix naming a product the template's catalog lacks, before any file is made.
+  public static func checkProducts(_ mix: PopulationMix, template: String, mixPath: String) throws(PopulationError) {
+    guard !mix.products.isEmpty else { return }
+    let state = try decodeTemplate(template)
+    for id in mix.products.map(\.id) where state.catalog.product(id) == nil {
+      let known = state.catalog.allSubscriptions.map(\.productID).joined(separator: ", ")
+      throw PopulationError("\(mixPath): $.products.\(id) is not a plan in the demo catalog (\(known))")
+    }
+  }
+
+  static func decodeTemplate(_ text: String, name: String = "demo") throws(PopulationError) -> SubscriptionState {
+    do {
+      return try StateFile.decode(Array(text.utf8), fileName: name) { (file) throws(StateFileError) in
+        throw StateFileError(file: file, message: "a population's template holds its catalog inline")
+      }
+    } catch { throw PopulationError("the template subscriber did not load: \(error.description)") }
+  }
+
+  /// Every transactionId and webOrderLineItemId in a state text's subscriber history.
+  public static func historyIds(_ text: String) -> [String] {
+    guard case .object(let doc)? = try? JSONParser.parse(Array(text.utf8)), let sub = doc["subscriber"]?.objectValue else { return [] }
+    var ids: [String] = []
+    let transactions = (sub["transactions"]?.arrayValue ?? []) + [sub["latestTransaction"]].compactMap { $0 }
+    for t in transactions.compactMap(\.objectValue) {
+      for key in ["transactionId", "webOrderLineItemId"] {
+        if let v = t[key]?.stringValue, !ids.contains(v) { ids.append(v) }
+      }
+    }
+    return ids
+  }
+
+  /// The template with a customer who never subscribed (its catalog, offer codes and clock),
+  /// whose account already has its originalTransactionId and appAccountToken, so the first
+  /// purchase gets them rather than a sequence number every file would share.
+  public static func newCustomerTemplate(_ template: String) throws(PopulationError) -> String {
+    guard case .object(var doc)? = try? JSONParser.parse(Array(template.utf8)) else {
+      throw PopulationError("the template subscriber did not parse")
+    }
+    // The template's app and environment, which its transactions say and a new account has no
+    // transaction to say yet (else new purchases would carry a placeholder bundle id).
+    var simulation = doc["simulation"]?.objectValue ?? JSONObject()
+    let templateTransaction = doc["subscriber"]?.objectValue?["latestTransaction"]?.objectValue
+    if simulation["bundleId"] == nil, let bundle = templateTransaction?["bundleId"] { simulation["bundleId"] = bundle }
+    if simulation["environment"] == nil, let environment = templateTransaction?["environment"] { simulation["environment"] = environment }
+    doc["simulation"] = .object(simulation)
+    doc["subscriber"] = .object(JSONObject([
+      ("renewalInfo", .object(JSONObject([("originalTransactionId", .string(placeholderId)), ("appAccountToken", .string(placeholderToken))]))),
+      ("notifications", .array([])),
+    ]))
+    return JSONWriter.string(.object(doc))
+  }
+}
