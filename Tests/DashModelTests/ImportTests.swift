@@ -6,21 +6,68 @@ import Testing
 @Suite struct ImportTests {
   let t0: Int64 = 1_770_000_000_000
 
-  @Test func everySampleImportsAndDerivesAReport() throws {
-    let files = ["appstore/getNotificationHistoryResponse.json", "appstore/mock_signed_data_renewalInfo.jws",
-                 "appstore/mock_signed_data_testNotification.jws", "appstore/mock_signed_data_transactionInfo.jws",
-                 "appstore/signedNotification.json", "appstore/signedRenewalInfo.json", "appstore/signedSummaryNotification.json",
-                 "appstore/signedTransaction.json", "appstore/transactionInfoResponse.json", "appstore/xcode_xcode-signed-renewal-info.jws",
-                 "appstore/xcode_xcode-signed-transaction.jws", "revenuecat/CustomerInfo.json", "revenuecat/CustomerInfo-v2.json",
-                 "appstore/getAllSubscriptionStatusesResponse.json"]
-    for f in files {
-      let otid = f.hasSuffix("getAllSubscriptionStatusesResponse.json") ? "3749183" : nil
-      let m = try Importer.merge(inputs: [ImportInput(label: f, bytes: Fixture.bytes(f))], options: .init(originalTransactionId: otid))
-      let state = try Importer.viewingState(m, catalog: .derived, label: f) { (_) throws(StateFileError) -> Catalog in
-        throw StateFileError(file: f, message: "no catalog file")
-      }
-      _ = Lifecycle.derive(state, at: Instant(ms: Double(t0)))
+  /// What each sample from Apple's library and RevenueCat carries (read off the files themselves)
+  /// is what the import finds in it: its transactions, notifications and renewal info, where the
+  /// data came from, and a warning naming the exact place of every placeholder that was skipped.
+  struct Sample {
+    var file: String
+    var transactions: [String] = []
+    var notifications: [String] = []
+    var renewalFor: String? = nil
+    var sources: [String] = []
+    var skipped: [String] = []
+    var status: String? = nil
+    var originalTransactionId: String? = nil
+  }
+
+  static let samples: [Sample] = [
+    Sample(file: "appstore/signedTransaction.json", transactions: ["23456"], sources: ["unsigned (decoded payload)"], status: "revoked"),
+    Sample(file: "appstore/signedRenewalInfo.json", renewalFor: "12345", sources: ["unsigned (decoded payload)"]),
+    Sample(file: "appstore/signedNotification.json", notifications: ["SUBSCRIBED/INITIAL_BUY"], sources: ["unsigned (decoded payload)"],
+           skipped: ["$.data.signedRenewalInfo", "$.data.signedTransactionInfo"]),
+    Sample(file: "appstore/signedSummaryNotification.json", notifications: ["RENEWAL_EXTENSION/SUMMARY"], sources: ["unsigned (decoded payload)"]),
+    Sample(file: "appstore/mock_signed_data_testNotification.jws", notifications: ["TEST/-"], sources: ["unverified (Sandbox)"]),
+    Sample(file: "appstore/mock_signed_data_transactionInfo.jws", sources: ["unverified (Sandbox)"], skipped: ["$"]),
+    Sample(file: "appstore/mock_signed_data_renewalInfo.jws", sources: ["unverified (Sandbox)"], skipped: ["$"]),
+    Sample(file: "appstore/xcode_xcode-signed-transaction.jws", transactions: ["0"], sources: ["unverified (Xcode)"], status: "expired"),
+    Sample(file: "appstore/xcode_xcode-signed-renewal-info.jws", renewalFor: "0", sources: ["unverified (Xcode)"]),
+    Sample(file: "appstore/transactionInfoResponse.json", skipped: ["$.signedTransactionInfo"]),
+    Sample(file: "appstore/getNotificationHistoryResponse.json", skipped: ["$.notificationHistory[0].signedPayload", "$.notificationHistory[1].signedPayload"]),
+    Sample(file: "revenuecat/CustomerInfo.json",
+           transactions: ["revenuecat:com.revenuecat.ABCDNA12U.ProductName:1649721808000", "revenuecat:com.revenuecat.monthly_4.99.1_week_intro:1649721808000"],
+           sources: ["RevenueCat"], status: "expired"),
+    Sample(file: "revenuecat/CustomerInfo-v2.json",
+           transactions: ["revenuecat:com.revenuecat.intro_test.monthly.no_intro:1671647689000", "revenuecat:com.revenuecat.intro_test.monthly.1_week_intro:1671649964000",
+                          "revenuecat:com.revenuecat.monthly_4.99.1_week_intro:1673555384000"],
+           sources: ["RevenueCat"], status: "expired"),
+    // Several subscribers, every signed field a placeholder: nothing to import, each one named.
+    Sample(file: "appstore/getAllSubscriptionStatusesResponse.json",
+           skipped: ["$.data[0].lastTransactions[0].signedRenewalInfo", "$.data[0].lastTransactions[0].signedTransactionInfo",
+                     "$.data[0].lastTransactions[1].signedRenewalInfo", "$.data[0].lastTransactions[1].signedTransactionInfo",
+                     "$.data[1].lastTransactions[0].signedRenewalInfo", "$.data[1].lastTransactions[0].signedTransactionInfo"],
+           originalTransactionId: "3749183"),
+  ]
+
+  @Test(arguments: ImportTests.samples.map(\.file))
+  func eachSampleImportsWhatItHoldsAndNamesWhatItSkipped(_ file: String) throws {
+    let want = try #require(Self.samples.first { $0.file == file })
+    let m = try Importer.merge(inputs: [ImportInput(label: file, bytes: Fixture.bytes(file))], options: .init(originalTransactionId: want.originalTransactionId))
+    #expect(m.transactions.map { $0.transactionId ?? "" } == want.transactions)
+    #expect(m.notifications.map { "\($0.notificationType.rawValue)/\($0.subtype?.rawValue ?? "-")" } == want.notifications)
+    #expect(m.renewalInfo?.originalTransactionId == want.renewalFor)
+    #expect(m.sources.map { $0.badge(ascii: true) } == want.sources)
+    let skippedAt = m.warnings.compactMap { w -> String? in
+      let rest = w.dropFirst(file.count + 2)  // "<file>: "
+      guard w.hasPrefix(file + ": "), rest.contains("skipped") else { return nil }
+      return rest.split(separator: ":", maxSplits: 1).first.map(String.init)
     }
+    #expect(skippedAt.sorted() == want.skipped.sorted(), "\(m.warnings)")
+    guard !m.transactions.isEmpty else { return }
+    let state = try Importer.viewingState(m, catalog: .derived, label: file) { (_) throws(StateFileError) -> Catalog in
+      throw StateFileError(file: file, message: "no catalog file")
+    }
+    let status = Lifecycle.derive(state, at: Instant(ms: Double(t0))).status
+    #expect(status.map { "\($0)" } == want.status)
   }
 
   @Test func xcodeTransactionIsUnverifiedAndRevenueCatKeepsOtherStoresApart() throws {
