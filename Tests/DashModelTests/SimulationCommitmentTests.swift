@@ -128,6 +128,28 @@ import Testing
     #expect(sim.labels.filter { $0 == "DID_RENEW" }.count == 11)
   }
 
+  /// `show --json`'s `commitment.keys` and the `a` key's direction come from the same previews.
+  @Test func theKeysSayWhatTheyWouldDoToTheCommitment() throws {
+    var sim = committed()
+    for _ in 2...4 { sim.next() }
+    let rate = try Simulator.rules(sim.state).rate
+    #expect(CommitmentKeys.autoRenewIsOn(sim.state, at: sim.now))
+    var keys = try #require(CommitmentKeys.json(sim.state, at: sim.now, timing: rate)?.objectValue)
+    #expect(keys["a"]?.objectValue?["preview"]?.stringValue?.contains("8 remaining monthly payments (5–12 of 12) are still charged") == true)
+    let plans = keys["plans"]?.arrayValue?.compactMap(\.objectValue) ?? []
+    let basic = try #require(plans.first { $0["productId"]?.stringValue == "pass.basic.monthly" })
+    #expect(basic["key"]?.stringValue == "d")
+    #expect(basic["preview"]?.stringValue?.contains("when the 12-month commitment ends on 2027-03-01") == true)
+    sim.plan(.setAutoRenew(false))
+    // The renewal info's own status is still on, but the key turns the commitment's back on.
+    #expect(!CommitmentKeys.autoRenewIsOn(sim.state, at: sim.now))
+    keys = try #require(CommitmentKeys.json(sim.state, at: sim.now, timing: rate)?.objectValue)
+    #expect(keys["a"]?.objectValue?["preview"]?.stringValue?.hasPrefix("Turn auto-renew on: the 12-month commitment renews") == true)
+    var plain = Sim(start: "2026-03-01T00:00:00Z", catalog: { $0 = Self.commitmentCatalog() })
+    plain.buy("pass.premium.annual")
+    #expect(CommitmentKeys.json(plain.state, at: plain.now, timing: rate) == nil)
+  }
+
   @Test func turningAutoRenewBackOnMidCommitmentRenewsTheCommitmentAgain() {
     var sim = committed()
     sim.plan(.setAutoRenew(false))

@@ -113,3 +113,19 @@ for _ in $(seq 100); do grep -q listening "$work/serve2.out" 2>/dev/null && brea
 limited=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve2.out" | head -1)
 .venv-oracle/bin/python Tests/oracle/serve_newer.py "$url" "$limited" "$work/key.p8" TESTKEY123 "$issuer" com.example.birdwatch \
   "$work/ca/root.der" "$id" "$work/dir/$id.json" || { echo "serve-oracle: the servers' logs:"; cat "$work/serve.log" "$work/serve2.log"; exit 1; }
+# A customer of a monthly plan with a 12-month commitment who cancelled in month 4 (issue 21 §1),
+# served by a third server: Apple's client decodes BillingPlanType, TransactionCommitmentInfo and
+# RenewalCommitmentInfo from what SubDash simulated.
+mkdir "$work/commit"
+cp Examples/scenarios/commitment.storekit "$work/commit/"
+printf 'catalog commitment.storekit\nstart 2026-03-01T00:00:00Z\nset environment Sandbox\nbuy pass.premium.annual monthly\nadvance to 2026-06-15T00:00:00Z\nauto-renew off\n' >"$work/commit/c.scenario"
+"$bin/subdash" simulate --scenario "$work/commit/c.scenario" "$work/commit/2000000000000000.json" >/dev/null
+rm "$work/commit/c.scenario"
+"$bin/subdash" serve --port 0 --key-id TESTKEY123 --issuer-id "$issuer" --key "$work/key.p8" --bundle-id com.example.app \
+  --ca "$work/ca" "$work/commit" >"$work/serve3.out" 2>"$work/serve3.log" &
+commit_server=$!
+trap 'kill "$commit_server" "$limited_server" 2>/dev/null; cleanup' EXIT
+for _ in $(seq 100); do grep -q listening "$work/serve3.out" 2>/dev/null && break; sleep 0.1; done
+committed=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve3.out" | head -1)
+.venv-oracle/bin/python Tests/oracle/serve_commitment.py "$committed" "$work/key.p8" TESTKEY123 "$issuer" com.example.app \
+  "$work/ca/root.der" 2000000000000000 || { echo "serve-oracle: the server's log:"; cat "$work/serve3.log"; exit 1; }

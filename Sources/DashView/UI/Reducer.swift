@@ -111,7 +111,8 @@ enum Browsing {
       state.mode = .typingCode(LineEditor())
       state.status = nil
     case .toggleAutoRenew:
-      let isOn = vm.state.subscriber.renewalInfo?.autoRenewOn ?? false
+      // Inside a 12-month commitment the key follows the commitment's own auto-renew status.
+      let isOn = CommitmentKeys.autoRenewIsOn(vm.state, at: vm.now)
       Overlay.askToConfirm(.setAutoRenew(!isOn), &state, vm)
     case .simulate(let sim):
       state.status = StatusLine("simulating: \(sim.name)…")

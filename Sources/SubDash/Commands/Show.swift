@@ -72,6 +72,12 @@ struct Show: ParsableCommand {
       o["summary"] = story.summaryJSON
       o["timeline"] = story.timelineJSON
       o["timelineMarks"] = story.timelineMarksJSON
+      // What each key would do to a 12-month commitment (the dashboard's previews).
+      if case .object(var c)? = o["commitment"],
+         let keys = CommitmentKeys.json(state, at: now, timing: (try? Simulator.rules(state).rate) ?? TimeRate.realTime) {
+        c["keys"] = keys
+        o["commitment"] = .object(c)
+      }
       // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
       if let book = state.document.deliveries { o["deliveries"] = book.json }
       // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.
