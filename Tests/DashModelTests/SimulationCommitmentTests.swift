@@ -150,6 +150,31 @@ import Testing
     #expect(CommitmentKeys.json(plain.state, at: plain.now, timing: rate) == nil)
   }
 
+  /// Apple: a refund of a prior billing period revokes that transaction only and the commitment
+  /// continues; a refund of the current period ends the commitment at once.
+  @Test func refundsByPeriodAPriorPaymentAloneOrTheCurrentOneEndingTheCommitment() throws {
+    var sim = committed()
+    let first = sim.latest
+    sim.next(); sim.next()
+    #expect(payment(sim) == 3)
+    let prior = try Actions.apply(.refundTransaction(transactionId: first.transactionId!, prorated: false), to: sim.state, at: sim.now,
+                                  timing: try Simulator.rules(sim.state).rate,
+                                  history: TransactionLookup { id in id == first.transactionId ? first : nil }).get()
+    #expect(prior.transactions.first?.revocationDate != nil)
+    sim.commit(prior)
+    #expect(sim.status == .active)
+    #expect(payment(sim) == 3)
+    sim.next()
+    #expect(sim.labels.last == "DID_RENEW")
+    #expect(payment(sim) == 4)
+    sim.run(.refund)
+    #expect(sim.labels.contains("REFUND"))
+    #expect(sim.status == .revoked)
+    sim.advance(by: .days(400))
+    #expect(!sim.labels.contains("EXPIRED / VOLUNTARY"))
+    #expect(sim.labels.filter { $0 == "DID_RENEW" }.count == 3)
+  }
+
   @Test func turningAutoRenewBackOnMidCommitmentRenewsTheCommitmentAgain() {
     var sim = committed()
     sim.plan(.setAutoRenew(false))
