@@ -35,10 +35,10 @@ import Testing
     let gate = Gate()
     let seen = Seen()
     let first = Task { try await workers.run { gate.arriveAndWait(for: 2) } }
-    while gate.arrivals < 1 { try await Task.sleep(for: .milliseconds(1)) }  // the one thread is taken
+    try #require(await eventually(within: .seconds(10)) { gate.arrivals >= 1 }, "the one thread never took the first job")
     try await withThrowingTaskGroup(of: Void.self) { group in
       for _ in 0..<200 { group.addTask { try await workers.run { seen.add(workers.storedJobCount) } } }
-      while workers.storedJobCount < 200 { try await Task.sleep(for: .milliseconds(1)) }
+      #expect(await eventually(within: .seconds(10)) { workers.storedJobCount >= 200 }, "the 200 jobs were not all queued")
       #expect(gate.arriveAndWait(for: 2))
       try await group.waitForAll()
     }
