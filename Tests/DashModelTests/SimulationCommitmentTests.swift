@@ -252,6 +252,13 @@ import Testing
     #expect(sim.info.commitmentInfo?.commitmentAutoRenewProductId == "pass.basic.monthly")
     #expect(sim.info.commitmentInfo?.commitmentRenewalBillingPlanType == .billedUpfront)
     #expect(sim.info.commitmentInfo?.commitmentRenewalPrice == 4990)
+    // Choosing the current plan again cancels it; choosing the downgrade again brings it back.
+    sim.plan(.downgrade(toProductId: "pass.premium.annual"))
+    #expect(sim.labels.last == "DID_CHANGE_RENEWAL_PREF")
+    #expect(sim.info.commitmentInfo?.commitmentAutoRenewProductId == "pass.premium.annual")
+    #expect(sim.info.commitmentInfo?.commitmentRenewalPrice == 113_880)
+    sim.plan(.downgrade(toProductId: "pass.basic.monthly"))
+    #expect(sim.info.commitmentInfo?.commitmentAutoRenewProductId == "pass.basic.monthly")
     for n in 4...12 {
       sim.next()
       #expect(sim.latest.productId == "pass.premium.annual")

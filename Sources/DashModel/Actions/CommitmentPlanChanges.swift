@@ -101,6 +101,32 @@ enum CommitmentPlanChanges {
     return Outcome(change: change, preview: preview)
   }
 
+  /// Choosing the current product again while a change waits for the commitment's end: the
+  /// commitment renews as it is (DID_CHANGE_RENEWAL_PREF without subtype, as for a pending
+  /// downgrade of any subscription). nil when nothing waits.
+  static func keep(_ ctx: ActionContext) throws(ActionError) -> Outcome? {
+    guard let m = midCommitment(ctx), var rc = ctx.renewalInfo.commitmentInfo,
+          let pending = rc.commitmentAutoRenewProductId, let current = ctx.latest?.productId, pending != current else { return nil }
+    let product = try ctx.requireSubscription().product
+    rc.commitmentAutoRenewProductId = current
+    rc.commitmentRenewalBillingPlanType = .monthly
+    rc.commitmentRenewalPrice = product.monthlyPlan?.commitmentPriceMilli ?? ctx.latest?.commitmentInfo?.commitmentPrice
+    var r = ctx.renewalInfo
+    r.commitmentInfo = rc
+    r.signedDate = ctx.now
+    var state = ctx.state
+    state.subscriber.renewalInfo = r
+    let name = ctx.catalog.product(pending)?.displayName ?? pending
+    let ends = m.ends.map { Format.date($0, now: ctx.now) } ?? "the end of the commitment"
+    let note = ctx.notification(type: .didChangeRenewalPref, subtype: nil, status: ctx.status, productId: current,
+                                summary: "Kept \(product.displayName): cancelled the switch to \(name) when the commitment ends on \(ends)")
+    let change = Change(state: state, notifications: [note],
+                        message: "Kept \(product.displayName); the switch to \(name) at the commitment's end is cancelled.")
+    let preview = ActionPreview(summary: "Keep \(product.displayName): cancel the switch to \(name) when the 12-month commitment ends on \(ends); it renews as a new commitment.",
+                                effectiveDate: ctx.now)
+    return Outcome(change: change, preview: preview)
+  }
+
   /// What an upgrade does to the commitment, for its texts: "the 12-month commitment ends now
   /// (payments 5–12 are not charged)", or nil outside a commitment.
   static func upgradeNote(_ ctx: ActionContext) -> String? {

@@ -102,6 +102,7 @@ enum CancelPendingChange {
   static func ifCurrent(_ id: String, _ ctx: ActionContext) throws(ActionError) -> Outcome? {
     let current = try ctx.requireSubscription()
     guard id == current.product.productID else { return nil }
+    if let kept = try CommitmentPlanChanges.keep(ctx) { return kept }
     guard let pending = ctx.pendingProductId else { throw .alreadyOnProduct(id) }
     return try outcome(ctx, pending: pending)
   }
