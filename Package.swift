@@ -74,6 +74,7 @@ let package = Package(
     .target(
       name: "AppStoreSigning",
       dependencies: [
+        "DashModel",  // Base64URL, the one codec
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -98,7 +99,7 @@ let package = Package(
     .target(
       name: "AppStoreAPI",
       dependencies: [
-        "DashModel",  // Base64URL only; the client stays usable without the rest of the model
+        "DashModel",  // Base64URL and CompactJWS; the client stays usable without the rest of the model
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -112,11 +113,11 @@ let package = Package(
     ),
     // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
     // The App Store Server API's bearer JWT, checked as Apple checks it (the mock and `subdash serve`).
-    .target(name: "AppStoreAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+    .target(name: "AppStoreAuth", dependencies: ["DashModel", .product(name: "Crypto", package: "swift-crypto")]),
     .target(
       name: "MockAppStore",
       dependencies: [
-        "AppStoreAuth",
+        "AppStoreAuth", "DashModel",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),

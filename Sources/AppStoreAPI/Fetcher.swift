@@ -123,16 +123,14 @@ public struct Fetcher: Sendable {
     guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
           let group = (object["data"] as? [[String: Any]])?.first,
           let jws = ((group["lastTransactions"] as? [[String: Any]])?.first)?["signedTransactionInfo"] as? String else { return nil }
-    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
+    guard let payload = CompactJWS.payloadBytes(jws),
           let claims = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any],
           let ms = (claims["signedDate"] as? NSNumber)?.doubleValue, ms.isFinite, ms > 0, ms < 32_503_680_000_000 else { return nil }
     return Date(timeIntervalSince1970: ms / 1000)
   }
 
   static func transactionID(inJWS jws: String) -> String? {
-    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
+    guard let payload = CompactJWS.payloadBytes(jws),
           let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else { return nil }
     if let s = object["transactionId"] as? String { return s }
     return (object["transactionId"] as? NSNumber)?.stringValue

@@ -39,8 +39,7 @@ enum ResponseBundle {
 
   /// The decoded payload of a compact JWS; nil for any other string.
   private static func signedPayload(_ text: String) -> Any? {
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3, let payload = Base64URL.decode(parts[1]) else { return nil }
+    guard let payload = CompactJWS.payloadBytes(text) else { return nil }
     return try? JSONSerialization.jsonObject(with: Data(payload))
   }
 }

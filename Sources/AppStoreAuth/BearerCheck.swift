@@ -1,4 +1,5 @@
 import Crypto
+import DashModel
 import Foundation
 
 /// Checks an App Store Server API bearer token the way Apple documents it: ES256 over header.payload
@@ -25,10 +26,10 @@ public struct BearerCheck: Sendable {
     guard let authorization, authorization.hasPrefix("Bearer ") else { return "no bearer token" }
     let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3,
-          let headerData = JWTBase64URL.decode(parts[0]), let claimsData = JWTBase64URL.decode(parts[1]),
-          let signatureData = JWTBase64URL.decode(parts[2]),
-          let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
-          let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any]
+          let headerData = Base64URL.decode(parts[0]), let claimsData = Base64URL.decode(parts[1]),
+          let signatureData = Base64URL.decode(parts[2]),
+          let header = try? JSONSerialization.jsonObject(with: Data(headerData)) as? [String: Any],
+          let claims = try? JSONSerialization.jsonObject(with: Data(claimsData)) as? [String: Any]
     else { return "malformed token" }
     guard header["alg"] as? String == "ES256" else { return "alg is not ES256" }
     guard header["typ"] as? String == "JWT" else { return "typ is not JWT" }
@@ -51,19 +52,5 @@ public struct BearerCheck: Sendable {
     }
     guard exp > t - skew else { return "expired" }
     return nil
-  }
-}
-
-/// Kept apart from DashModel's Base64URL on purpose: this checks the client's tokens, so it
-/// must not share the client's encoder (a bug there would then pass unnoticed).
-public enum JWTBase64URL {
-  public static func encode<D: DataProtocol>(_ bytes: D) -> String {
-    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
-  }
-  public static func decode(_ text: some StringProtocol) -> Data? {
-    var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while s.count % 4 != 0 { s += "=" }
-    return Data(base64Encoded: s)
   }
 }

@@ -1,5 +1,6 @@
 @_spi(FixedExpiryValidationTime) import X509
 import Crypto
+import DashModel
 import FoundationEssentials
 import Synchronization
 
@@ -49,9 +50,9 @@ public final class JWSVerifier: Sendable {
     }
     let headerText = compact[..<compact.utf8.index(compact.startIndex, offsetBy: dots[0])]
     let header = try decodedHeader(headerText)
-    guard let payload = Base64URL.decode(bytes[(dots[0] + 1)..<dots[1]]) else { throw SigningError("payload is not base64url") }
+    guard let payload = Base64URL.decode(bytes: bytes[(dots[0] + 1)..<dots[1]], as: .url) else { throw SigningError("payload is not base64url") }
     let fields = try PayloadFields.read(payload)
-    guard let signatureBytes = Base64URL.decode(bytes[(dots[1] + 1)...]) else { throw SigningError("signature is not base64url") }
+    guard let signatureBytes = Base64URL.decode(bytes: bytes[(dots[1] + 1)...], as: .url) else { throw SigningError("signature is not base64url") }
 
     let environment = fields.environmentOfPayload
     if let environment, environment == "Xcode" || environment == "LocalTesting" {
@@ -64,7 +65,7 @@ public final class JWSVerifier: Sendable {
     guard let alg = header.alg else { throw SigningError("header has no alg") }
     guard alg == "ES256" else { throw SigningError("header alg is \(alg.debugDescription), not \"ES256\"") }
     guard let x5c = header.x5c else { throw SigningError("header has no x5c certificate chain") }
-    guard x5c.count == 3 else { throw SigningError("header x5c has \(x5c.count) certificate\(x5c.count == 1 ? "" : "s"), need 3") }
+    guard x5c.count == 3 else { throw SigningError("header x5c has \(counted(x5c.count, "certificate")), need 3") }
     guard let milliseconds = fields.signedDate else { throw SigningError("payload has no signedDate to validate the chain at") }
     guard signatureBytes.count == 64 else {
       throw SigningError("signature is \(signatureBytes.count) bytes, ES256 needs 64 (r‖s)")
@@ -104,7 +105,7 @@ public final class JWSVerifier: Sendable {
   /// empties the table rather than growing it.
   private func decodedHeader(_ text: Substring) throws -> JWSHeader {
     if let known = headers.withLock({ $0[text] }) { return known }
-    guard let headerBytes = Base64URL.decode(text) else { throw SigningError("header is not base64url") }
+    guard let headerBytes = Base64URL.decode(text, as: .url) else { throw SigningError("header is not base64url") }
     guard let header = try? JSONDecoder().decode(JWSHeader.self, from: Data(headerBytes)) else {
       throw SigningError("header is not a JSON object with string alg and x5c")
     }
@@ -160,8 +161,8 @@ public final class JWSVerifier: Sendable {
 
   private static func certificate(_ base64: String, _ name: String) throws -> Certificate {
     // x5c entries are standard base64 with padding, not base64url (RFC 7515 §4.1.6).
-    guard let der = Data(base64Encoded: base64) else { throw SigningError("header \(name) is not standard base64") }
-    do { return try Certificate(derEncoded: Array(der)) } catch {
+    guard let der = Base64URL.decode(base64, as: .standard) else { throw SigningError("header \(name) is not standard base64") }
+    do { return try Certificate(derEncoded: der) } catch {
       throw SigningError("header \(name) is not a DER X.509 certificate")
     }
   }

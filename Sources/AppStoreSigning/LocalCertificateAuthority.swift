@@ -1,4 +1,5 @@
 import Crypto
+import DashModel
 import FoundationEssentials
 import SwiftASN1
 import X509
@@ -124,7 +125,7 @@ public struct LocalCertificateAuthority: Sendable {
   /// Signs `payloadJSON` (the bytes are used as they are) as an App Store compact JWS:
   /// header `{"alg":"ES256","x5c":[leaf,intermediate,root]}`, ES256 over `header.payload`, raw r‖s.
   public func sign(payloadJSON: [UInt8]) throws -> String {
-    let x5c = try [leaf, intermediate, root].map { "\"" + Data(try Self.der($0)).base64EncodedString() + "\"" }
+    let x5c = try [leaf, intermediate, root].map { "\"" + Base64URL.encodeStandard(try Self.der($0)) + "\"" }
     let header = #"{"alg":"ES256","x5c":["# + x5c.joined(separator: ",") + "]}"
     let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(payloadJSON)
     let signature = try leafKey.signature(for: Array(signingInput.utf8))

@@ -1,4 +1,5 @@
 import CNcurses
+import DashModel
 import DashView
 #if canImport(Glibc)
 import Glibc
@@ -235,26 +236,9 @@ package final class Terminal {
   /// already clean; this keeps the sequence whole whatever it is given).
   package static func clipboardSequence(_ text: String) -> [UInt8] {
     let clean = text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
-    let payload = base64(Array(String(String.UnicodeScalarView(clean)).utf8))
+    // Standard base64 with `=` padding (RFC 4648 §4), as OSC 52 wants it.
+    let payload = Array(Base64URL.encodeStandard(String(String.UnicodeScalarView(clean)).utf8).utf8)
     return [0x1B] + Array("]52;c;".utf8) + payload + [0x07]
-  }
-
-  /// Standard base64 with `=` padding (RFC 4648 §4), as OSC 52 wants it.
-  private static func base64(_ bytes: [UInt8]) -> [UInt8] {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var i = 0
-    while i < bytes.count {
-      let n = min(3, bytes.count - i)
-      let b0 = UInt32(bytes[i]), b1 = n > 1 ? UInt32(bytes[i + 1]) : 0, b2 = n > 2 ? UInt32(bytes[i + 2]) : 0
-      let group = b0 << 16 | b1 << 8 | b2
-      for k in 0..<4 {
-        out.append(k <= n ? alphabet[Int((group >> UInt32(18 - 6 * k)) & 0x3F)] : UInt8(ascii: "="))
-      }
-      i += 3
-    }
-    return out
   }
 
   /// Repaints the whole screen from scratch (Ctrl-L, after Ctrl-Z, after someone else wrote to

@@ -1,5 +1,6 @@
 import AppStoreAuth
 import Crypto
+import DashModel
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -41,9 +42,9 @@ public final class MockAppStore: @unchecked Sendable {
   public static func selfSignedSigner() -> PayloadSigner {
     let key = P256.Signing.PrivateKey()
     return { payload in
-      let input = JWTBase64URL.encode(Array(#"{"alg":"ES256","x5c":[]}"#.utf8)) + "." + JWTBase64URL.encode(Array(payload.utf8))
+      let input = Base64URL.encode(Array(#"{"alg":"ES256","x5c":[]}"#.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
       let signature = try! key.signature(for: Array(input.utf8))
-      return input + "." + JWTBase64URL.encode(signature.rawRepresentation)
+      return input + "." + Base64URL.encode(signature.rawRepresentation)
     }
   }
 

@@ -48,9 +48,9 @@ struct ServeFixture {
     for (k, v) in claims { c[k] = v }
     let header = try! JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": kid, "typ": "JWT"])
     let body = try! JSONSerialization.data(withJSONObject: c)
-    let input = JWTBase64URL.encode(header) + "." + JWTBase64URL.encode(body)
+    let input = Base64URL.encode(header) + "." + Base64URL.encode(body)
     let signature = try! (signer ?? key).signature(for: Array(input.utf8))
-    return "Bearer " + input + "." + JWTBase64URL.encode(signature.rawRepresentation)
+    return "Bearer " + input + "." + Base64URL.encode(signature.rawRepresentation)
   }
 
   func get(_ path: String, _ query: [(String, String)] = [], authorization: String? = nil) async -> LocalAppStoreAPI.Response {
