@@ -10,7 +10,7 @@ import Testing
   /// document: any code that read the history would fail on the first byte or take seconds.
   @Test func eventsNeverReadTheHistory() throws {
     let dir = TempDir()
-    let path = try SimulationProcessTests.subscribedFile(in: dir)
+    let path = try Sim.subscribedFile(in: dir)
     var state = try StateFile.load(path: path)
     var journal = try #require(state.document.journal)
     let journalPath = dir.file(journal.file)

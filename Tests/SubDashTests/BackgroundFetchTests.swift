@@ -31,10 +31,7 @@ import Testing
     #expect(fetch.start(origin) == nil)
     #expect(fetch.start(origin) == .actionFailed("refresh: a fetch is already running"))
     var outcome: UIAction?
-    for _ in 0..<500 where outcome == nil {
-      outcome = fetch.poll()
-      usleep(10_000)
-    }
+    #expect(eventually(within: .seconds(10), every: .milliseconds(10)) { outcome = fetch.poll(); return outcome != nil })
     #expect(outcome == .actionFailed("credentials: missing --key-id; state.json was not written"))
     #expect(!fetch.isRunning)
   }

@@ -43,11 +43,9 @@ import Testing
 
   /// Polls `probe` every 20 ms for up to 10 s.
   static func waitFor<T>(_ probe: () -> T?) -> T? {
-    for _ in 0..<500 {
-      if let value = probe() { return value }
-      usleep(20_000)
-    }
-    return nil
+    var value: T?
+    _ = eventually(within: .seconds(10), every: .milliseconds(20)) { value = probe(); return value != nil }
+    return value
   }
 
   func start(_ args: [String], environment: [String: String] = [:]) throws -> Process {

@@ -28,7 +28,8 @@ import Testing
     p.standardOutput = FileHandle.nullDevice
     p.standardInput = FileHandle.nullDevice
     try p.run()
-    for _ in 0..<150 where p.isRunning { usleep(20_000) }
+    // A refused key ends serve at once; one still running after 3 s was accepted.
+    _ = eventually(within: .seconds(3), every: .milliseconds(20)) { !p.isRunning }
     if p.isRunning {
       kill(p.processIdentifier, SIGTERM)
       p.waitUntilExit()

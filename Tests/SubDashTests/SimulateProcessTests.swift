@@ -4,24 +4,19 @@ import Testing
 @testable import DashModel
 
 /// `subdash simulate` as a separate process: exit codes, output, Ctrl-C, and a simulator and a
-/// "dashboard" (this test) writing the same file at the same time. Serialized: each test spawns
-/// processes and measures overlap, which parallel siblings on two cores would distort.
-@Suite(.serialized) struct SimulationProcessTests {
-  /// The `subdash` executable built beside this test bundle.
-  static let binary: String = {
-    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("subdash").path
-  }()
+/// "dashboard" (this test) writing the same file at the same time. Every wait is for something
+/// observable (the file, the process's exit) with a deadline, never a fixed time. Serialized: the
+/// tests start processes that write for a while.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SimulateProcessTests {
+  static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let scenariosDir = repoRoot.appendingPathComponent("Examples/scenarios").path
+  static let examplesDir = repoRoot.appendingPathComponent("Examples").path
 
-  struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
+  static func run(_ args: [String]) throws -> CommandLineTests.Run { try CommandLineTests.run(args) }
 
   static func start(_ args: [String]) throws -> (Process, Pipe, Pipe) {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
+    p.executableURL = CommandLineTests.binary
     p.arguments = args
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
@@ -30,25 +25,40 @@ import Testing
     return (p, out, err)
   }
 
-  static func run(_ args: [String]) throws -> Run {
-    let (p, out, err) = try start(args)
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+  /// Everything a pipe delivers, read on its own thread (a child that fills a pipe never ends).
+  final class Drained: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+    init(_ pipe: Pipe) {
+      Thread.detachNewThread { [self] in
+        self.data = pipe.fileHandleForReading.readDataToEndOfFile()
+        self.done.signal()
+      }
+    }
+    var text: String { done.wait(); return String(decoding: data, as: UTF8.self) }
   }
+
+  /// Waits (bounded) for a child to end, ending it if it does not, and returns its outputs.
+  static func finish(_ p: Process, _ out: Pipe, _ err: Pipe, within limit: Duration = .seconds(60)) -> (stdout: String, stderr: String) {
+    let o = Drained(out), e = Drained(err)
+    if !eventually(within: limit, { !p.isRunning }) { p.terminate() }
+    p.waitUntilExit()
+    return (o.text, e.text)
+  }
+
+  static func bytes(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
 
   /// A state file with a monthly subscription bought at `start`, built by a scenario.
   static func subscribedFile(in dir: TempDir, start: String = "2026-01-01T00:00:00Z", extra: String = "") throws -> String {
     let path = dir.file("state.json")
     let scenario = try ScenarioParser.parse("catalog pass.storekit\nstart \(start)\n\(extra)buy pass.premium.monthly no intro\n", fileName: "setup")
-    _ = try ScenarioRunner(scenario: scenario, scriptDirectory: Sim.scenariosDir, statePath: path).run()
+    _ = try ScenarioRunner(scenario: scenario, scriptDirectory: scenariosDir, statePath: path).run()
     return path
   }
 
   static func journal(_ path: String) throws -> [Journal.Entry] {
     let s = try StateFile.load(path: path)
-    let j = s.document.journal!
+    let j = try #require(s.document.journal)
     return try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
   }
 
@@ -56,9 +66,26 @@ import Testing
     try journal(path).compactMap { if case .notification(let n) = $0 { return n } else { return nil } }
   }
 
+  static func notificationCount(_ path: String) -> Int {
+    (try? StateFile.load(path: path))?.historySummary.notificationCount ?? 0
+  }
+
+  /// One key press of a dashboard: a setting changes (the seed goes up by one).
+  @discardableResult
+  static func pressKey(_ path: String) throws -> StateFile.Saved {
+    try StateFile.update(path: path) { (s) throws(StateFileError) -> Change in
+      switch Simulator.configure(s, { $0.seed += 1 }) {
+      case .success(let c): return c
+      case .failure(let e): throw StateFileError(file: "state.json", message: e.message)
+      }
+    }
+  }
+
   @Test func everyShippedScenarioPassesCheck() throws {
-    for name in ScenarioTests.examples {
-      let r = try Self.run(["simulate", "--check", Sim.scenariosDir + "/" + name])
+    let names = try FileManager.default.contentsOfDirectory(atPath: Self.scenariosDir).filter { $0.hasSuffix(".scenario") }.sorted()
+    #expect(!names.isEmpty)
+    for name in names {
+      let r = try Self.run(["simulate", "--check", Self.scenariosDir + "/" + name])
       #expect(r.status == 0, "\(name): \(r.stderr)")
       #expect(r.stdout.isEmpty)
       #expect(r.stderr.hasPrefix("\(name): ok ("))
@@ -67,13 +94,14 @@ import Testing
 
   @Test func checkExitsOneOnTheFirstMismatchAndTwoOnBadInput() throws {
     let dir = TempDir()
-    let bad = dir.write("bad.scenario", "catalog \(Sim.catalogPath)\nstart 2026-01-01T00:00:00Z\nbuy pass.premium.monthly\nexpect status expired\nexpect status active\n")
-    let r = try Self.run(["simulate", "--check", bad])
+    let catalog = Self.scenariosDir + "/pass.storekit"
+    dir.write("bad.scenario", "catalog \(catalog)\nstart 2026-01-01T00:00:00Z\nbuy pass.premium.monthly\nexpect status expired\nexpect status active\n")
+    let r = try Self.run(["simulate", "--check", dir.file("bad.scenario")])
     #expect(r.status == 1)
     #expect(r.stderr.hasPrefix("bad.scenario:4: mismatch in \"expect status expired\": expected 2 (expired), found 1 (active)\n"))
 
-    let syntax = dir.write("syntax.scenario", "catalog \(Sim.catalogPath)\nbuy\n")
-    let s = try Self.run(["simulate", "--check", syntax])
+    dir.write("syntax.scenario", "catalog \(catalog)\nbuy\n")
+    let s = try Self.run(["simulate", "--check", dir.file("syntax.scenario")])
     #expect(s.status == 2)
     #expect(s.stderr == "syntax.scenario:2: expected buy <product id> [monthly] [family] [no intro]\n")
 
@@ -86,10 +114,10 @@ import Testing
   @Test func scenarioRefusesToReplaceAnExistingFile() throws {
     let dir = TempDir()
     let path = try Self.subscribedFile(in: dir)
-    let before = dir.bytes("state.json")
-    let r = try Self.run(["simulate", "--scenario", Sim.scenariosDir + "/refund.scenario", path])
+    let before = Self.bytes(path)
+    let r = try Self.run(["simulate", "--scenario", Self.scenariosDir + "/refund.scenario", path])
     #expect(r.status == 2)
-    #expect(dir.bytes("state.json") == before)
+    #expect(Self.bytes(path) == before)
   }
 
   @Test func fastRunsEventToEventAndPrintsOneLineEach() throws {
@@ -118,11 +146,11 @@ import Testing
       let n = try NotificationRecord(ObjectReader(JSONParser.parse(Array(line.utf8)), at: .root))
       #expect(n.notificationType == .didRenew)
     }
-    #expect(try Simulator.clock(StateFile.load(path: path)) == Sim.at("2026-04-15T00:00:00Z"))
+    #expect(try Simulator.clock(StateFile.load(path: path)) == (try Format.parseDate("2026-04-15T00:00:00Z")))
 
     let s = try Self.run(["simulate", "--steps", "2", path])
     #expect(s.stdout.split(separator: "\n").count == 2)
-    #expect(try Simulator.clock(StateFile.load(path: path)) == Sim.at("2026-06-01T00:00:00Z"))
+    #expect(try Simulator.clock(StateFile.load(path: path)) == (try Format.parseDate("2026-06-01T00:00:00Z")))
   }
 
   @Test func flagsAreWrittenToTheFile() throws {
@@ -142,70 +170,59 @@ import Testing
   @Test func productionDataIsRefused() throws {
     let dir = TempDir()
     let path = try Self.subscribedFile(in: dir)
-    var text = dir.text("state.json")
-    text = text.replacingOccurrences(of: "\"environment\": \"Xcode\"", with: "\"environment\": \"Production\"")
-    dir.write("state.json", text)
-    let before = dir.bytes("state.json")
+    let text = String(decoding: Self.bytes(path), as: UTF8.self)
+    dir.write("state.json", text.replacingOccurrences(of: "\"environment\": \"Xcode\"", with: "\"environment\": \"Production\""))
+    let before = Self.bytes(path)
     let r = try Self.run(["simulate", "--fast", path])
     #expect(r.status == 2)
     #expect(r.stderr == "subdash: Simulation is refused on Production data.\n")
-    #expect(dir.bytes("state.json") == before)
+    #expect(Self.bytes(path) == before)
   }
 
   /// Every mode refuses Production up front, with one line and exit 2, also when nothing is due
   /// (refunded.json: revoked, so no event is scheduled; it used to end "nothing was due", exit 0).
   @Test func everySimulateModeRefusesProductionDataEvenWithNothingDue() throws {
     let dir = TempDir()
-    let example = try String(contentsOf: ExamplesTests.directory.appendingPathComponent("refunded.json"), encoding: .utf8)
+    let example = try String(contentsOfFile: Self.examplesDir + "/refunded.json", encoding: .utf8)
     #expect(example.contains(#""environment": "Production""#))
-    let path = dir.write("refunded.json", example)
-    let before = dir.bytes("refunded.json")
-    let script = dir.write("look.scenario", "expect status 5\n")
+    dir.write("refunded.json", example)
+    let path = dir.file("refunded.json")
+    let before = Self.bytes(path)
+    dir.write("look.scenario", "expect status 5\n")
+    let script = dir.file("look.scenario")
     for args in [["--steps", "1"], ["--fast"], ["--until", "2026-12-31"], ["--scenario", script], ["--check", script]] {
       let r = try Self.run(["simulate"] + args + [path])
       #expect(r.status == 2, "\(args): \(r.stderr)")
       #expect(r.stderr.hasSuffix("Simulation is refused on Production data.\n"), "\(args): \(r.stderr)")
       #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
       #expect(r.stdout.isEmpty)
-      #expect(dir.bytes("refunded.json") == before, "\(args) changed the file")
+      #expect(Self.bytes(path) == before, "\(args) changed the file")
     }
     // Wall-clock mode too, at once (it would otherwise run until interrupted).
-    let (child, _, err) = try Self.start(["simulate", path])
-    let deadline = Date().addingTimeInterval(10)
-    while child.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-    if child.isRunning { child.terminate() }
-    child.waitUntilExit()
+    let (child, out, err) = try Self.start(["simulate", path])
+    let ended = eventually(within: .seconds(30)) { !child.isRunning }
+    let (_, stderr) = Self.finish(child, out, err, within: .zero)
+    #expect(ended, "the wall-clock run did not refuse at once")
     #expect(child.terminationStatus == 2)
-    #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "subdash: Simulation is refused on Production data.\n")
-    #expect(dir.bytes("refunded.json") == before)
+    #expect(stderr == "subdash: Simulation is refused on Production data.\n")
+    #expect(Self.bytes(path) == before)
   }
 
   /// The simulator and a dashboard on one file: the simulator applies events as fast as it can
-  /// while this test, like a dashboard, presses keys through `StateFile.update`. Nothing either
-  /// writes may be lost, and the clock never runs backwards.
+  /// while this test, like a dashboard, presses keys through `StateFile.update`. Between two
+  /// presses it waits until the simulator has written (the file says so), so the writes
+  /// interleave on any machine. Nothing either writes may be lost, and the clock never runs back.
   @Test func simulatorAndDashboardShareTheFileWithoutLosingWrites() throws {
     let dir = TempDir()
     let path = try Self.subscribedFile(in: dir)
-    // Enough steps that the simulator is still writing while the keys are pressed, on any machine.
     let (child, out, err) = try Self.start(["simulate", "--steps", "1000", "--jsonl", path])
     var keyPresses = 0
     var pressedWhileRunning = 0
     var clocksWritten: [Instant] = []
-    var sawSimulatorBetweenPresses = false
-    var lastNotificationCount = -1
-    while child.isRunning || keyPresses < 40 {
-      if keyPresses >= 40 { break }
+    var simulatorWroteBetweenPresses = 0
+    while keyPresses < 40 {
       let running = child.isRunning
-      // A key that changes a setting, and one that moves the clock half a day.
-      let saved = try StateFile.update(path: path) { (s) throws(StateFileError) -> Change in
-        switch Simulator.configure(s, { $0.seed += 1 }) {
-        case .success(let c): return c
-        case .failure(let e): throw StateFileError(file: "state.json", message: e.message)
-        }
-      }
-      let count = saved.state.historySummary.notificationCount
-      if lastNotificationCount >= 0 && count > lastNotificationCount && running { sawSimulatorBetweenPresses = true }
-      lastNotificationCount = count
+      let saved = try Self.pressKey(path)
       let moved = try StateFile.update(path: path) { (s) throws(StateFileError) -> Change in
         switch Simulator.apply(.advance(.hours(12)), to: s, at: (try? Simulator.clock(s)) ?? .epoch) {
         case .success(let c): return c
@@ -215,20 +232,22 @@ import Testing
       clocksWritten.append(try Simulator.clock(moved.state))
       keyPresses += 1
       if running { pressedWhileRunning += 1 }
-      usleep(3_000)
+      // The next press once the simulator has written again (or has finished).
+      let count = saved.state.historySummary.notificationCount
+      if eventually(within: .seconds(10), { !child.isRunning || Self.notificationCount(path) > count }), child.isRunning {
+        simulatorWroteBetweenPresses += 1
+      }
     }
-    _ = out.fileHandleForReading.readDataToEndOfFile()
-    let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    child.waitUntilExit()
+    let (_, errText) = Self.finish(child, out, err)
     #expect(child.terminationStatus == 0, "\(errText)")
     #expect(pressedWhileRunning >= 2, "the simulator finished before the test could overlap with it")
-    #expect(sawSimulatorBetweenPresses)
+    #expect(simulatorWroteBetweenPresses >= 2, "the simulator never wrote between two key presses")
 
     let final = try StateFile.load(path: path)
     let settings = try Simulator.settings(final)
     #expect(settings.seed == UInt64(keyPresses), "a key press was lost")
     let clock = try Simulator.clock(final)
-    #expect(clock >= clocksWritten.max()!, "the clock was rewound")
+    #expect(clock >= (clocksWritten.max() ?? .epoch), "the clock was rewound")
     let notes = try Self.notifications(path)
     let dates = notes.compactMap(\.signedDate)
     #expect(dates == dates.sorted(), "events were applied out of order")
@@ -238,23 +257,22 @@ import Testing
   }
 
   /// Wall-clock mode at a fixed two-second rate, stopped with Ctrl-C (SIGINT) while this test
-  /// writes to the same file.
+  /// writes to the same file: keys are pressed until the simulator has renewed at least once
+  /// (seen in the file), however long that takes on a busy machine, then it is interrupted.
   @Test func wallClockRunStopsCleanlyOnInterrupt() throws {
     let dir = TempDir()
     let path = try Self.subscribedFile(in: dir, extra: "set rate oneRenewalEveryTwoSeconds\n")
-    // Start the subscription "now" so the wall-clock run has renewals due every two seconds.
     let (child, out, err) = try Self.start(["simulate", path])
+    let before = Self.notificationCount(path)
     var presses = 0
-    let deadline = Date().addingTimeInterval(4.5)
-    while Date() < deadline {
-      _ = try StateFile.update(path: path) { (s) throws(StateFileError) -> Change in try Simulator.configure(s, { $0.seed += 1 }).orStateFileError() }
+    let renewed = try eventually(within: .seconds(60), every: .milliseconds(100)) {
+      try Self.pressKey(path)
       presses += 1
-      usleep(200_000)
+      return presses >= 3 && Self.notificationCount(path) > before
     }
+    #expect(renewed, "no renewal written within 60 s at one every two seconds")
     kill(child.processIdentifier, SIGINT)
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    child.waitUntilExit()
+    let (stdout, stderr) = Self.finish(child, out, err, within: .seconds(30))
     #expect(child.terminationStatus == 0, "\(stderr)")
     #expect(stderr.contains("stopped by signal"))
     let renewals = stdout.split(separator: "\n").filter { $0.contains("DID_RENEW") }
@@ -272,15 +290,5 @@ import Testing
     let r = try Self.run(["simulate", "--until", "2025-06-01", path])
     #expect(r.status == 0)
     #expect(r.stderr.hasPrefix("subdash simulate: --until 2025-06-01 00:00 UTC is before the file's clock (2026-01-01 00:00 UTC); the clock never moves back\n"), "\(r.stderr)")
-  }
-}
-
-extension Result where Failure == ActionError {
-  /// For tests: a refusal becomes a StateFileError so it can abort a `StateFile.update`.
-  func orStateFileError() throws(StateFileError) -> Success {
-    switch self {
-    case .success(let v): return v
-    case .failure(let e): throw StateFileError(file: "test", message: e.message)
-    }
   }
 }
