@@ -135,8 +135,7 @@ final class SubscriberDirectory: @unchecked Sendable {
 
   /// Visible `*.json` files, sorted so answers do not depend on the directory's order.
   func stateFiles() -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().map { path + "/" + $0 }
+    ((try? StateFileDirectory.names(in: path)) ?? []).map { path + "/" + $0 }
   }
 
   // MARK: - The table (under the lock)
@@ -161,12 +160,15 @@ final class SubscriberDirectory: @unchecked Sendable {
 
   /// Re-reads the files that are new or changed since they were indexed; forgets removed ones.
   private func refresh() {
-    let files = stateFiles()
-    let present = Set(files)
-    for gone in indexed.keys where !present.contains(gone) { forget(gone) }
-    for file in files {
-      guard let stamp = FileStamp(path: file) else { forget(file); continue }
-      if indexed[file]?.stamp == stamp { continue }
+    let known = indexed, directory = path
+    // The paths `stateFiles()` gives, so every table here names a file the same way.
+    let pathOf = { (name: String) in directory + "/" + name }
+    guard let found = try? StateFileDirectory.changes(
+      in: directory, reported: nil, known: { known[pathOf($0)]?.stamp }, knownNames: known.keys.map(PathName.fileName(of:)))
+    else { return }
+    for gone in found.removed { forget(pathOf(gone)) }
+    for (name, stamp) in found.changed {
+      let file = pathOf(name)
       forget(file)
       // The stamp is taken before the read: a write in between makes the next refresh read again.
       // A file that does not read now (mid-replace elsewhere, out of descriptors) is not

@@ -79,8 +79,8 @@ struct DeliverCommand: AsyncParsableCommand {
       throw Self.fail(error.description)
     }
     await sender.shutdown()
-    var parts = ["\(totals.attempts) attempt\(totals.attempts == 1 ? "" : "s")", "\(totals.delivered) delivered"]
-    if totals.duplicates > 0 { parts.append("\(totals.duplicates) duplicate\(totals.duplicates == 1 ? "" : "s") sent") }
+    var parts = [counted(totals.attempts, "attempt"), "\(totals.delivered) delivered"]
+    if totals.duplicates > 0 { parts.append("\(counted(totals.duplicates, "duplicate")) sent") }
     if totals.gaveUp > 0 { parts.append("\(totals.gaveUp) given up") }
     parts.append(totals.pending == 0 ? "nothing pending" : "\(totals.pending) pending (resumed by the next `subdash deliver`)")
     Self.say("subdash deliver: " + (stop.isSet ? "stopped; " : "") + parts.joined(separator: ", "))
@@ -89,7 +89,7 @@ struct DeliverCommand: AsyncParsableCommand {
   /// Every state file in the directory, eight at a time, each until nothing is pending. Only
   /// failures are logged per attempt; one closing line gives the totals and the rate.
   func deliverDirectory(_ authority: LocalCertificateAuthority, stop: StopSwitch) async throws {
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: file)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+    let names = (try? StateFileDirectory.names(in: file)) ?? []
     let sender = HTTPNotificationSender()
     let started = Date()
     var totals = Deliverer.Totals(), unreadable: [String] = []

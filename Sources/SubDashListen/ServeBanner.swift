@@ -20,6 +20,14 @@ enum ServeBanner {
     ("GET  /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}", "Get Status of Subscription Renewal Date Extensions"),
     ("PUT  /inApps/v2/transactions/consumption/{transactionId}", "Send Consumption Information"),
     ("PUT  /inApps/v1/transactions/{originalTransactionId}/appAccountToken", "Set App Account Token"),
+    ("GET  /inApps/v1/transactions/appTransactions/{transactionId}", "Get App Transaction Info"),
+    ("POST /inApps/v1/transactions/{transactionId}/finish", "Finish Transaction"),
+    ("PUT  /inApps/v1/messaging/message/{messageIdentifier}", "Upload Message (DELETE: Delete Message)"),
+    ("GET  /inApps/v1/messaging/message/list", "Get Message List"),
+    ("PUT  /inApps/v1/messaging/default/{productId}/{locale}", "Configure Default Message (GET, DELETE too)"),
+    ("PUT  /inApps/v1/messaging/realtime/url", "Configure Realtime URL (GET, DELETE too)"),
+    ("POST /inApps/v1/messaging/performanceTest", "Initiate Performance Test"),
+    ("GET  /inApps/v1/messaging/performanceTest/result/{requestId}", "Get Performance Test Results"),
   ]
 
   struct Key {
@@ -45,8 +53,7 @@ enum ServeBanner {
   /// Only a subscriber serve answers for: this app's, in Production or Sandbox (files from Xcode
   /// are not the App Store's).
   static func example(in directory: String, bundleID: String) -> (id: String, sandbox: Bool)? {
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-      .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().prefix(20)
+    let names = ((try? StateFileDirectory.names(in: directory)) ?? []).prefix(20)
     for name in names {
       guard let state = try? StateFile.load(path: directory + "/" + name), let id = state.subscriber.originalTransactionId else { continue }
       let environment = state.subscriber.environment ?? .sandbox

@@ -9,12 +9,7 @@ public enum DirectoryFiles {
   /// bytes; `catalogs` gets every `.storekit` file a document names.
   public static func read(_ dir: String) throws(DatabaseError) -> (subscribers: [StoredSubscriber], catalogs: [String: [UInt8]]) {
     let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: dir)
-        .filter { !$0.hasPrefix(".") && $0.hasSuffix(".json") && $0.count > 5 }.sorted()
-    } catch {
-      throw .usage("\(dir): cannot read the directory")
-    }
+    do { names = try StateFileDirectory.names(in: dir) } catch { throw .usage(error.description) }
     var subscribers: [StoredSubscriber] = []
     var catalogs: [String: [UInt8]] = [:]
     for name in names {

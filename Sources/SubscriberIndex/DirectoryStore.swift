@@ -10,7 +10,7 @@ import Darwin
 
 /// A directory of state files with an SQLite index of their summary rows beside them
 /// (`.subdash-index.sqlite`, or any path given). The files are the truth: the index holds
-/// only what can be derived from them again, with each file's size/mtime/inode, so opening
+/// only what can be derived from them again, with each file's stamp, so opening
 /// re-reads just the files that changed, and deleting the index loses nothing.
 public final class DirectoryStore: ListIndex {
   public let directory: String
@@ -19,14 +19,14 @@ public final class DirectoryStore: ListIndex {
   private let db: DatabaseQueue
   /// Bumped when the table or the row summary changes meaning: an index of another version is
   /// rebuilt from the files rather than read.
-  static let schemaVersion = 3  // 2: the last event of a journalled file comes from its journal; 3: a billing-retry row is due when retry ends
+  static let schemaVersion = 4  // 2: the last event of a journalled file comes from its journal; 3: a billing-retry row is due when retry ends; 4: the stamp holds ctime and device
   public static let defaultIndexName = ".subdash-index.sqlite"
 
   /// Opens (or creates) the index. A damaged index or one from another version is removed and
   /// rebuilt on the next `refresh`: it holds nothing the files do not.
   public init(directory: String, indexPath: String? = nil, nowOverride: Instant? = nil) throws(StoreError) {
     self.directory = directory
-    self.indexPath = indexPath ?? StateDirectory.path(Self.defaultIndexName, in: directory)
+    self.indexPath = indexPath ?? StateFileDirectory.path(Self.defaultIndexName, in: directory)
     self.nowOverride = nowOverride
     do {
       db = try Self.open(self.indexPath)
@@ -70,21 +70,32 @@ public final class DirectoryStore: ListIndex {
     }
   }
 
-  /// Compares the files with the index (every file when `names` is nil, by size/mtime/inode),
+  /// Compares the files with the index (every file when `names` is nil, by their stamps),
   /// re-reads the changed ones on all cores, re-derives rows whose moment of change has passed,
   /// and commits it all in one transaction.
   public func refresh(names: Set<String>?, wall: Instant) throws -> StoreChanges {
     let now = nowOverride ?? wall
-    // Only the rows asked about when the watcher named them: one changed file must not read
-    // 100,000 stamps.
-    let stored = try db.read { db in
+    let stored = try storedStamps(names)
+    // Time is an input too: a row whose renewal or expiry has passed is derived again.
+    let found = try StateFileDirectory.changes(
+      in: directory, reported: names, known: { stored[$0]?.stamp }, knownNames: Array(stored.keys),
+      due: { stored[$0]?.changesAt.map { $0 <= now.ms } ?? false })
+    if found.changed.isEmpty && found.removed.isEmpty { return StoreChanges(upserts: [], removed: []) }
+    let upserts = try store(found.changed, removing: found.removed, wall: wall)
+    return StoreChanges(upserts: upserts, removed: found.removed)
+  }
+
+  /// Each indexed file's stamp, and when its row changes by itself (nil for a row derived at its
+  /// file's simulated clock, which changes only when the file does). Only the rows asked about
+  /// when the watcher named them: one changed file must not read 100,000 stamps.
+  private func storedStamps(_ names: Set<String>?) throws -> [String: (stamp: FileStamp, changesAt: Double?)] {
+    try db.read { db in
       var out: [String: (stamp: FileStamp, changesAt: Double?)] = [:]
-      let select = "SELECT file, size, mtime_ns, inode, changes_at, simulated_now_ms FROM subscriber"
+      let select = "SELECT file, \(IndexRow.stampColumns), changes_at, simulated_now_ms FROM subscriber"
       func collect(_ cursor: RowCursor) throws {
         while let r = try cursor.next() {
-          // A row derived at its file's simulated clock changes only when the file does.
-          let changesAt: Double? = (r[5] as Double?) == nil ? r[4] : nil
-          out[r[0]] = (FileStamp(size: r[1], mtimeNs: r[2], inode: r[3]), changesAt)
+          let changesAt: Double? = (r[7] as Double?) == nil ? r[6] : nil
+          out[r[0]] = (FileStamp(size: r[1], mtimeNs: r[2], ctimeNs: r[3], inode: r[4], device: r[5]), changesAt)
         }
       }
       if let names {
@@ -95,65 +106,46 @@ public final class DirectoryStore: ListIndex {
       }
       return out
     }
-    let candidates: [String]
-    var removed: [String] = []
-    if let names {
-      candidates = names.sorted()
-    } else {
-      candidates = try StateDirectory.names(in: directory)
-      let present = Set(candidates)
-      removed = stored.keys.filter { !present.contains($0) }.sorted()
-    }
-    var toRead: [(name: String, stamp: FileStamp)] = []
-    for name in candidates {
-      guard let stamp = FileStamp(path: StateDirectory.path(name, in: directory)) else {
-        if stored[name] != nil { removed.append(name) }
-        continue
-      }
-      let old = stored[name]
-      // Time is an input too: a row whose renewal or expiry has passed is derived again.
-      let due = old?.changesAt.map { $0 <= now.ms } ?? false
-      if old?.stamp != stamp || due { toRead.append((name, stamp)) }
-    }
-    // Files are read in chunks on every core while the previous chunk is stored, in one
-    // transaction: on a first open of 100,000 files the single SQLite writer would otherwise run
-    // alone after the readers (1.34 cores busy, not 2).
+  }
+
+  /// Reads `toRead` and stores their rows, and deletes `removed`, in one transaction. Files are
+  /// read in chunks on every core while the previous chunk is stored: on a first open of 100,000
+  /// files the single SQLite writer would otherwise run alone after the readers (1.34 cores
+  /// busy, not 2).
+  private func store(_ toRead: [(name: String, stamp: FileStamp)], removing removed: [String], wall: Instant) throws -> [ListRow] {
     let workers = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     let chunk = 2_048
-    var upserts: [(ListRow, FileStamp)] = []
+    var upserts: [ListRow] = []
     upserts.reserveCapacity(toRead.count)
-    let files = toRead.map { (StateDirectory.path($0.name, in: directory), $0.name) }
+    let files = toRead.map { (StateFileDirectory.path($0.name, in: directory), $0.name) }
     let moment = nowOverride
     let read: @Sendable (Range<Int>) -> [ListRow] = { range in
       ListRow.readAll(Array(files[range]), nowOverride: moment, wall: wall, workers: workers)
     }
-    if !toRead.isEmpty || !removed.isEmpty {
-      try db.write { db in
-        let insert = try db.makeStatement(sql: IndexRow.upsert)
-        var start = 0
-        var current = read(0..<min(chunk, toRead.count))
-        while start < toRead.count {
-          let end = min(start + chunk, toRead.count)
-          let nextRange = end..<min(end + chunk, toRead.count)
-          let next = ChunkBox()
-          let reading = DispatchGroup()
-          if !nextRange.isEmpty {
-            DispatchQueue.global().async(group: reading) { next.rows = read(nextRange) }
-          }
-          for (offset, row) in current.enumerated() {
-            let stamp = toRead[start + offset].stamp
-            try insert.execute(arguments: IndexRow.arguments(row, stamp))
-            upserts.append((row, stamp))
-          }
-          reading.wait()
-          current = next.rows
-          start = end
+    try db.write { db in
+      let insert = try db.makeStatement(sql: IndexRow.upsert)
+      var start = 0
+      var current = read(0..<min(chunk, toRead.count))
+      while start < toRead.count {
+        let end = min(start + chunk, toRead.count)
+        let nextRange = end..<min(end + chunk, toRead.count)
+        let next = ChunkBox()
+        let reading = DispatchGroup()
+        if !nextRange.isEmpty {
+          DispatchQueue.global().async(group: reading) { next.rows = read(nextRange) }
         }
-        let delete = try db.makeStatement(sql: "DELETE FROM subscriber WHERE file = ?")
-        for name in removed { try delete.execute(arguments: [name]) }
+        for (offset, row) in current.enumerated() {
+          try insert.execute(arguments: IndexRow.arguments(row, toRead[start + offset].stamp))
+          upserts.append(row)
+        }
+        reading.wait()
+        current = next.rows
+        start = end
       }
+      let delete = try db.makeStatement(sql: "DELETE FROM subscriber WHERE file = ?")
+      for name in removed { try delete.execute(arguments: [name]) }
     }
-    return StoreChanges(upserts: upserts.map(\.0), removed: removed)
+    return upserts
   }
 
   /// Forgets everything and reads every file again (`subdash list --rebuild-index`, or after

@@ -8,7 +8,7 @@ enum IndexRow {
   static let createTable = """
     CREATE TABLE subscriber (
       file TEXT PRIMARY KEY NOT NULL,
-      size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,
+      size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, device INTEGER NOT NULL,
       original_transaction_id TEXT, app_account_token TEXT, product_id TEXT, product_name TEXT,
       status TEXT NOT NULL, due_kind TEXT, due_ms REAL, flags TEXT NOT NULL,
       last_event TEXT, last_event_ms REAL, other_ids TEXT NOT NULL, error TEXT,
@@ -19,21 +19,24 @@ enum IndexRow {
     CREATE INDEX subscriber_status ON subscriber(status);
     """
 
+  /// The file's `FileStamp`, in its initializer's order.
+  static let stampColumns = "size, mtime_ns, ctime_ns, inode, device"
+
   static let columns = """
     file, original_transaction_id, app_account_token, product_id, product_name, status, due_kind, due_ms, \
     flags, last_event, last_event_ms, other_ids, error, simulated_now_ms, changes_at
     """
 
   static let upsert = """
-    INSERT OR REPLACE INTO subscriber (size, mtime_ns, inode, \(columns))
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    INSERT OR REPLACE INTO subscriber (\(stampColumns), \(columns))
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
   /// Lists are stored joined by U+0001, which no id, flag or event name contains.
   static let separator: Character = "\u{1}"
 
   static func arguments(_ r: ListRow, _ s: FileStamp) -> StatementArguments {
-    [s.size, s.mtimeNs, s.inode,
+    [s.size, s.mtimeNs, s.ctimeNs, s.inode, s.device,
      r.file, r.originalTransactionId, r.appAccountToken, r.productId, r.productName, r.status.rawValue,
      r.due?.kind.rawValue, r.due?.date.ms, r.flags.map(\.rawValue).joined(separator: String(separator)),
      r.lastEvent, r.lastEventDate?.ms, r.otherIds.joined(separator: String(separator)), r.error,

@@ -12,8 +12,8 @@ import Darwin
 package final class ListDirectory {
   package let path: String
   package let nowOverride: Instant?
-  /// size/mtime/inode per file name at the time its row was read: what "changed" means.
-  package private(set) var identities: [String: FileIdentity] = [:]
+  /// Each file's stamp when its row was read: what "changed" means.
+  package private(set) var stamps: [String: FileStamp] = [:]
 
   package init(path: String, nowOverride: Instant?) {
     self.path = path
@@ -28,21 +28,12 @@ package final class ListDirectory {
 
   /// The state files' names (`*.json`, not hidden), sorted; throws when the directory cannot be read.
   package static func stateFileNames(in dir: String) throws(StateFileError) -> [String] {
-    guard let d = opendir(dir) else {
-      throw StateFileError(file: dir, message: "cannot read the directory: \(String(cString: strerror(errno)))")
-    }
-    defer { closedir(d) }
-    var names: [String] = []
-    while let entry = readdir(d) {
-      let name = DirectoryEntry.name(entry)
-      if FileWatcher.isStateFileName(Array(name.utf8)) { names.append(name) }
-    }
-    return names.sorted()
+    try StateFileDirectory.names(in: dir)
   }
 
   package func filePath(_ name: String) -> String { Self.filePath(name, in: path) }
 
-  package static func filePath(_ name: String, in dir: String) -> String { dir.hasSuffix("/") ? dir + name : dir + "/" + name }
+  package static func filePath(_ name: String, in dir: String) -> String { StateFileDirectory.path(name, in: dir) }
 
   package func row(_ name: String, wall: Instant) -> ListRow { Self.row(name, in: path, nowOverride: nowOverride, wall: wall) }
 
@@ -54,36 +45,21 @@ package final class ListDirectory {
   /// Every row, read on all cores (the first open of a large directory is file parsing).
   package func loadAll(wall: Instant) throws(StateFileError) -> [ListRow] {
     let names = try Self.stateFileNames(in: path)
-    for name in names { identities[name] = FileIdentity(path: filePath(name)) }
+    for name in names { stamps[name] = FileStamp(path: filePath(name)) }
     return ListRow.readAll(names.map { (filePath($0), $0) }, nowOverride: nowOverride, wall: wall,
                            workers: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
   }
 
   /// Rows for files that changed since they were read, and names that are gone. `names` is what
-  /// inotify reported; nil means "compare every file by size, mtime and inode".
+  /// inotify reported; nil means "compare every file's stamp". A directory that cannot be read
+  /// changes nothing: its rows stay until it can.
   package func changes(names: Set<String>?, wall: Instant) -> (upserts: [ListRow], removed: [String]) {
-    var candidates: [String]
-    var removed: [String] = []
-    if let names {
-      candidates = names.sorted()
-    } else {
-      let current = (try? Self.stateFileNames(in: path)) ?? []
-      let currentSet = Set(current)
-      removed = identities.keys.filter { !currentSet.contains($0) }.sorted()
-      candidates = current
+    let stamps = self.stamps
+    guard let found = try? StateFileDirectory.changes(in: path, reported: names, known: { stamps[$0] }, knownNames: Array(stamps.keys)) else {
+      return ([], [])
     }
-    var upserts: [ListRow] = []
-    for name in candidates {
-      let id = FileIdentity(path: filePath(name))
-      if id == nil {
-        if identities.removeValue(forKey: name) != nil { removed.append(name) }
-        continue
-      }
-      if identities[name] == id { continue }
-      identities[name] = id
-      upserts.append(row(name, wall: wall))
-    }
-    for name in removed { identities[name] = nil }
-    return (upserts, removed)
+    for (name, stamp) in found.changed { self.stamps[name] = stamp }
+    for name in found.removed { self.stamps[name] = nil }
+    return (found.changed.map { row($0.name, wall: wall) }, found.removed)
   }
 }
