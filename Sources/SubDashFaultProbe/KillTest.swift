@@ -38,14 +38,14 @@ struct KillTest {
     let first = last
     var betweenAppendAndRename = 0, duringTempWrite = 0, noProgress = 0
     for k in 1...kills {
-      let pid = ChildProcesses.spawn(target.writerCommand(path), quiet: target.quietWriter)
-      guard pid > 0 else { print("\(target.name): cannot start the writer"); return false }
+      guard case .success(let pid) = ChildProcess.spawn(target.writerCommand(path), redirects: target.quietWriter ? [1: nil] : [:]) else {
+        print("\(target.name): cannot start the writer"); return false
+      }
       usleep(useconds_t(random(2_000...60_000)))
       kill(pid, SIGKILL)
-      var status: Int32 = 0
-      waitpid(pid, &status, 0)
-      if (status & 0x7F) == 0 {
-        print("\(target.name): the writer exited by itself (status \((status >> 8) & 0xFF)) before kill \(k)")
+      let code = ChildProcess.wait(pid)
+      if code != 128 + SIGKILL {
+        print("\(target.name): the writer ended by itself (status \(code)) before kill \(k)")
         return false
       }
       let now: KillProgress
@@ -143,7 +143,7 @@ struct ProbeWriterTarget: KillTarget {
     return nil
   }
 
-  func writerCommand(_ path: String) -> [String] { [ChildProcesses.selfPath(), "writer", path] }
+  func writerCommand(_ path: String) -> [String] { [KillTest.selfPath(), "writer", path] }
 
   func check(_ path: String) -> Result<KillProgress, ProbeState.CheckFailure> {
     ProbeState.check(path).map { KillProgress(saves: $0.version, clock: nil, leftoverBytes: $0.leftoverBytes) }
@@ -174,7 +174,7 @@ struct SimulatorTarget: KillTarget {
   func writerCommand(_ path: String) -> [String] { [subdash, "simulate", "--fast", path] }
 
   func check(_ path: String) -> Result<KillProgress, ProbeState.CheckFailure> {
-    if let why = ChildProcesses.run([subdash, "show", "--json", path]) { return .failure("subdash show --json: \(why)") }
+    if let why = ChildProcess.run([subdash, "show", "--json", path], upTo: .seconds(60)) { return .failure("subdash show --json: \(why)") }
     return HistoryCheck.verify(path).map {
       KillProgress(saves: $0.notifications, clock: $0.clock, leftoverBytes: $0.leftoverBytes,
                    detail: " (\($0.renewals) renewals in the file, clock \($0.clock.map(HistoryCheck.exact) ?? "unset"))")
@@ -182,53 +182,12 @@ struct SimulatorTarget: KillTarget {
   }
 
   func saveOnce(_ path: String) -> String? {
-    ChildProcesses.run([subdash, "simulate", "--steps", "1", path]).map { "subdash simulate --steps 1: \($0)" }
+    ChildProcess.run([subdash, "simulate", "--steps", "1", path], upTo: .seconds(60)).map { "subdash simulate --steps 1: \($0)" }
   }
 }
 
-enum ChildProcesses {
-  /// Starts `argv` (an absolute path), its standard output to /dev/null when `quiet`, its
-  /// standard error to `stderrFD` when given.
-  static func spawn(_ argv: [String], quiet: Bool, stderrFD: Int32? = nil) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    if quiet { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
-    if let fd = stderrFD { posix_spawn_file_actions_adddup2(&actions, fd, 2) }
-    var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-    defer { for p in cArgs { free(p) } }
-    var pid: pid_t = 0
-    return posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ) == 0 ? pid : -1
-  }
-
-  /// Runs `argv` to its end, standard output discarded. Returns nil when it exited 0, else why
-  /// not: its exit status (128 + N for signal N) and the first line it wrote to standard error.
-  static func run(_ argv: [String]) -> String? {
-    var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else { return "cannot make a pipe" }
-    // The read end must not leak into the child, or the read below would never see end-of-file.
-    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-    let pid = spawn(argv, quiet: true, stderrFD: fds[1])
-    close(fds[1])
-    defer { close(fds[0]) }
-    guard pid > 0 else { return "cannot start \(argv[0])" }
-    var err: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let n = read(fds[0], &buf, buf.count)
-      if n > 0 { err += buf[0..<n]; continue }
-      if n < 0 && errno == EINTR { continue }
-      break
-    }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    guard code != 0 else { return nil }
-    let line = String(decoding: err.prefix(while: { $0 != 0x0A }), as: UTF8.self)
-    return "exit status \(code)" + (line.isEmpty ? "" : ": \(line)")
-  }
-
+extension KillTest {
+  /// This probe's own executable: it runs itself as the writer it kills.
   static func selfPath() -> String {
     var buf = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
