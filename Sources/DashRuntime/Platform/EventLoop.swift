@@ -47,6 +47,13 @@ package final class EventLoop {
   private let ttyFD: Int32
   private let signals: SignalWatcher?
   private let watcher: FileWatcher?
+  // The state of one `run`:
+  /// Cleared when the tty hangs up: polling it then would return at once forever.
+  private var ttyOpen = true
+  /// When stat polling looks next (no inotify descriptor to wait on).
+  private var nextStatCheck: Int64?
+  /// Our own Ctrl-Z resume already repainted; the SIGCONT that follows it must not again.
+  private var ignoreNextContinue = false
 
   package init(terminal: LoopTerminal, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0) {
     self.terminal = terminal
@@ -55,105 +62,130 @@ package final class EventLoop {
     self.ttyFD = ttyFD
   }
 
-  /// Runs until `handle` returns `.stop`.
+  /// Runs until `handle` returns `.stop`. Within one wakeup: signals, resize, keys, file, tick.
   /// - Parameter nextTimeout: asked before every wait: milliseconds until the caller wants a
   ///   `.tick` (nil = no tick; 0 = at once). Lets the caller implement clocks and debouncing
   ///   without the loop waking up when there is nothing to do.
   package func run(nextTimeout: () -> Int32? = { nil }, _ handle: (LoopEvent) -> LoopControl) {
-    var ttyOpen = true
-    var nextStatCheck: Int64?
-    var ignoreNextContinue = false
-
+    // Each run starts afresh: a SIGCONT after an earlier run's Ctrl-Z is a repaint again.
+    ttyOpen = true
+    nextStatCheck = nil
+    ignoreNextContinue = false
     while true {
-      let requested = nextTimeout().map { max(0, $0) }
-      let started = Monotonic.nowMs()
-      let deadline = requested.map { started + Int64($0) }
-      var timeout: Int32 = requested ?? -1
-
-      // Stat polling has no descriptor to wait on, so it bounds the wait instead.
-      if let watcher, watcher.fd == nil {
-        let due = nextStatCheck ?? started + Int64(watcher.pollIntervalMs)
-        nextStatCheck = due
-        let wait = Int32(clamping: max(0, due - started))
-        timeout = timeout < 0 ? wait : min(timeout, wait)
-      } else {
-        nextStatCheck = nil
-      }
-
-      var fds: [pollfd] = []
-      let ttyIndex = ttyOpen ? append(&fds, ttyFD) : nil
-      let signalIndex = signals.map { append(&fds, $0.fd) }
-      let watchIndex = watcher?.fd.map { append(&fds, $0) }
-
-      let rc = poll(&fds, nfds_t(fds.count), timeout)
-      // EINTR (a signal not routed through signalfd) is just a wakeup: fall through and drain.
-      if rc < 0 && errno != EINTR && errno != EAGAIN && errno != ENOMEM {
-        preconditionFailure("poll failed: errno \(errno)")
-      }
-      let interrupted = rc < 0
-      func ready(_ index: Int?) -> Bool {
-        guard let index else { return false }
-        return interrupted || fds[index].revents != 0
-      }
-
-      // 1. Signals first, so SIGTERM wins over a flood of keys.
-      var resized = false
-      if let signals, ready(signalIndex) {
-        for sig in signals.drain() {
-          switch sig {
-          case SIGWINCH:
-            if terminal.updateSize() { resized = true }
-          case SIGTSTP:
-            terminal.suspend()
-            ignoreNextContinue = true  // our own resume already repainted
-            resized = true             // the size may have changed while stopped
-          case SIGCONT:
-            if ignoreNextContinue {
-              ignoreNextContinue = false
-            } else {
-              _ = terminal.updateSize()
-              terminal.redrawAll()
-              resized = true
-            }
-          default:
-            if handle(.signal(sig)) == .stop { return }
-          }
-        }
-      }
-      if resized, handle(.resize) == .stop { return }
-
-      // 2. Keys: always drain, even when poll did not flag the tty, because ncurses may hold
-      //    bytes it already read (the rest of an escape sequence, a KEY_RESIZE it queued).
-      if ttyOpen {
-        var sawResize = resized
-        while let key = terminal.readKey() {
-          if key == .resize {
-            if !sawResize, handle(.resize) == .stop { return }
-            sawResize = true
-          } else if handle(.key(key)) == .stop {
-            return
-          }
-        }
-        if let ttyIndex, fds[ttyIndex].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-          ttyOpen = false  // stop polling it, or poll() would return at once forever
-          if handle(.ttyClosed) == .stop { return }
-        }
-      }
-
-      // 3. The watched file.
-      if let watcher {
-        let now = Monotonic.nowMs()
-        if watcher.fd != nil {
-          if ready(watchIndex), watcher.drain(), handle(.fileChanged) == .stop { return }
-        } else if let due = nextStatCheck, now >= due {
-          nextStatCheck = now + Int64(watcher.pollIntervalMs)
-          if watcher.drain(), handle(.fileChanged) == .stop { return }
-        }
-      }
-
-      // 4. The caller's timer.
+      let (timeout, deadline) = plannedWait(nextTimeout())
+      let ready = waitForEvents(timeout)
+      // Signals first, so SIGTERM wins over a flood of keys.
+      guard let resized = signalsAndResize(ready, handle) else { return }
+      guard keys(ready, resizeHandled: resized, handle), fileChange(ready, handle) else { return }
       if let deadline, Monotonic.nowMs() >= deadline, handle(.tick) == .stop { return }
     }
+  }
+
+  /// What poll() reported, by source.
+  private struct Ready {
+    var signals = false
+    var ttyHungUp = false
+    var watcher = false
+  }
+
+  /// How long to wait (poll's milliseconds, -1 for ever) and when the caller's tick is due.
+  private func plannedWait(_ requested: Int32?) -> (timeout: Int32, deadline: Int64?) {
+    let requested = requested.map { max(0, $0) }
+    let started = Monotonic.nowMs()
+    var timeout: Int32 = requested ?? -1
+    // Stat polling has no descriptor to wait on, so it bounds the wait instead.
+    if let watcher, watcher.fd == nil {
+      let due = nextStatCheck ?? started + Int64(watcher.pollIntervalMs)
+      nextStatCheck = due
+      let wait = Int32(clamping: max(0, due - started))
+      timeout = timeout < 0 ? wait : min(timeout, wait)
+    } else {
+      nextStatCheck = nil
+    }
+    return (timeout, requested.map { started + Int64($0) })
+  }
+
+  private func waitForEvents(_ timeout: Int32) -> Ready {
+    var fds: [pollfd] = []
+    let ttyIndex = ttyOpen ? append(&fds, ttyFD) : nil
+    let signalIndex = signals.map { append(&fds, $0.fd) }
+    let watchIndex = watcher?.fd.map { append(&fds, $0) }
+    let rc = poll(&fds, nfds_t(fds.count), timeout)
+    // EINTR (a signal not routed through signalfd) is just a wakeup: fall through and drain.
+    if rc < 0 && errno != EINTR && errno != EAGAIN && errno != ENOMEM {
+      preconditionFailure("poll failed: errno \(errno)")
+    }
+    let interrupted = rc < 0
+    func ready(_ index: Int?) -> Bool {
+      guard let index else { return false }
+      return interrupted || fds[index].revents != 0
+    }
+    var out = Ready(signals: ready(signalIndex), watcher: ready(watchIndex))
+    if let ttyIndex { out.ttyHungUp = fds[ttyIndex].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 }
+    return out
+  }
+
+  /// Signals: window changes and Ctrl-Z/continue are the loop's own; others go to `handle`.
+  /// Returns whether a resize was reported, or nil when `handle` stopped the loop.
+  private func signalsAndResize(_ ready: Ready, _ handle: (LoopEvent) -> LoopControl) -> Bool? {
+    var resized = false
+    if let signals, ready.signals {
+      for sig in signals.drain() {
+        switch sig {
+        case SIGWINCH:
+          if terminal.updateSize() { resized = true }
+        case SIGTSTP:
+          terminal.suspend()
+          ignoreNextContinue = true  // our own resume already repainted
+          resized = true             // the size may have changed while stopped
+        case SIGCONT:
+          if ignoreNextContinue {
+            ignoreNextContinue = false
+          } else {
+            _ = terminal.updateSize()
+            terminal.redrawAll()
+            resized = true
+          }
+        default:
+          if handle(.signal(sig)) == .stop { return nil }
+        }
+      }
+    }
+    if resized, handle(.resize) == .stop { return nil }
+    return resized
+  }
+
+  /// Keys: always drained, even when poll did not flag the tty, because ncurses may hold bytes
+  /// it already read (the rest of an escape sequence, a KEY_RESIZE it queued). False: stop.
+  private func keys(_ ready: Ready, resizeHandled: Bool, _ handle: (LoopEvent) -> LoopControl) -> Bool {
+    guard ttyOpen else { return true }
+    var sawResize = resizeHandled
+    while let key = terminal.readKey() {
+      if key == .resize {
+        if !sawResize, handle(.resize) == .stop { return false }
+        sawResize = true
+      } else if handle(.key(key)) == .stop {
+        return false
+      }
+    }
+    if ready.ttyHungUp {
+      ttyOpen = false
+      if handle(.ttyClosed) == .stop { return false }
+    }
+    return true
+  }
+
+  /// The watched file: inotify's descriptor when it has one, else a stat poll when due. False: stop.
+  private func fileChange(_ ready: Ready, _ handle: (LoopEvent) -> LoopControl) -> Bool {
+    guard let watcher else { return true }
+    let now = Monotonic.nowMs()
+    if watcher.fd != nil {
+      if ready.watcher, watcher.drain(), handle(.fileChanged) == .stop { return false }
+    } else if let due = nextStatCheck, now >= due {
+      nextStatCheck = now + Int64(watcher.pollIntervalMs)
+      if watcher.drain(), handle(.fileChanged) == .stop { return false }
+    }
+    return true
   }
 
   private func append(_ fds: inout [pollfd], _ fd: Int32) -> Int {
