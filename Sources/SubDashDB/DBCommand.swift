@@ -102,7 +102,7 @@ struct ExportDirectory: AsyncParsableCommand {
       try DirectoryFiles.write(subscribers, catalogs: try await database.catalogs(), to: directory)
       return subscribers.count
     }
-    print("\(directory): wrote \(count) subscriber\(count == 1 ? "" : "s") from \(url.description)")
+    print("\(directory): wrote \(counted(count, "subscriber")) from \(url.description)")
   }
 }
 

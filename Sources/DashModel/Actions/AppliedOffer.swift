@@ -74,7 +74,7 @@ struct AppliedOffer {
     switch mode {
     case .freeTrial: return "free trial for \(ISOPeriod.duration(period, times: count))"
     case .payUpFront: return "\(ActionText.money(priceMilli, currency)) up front for \(ISOPeriod.duration(period, times: count))"
-    case .payAsYouGo: return "\(ActionText.money(priceMilli, currency)) per \(period.name) for \(count) period\(count == 1 ? "" : "s")"
+    case .payAsYouGo: return "\(ActionText.money(priceMilli, currency)) per \(period.name) for \(counted(count, "period"))"
     }
   }
 

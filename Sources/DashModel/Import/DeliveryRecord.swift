@@ -13,9 +13,9 @@ enum DeliveryRecord {
       if failures.isEmpty { return nil }
       let names = Array(Set(failures)).sorted().joined(separator: ", ")
       if last == success {
-        return "delivered after \(failures.count) failed attempt\(failures.count == 1 ? "" : "s") (\(names))"
+        return "delivered after \(counted(failures.count, "failed attempt")) (\(names))"
       }
-      return "not delivered: \(names) (\(results.count) attempt\(results.count == 1 ? "" : "s"))"
+      return "not delivered: \(names) (\(counted(results.count, "attempt")))"
     }
     if let first = notification["firstSendAttemptResult"]?.stringValue, first != success {
       return "first delivery failed: \(first)"

@@ -33,7 +33,7 @@ public enum WinBackEligibility {
     public var description: String {
       switch self {
       case .tooSoon(let from): return "too soon: eligible from \(LifecycleCalendar.date(from))"
-      case .notEnoughPaid(let have, let need): return "not enough paid time: \(have) of \(need) month\(need == 1 ? "" : "s")"
+      case .notEnoughPaid(let have, let need): return "not enough paid time: \(have) of \(counted(need, "month"))"
       case .windowClosed: return "offer window closed"
       case .tooLongAgo: return "last subscribed too long ago"
       }

@@ -65,7 +65,7 @@ public struct ISOPeriod: Hashable, Sendable, CustomStringConvertible {
     if isZero { return "0 days" }
     let parts: [(Int, String)] = [(years, "year"), (months, "month"), (weeks, "week"), (days, "day")]
     return parts.filter { $0.0 != 0 }
-      .map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+      .map { counted($0.0, $0.1) }
       .joined(separator: ", ")
   }
 
