@@ -63,90 +63,116 @@ struct Open: ParsableCommand {
     if database != nil && databaseFile != nil { throw ValidationError("give --db or --db-file, not both") }
   }
 
+  /// What `subdash [FILE]` opens. Decided from the options and two facts about the machine
+  /// (whether FILE is a directory, whether `subdash-list` is installed), so it is tested alone.
+  enum Opening: Equatable {
+    /// The list over a generated population in a temporary directory, read here.
+    case populationDemo
+    /// One subscriber of the team database ("open this customer"): its dashboard, no list.
+    case databaseSubscriber(String)
+    /// The team database's list, through a private mirror directory that follows it live.
+    case databaseList
+    /// A directory's list over its SQLite index, in `subdash-list`: GRDB loads Foundation, which
+    /// `subdash` keeps out of every other command's start-up.
+    case indexedList(String)
+    /// A directory's list reading the files here (rows at another moment, no index, no helper).
+    case list(String)
+    /// One state file (or an App Store or RevenueCat input, opened imported and read-only).
+    case dashboard(String)
+    /// The demo subscriber in a writable temporary copy.
+    case demo
+  }
+
+  static func opening(file: String?, database: Bool, demoPopulation: Bool, fileIsDirectory: Bool,
+                      atAnotherMoment: Bool, noIndex: Bool, listHelperFound: Bool) throws -> Opening {
+    if demoPopulation {
+      guard file == nil, !database else { throw ValidationError("--demo-population opens its own population; drop FILE and --db") }
+      return .populationDemo
+    }
+    if database { return file.map(Opening.databaseSubscriber) ?? .databaseList }
+    guard let file else { return .demo }
+    guard fileIsDirectory else { return .dashboard(file) }
+    return atAnotherMoment || noIndex || !listHelperFound ? .list(file) : .indexedList(file)
+  }
+
   func run() throws {
     let database = try DatabaseChoice.url(option: self.database, file: databaseFile, readEnvironment: file == nil && !demoPopulation)
     let colorWanted = !noColor && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-    var options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
-    var listDirectory = file.flatMap { ListDirectory.isDirectory($0) ? $0 : nil }
-    var demoDirectory: String?
-    defer { if let demoDirectory { DemoFile.remove(demoDirectory + "/x") } }
-    if demoPopulation {
-      guard file == nil, database == nil else { throw ValidationError("--demo-population opens its own population; drop FILE and --db") }
+    let options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: colorWanted)
+    let opening = try Self.opening(
+      file: file, database: database != nil, demoPopulation: demoPopulation, fileIsDirectory: file.map(ListDirectory.isDirectory) ?? false,
+      atAnotherMoment: try viewing.nowOverride() != nil, noIndex: noIndex, listHelperFound: ExecutablePath.hasSibling("subdash-list"))
+    switch opening {
+    case .populationDemo:
       let dir = PathName.directory(of: try DemoFile.makeTemporaryCopy())
+      defer { DemoFile.remove(dir + "/x") }
       try? FileManager.default.removeItem(atPath: dir + "/demo.json")
       do {
         _ = try SimulatePopulation(directory: dir, count: 200, seed: 1, mix: .init(), months: 12).run()
       } catch let e as SimulateInputError { throw badInput(e.message) }
-      demoDirectory = dir
-      listDirectory = dir
-    }
-    var mirror: DatabaseMirror?
-    defer { mirror?.stop() }
-    if let database {
-      // The team database through a private mirror directory that follows it live; a
-      // dashboard's keys go back through the mirror to the row, under its lock.
-      let started: DatabaseMirror
-      do { started = try DatabaseMirror.start(url: database, follow: true) } catch let failed as DatabaseMirror.Failed {
+      try runList(dir, options: options, colorWanted: colorWanted)
+    case .databaseSubscriber, .databaseList:
+      guard let database else { return }
+      // A dashboard's keys go back through the mirror to the row, under its lock.
+      let mirror: DatabaseMirror
+      do { mirror = try DatabaseMirror.start(url: database, follow: true) } catch let failed as DatabaseMirror.Failed {
         throw ExitCode(failed.status)  // subdash-db printed the reason
       }
-      mirror = started
-      if let wanted = file {
-        // One subscriber (support: "open this customer"): its dashboard, no list.
-        guard let name = DatabaseSubscriber.find(wanted, in: started.directory) else {
-          throw badInput("\(List.withoutPassword(database)): no subscriber named \(Sanitizer.clean(wanted)) or with that originalTransactionId")
-        }
-        let session: DashboardSession
-        do {
-          session = try DashboardSession(path: ListDirectory.filePath(name, in: started.directory),
-                                         displayName: "\(name) (\(List.withoutPassword(database)))", options: options,
-                                         nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
-        } catch let error as StateFileError { throw badInput(error.description) }
-        session.rowWriter = started
-        let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
-        if code != 0 { throw ExitCode(code) }
-        return
+      defer { mirror.stop() }
+      guard case .databaseSubscriber(let wanted) = opening else {
+        return try runList(mirror.directory, options: options, colorWanted: colorWanted, title: List.withoutPassword(database), rowWriter: mirror)
       }
-      listDirectory = started.directory
-    }
-    if let listDirectory, database == nil, demoDirectory == nil, try viewing.nowOverride() == nil, !noIndex, ExecutablePath.hasSibling("subdash-list") {
-      // A directory of state files opens the list over its SQLite index, in subdash-list: GRDB
-      // loads Foundation, which `subdash` keeps out of every other command's start-up. Rows at
-      // another moment (--now), a database mirror and the demo population read the files here.
-      var args = ["open", listDirectory]
+      guard let name = DatabaseSubscriber.find(wanted, in: mirror.directory) else {
+        throw badInput("\(List.withoutPassword(database)): no subscriber named \(Sanitizer.clean(wanted)) or with that originalTransactionId")
+      }
+      let session: DashboardSession
+      do {
+        session = try DashboardSession(path: ListDirectory.filePath(name, in: mirror.directory),
+                                       displayName: "\(name) (\(List.withoutPassword(database)))", options: options,
+                                       nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
+      } catch let error as StateFileError { throw badInput(error.description) }
+      session.rowWriter = mirror
+      try runDashboard(session, colorWanted: colorWanted)
+    case .indexedList(let directory):
+      var args = ["open", directory]
       if options.readOnly { args.append("--read-only") }
       if options.ascii { args.append("--ascii") }
       if !colorWanted { args.append("--no-color") }
       if let retry = viewing.retryAccess { args += ["--retry-access", retry] }
       if let indexPath { args += ["--index", indexPath] }
       try Fetch.replaceProcess(with: "subdash-list", args, command: "the subscriber list")
-    }
-    if let listDirectory {
-      // A directory of state files: the subscriber list (docs/list.md).
-      let app = ListApp(directoryPath: listDirectory, options: options, colorWanted: colorWanted,
-                        nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride(),
-                        title: database.map(List.withoutPassword), rowWriter: mirror)
-      let code: Int32
-      do { code = try app.run() } catch let error as StateFileError { throw badInput(error.description) }
-      if code != 0 { throw ExitCode(code) }
-      return
-    }
-    let path: String
-    let displayName: String
-    if let file {
-      path = file
-      displayName = file
-    } else {
+    case .list(let directory):
+      try runList(directory, options: options, colorWanted: colorWanted)
+    case .dashboard(let path):
+      try openFile(path, displayName: path, options: options, colorWanted: colorWanted)
+    case .demo:
+      let path: String
       do { path = try DemoFile.makeTemporaryCopy() } catch { throw badInput("cannot create the demo copy: \(error)") }
-      displayName = "demo (\(path))"
+      defer { DemoFile.remove(path) }
+      try openFile(path, displayName: "demo (\(path))", options: options, colorWanted: colorWanted)
     }
-    defer { if file == nil { DemoFile.remove(path) } }
+  }
+
+  /// A directory of state files: the subscriber list (docs/list.md).
+  private func runList(_ directory: String, options: DisplayOptions, colorWanted: Bool, title: String? = nil, rowWriter: DatabaseMirror? = nil) throws {
+    let app = ListApp(directoryPath: directory, options: options, colorWanted: colorWanted,
+                      nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride(),
+                      title: title, rowWriter: rowWriter)
+    let code: Int32
+    do { code = try app.run() } catch let error as StateFileError { throw badInput(error.description) }
+    if code != 0 { throw ExitCode(code) }
+  }
+
+  /// One state file's dashboard; an App Store or RevenueCat input opens imported in memory,
+  /// read-only, nothing written.
+  private func openFile(_ path: String, displayName: String, options: DisplayOptions, colorWanted: Bool) throws {
+    var options = options
     let session: DashboardSession
     do {
       if subscriber.originalTransactionId != nil { try subscriber.check(try StateFile.load(path: path), file: path) }
       session = try DashboardSession(path: path, displayName: displayName, options: options,
                                      nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     } catch let error as StateFileError {
-      // An App Store or RevenueCat input opens imported in memory, read-only, nothing written.
       guard let imported = try ImportedView.load(path, stateError: error, originalTransactionId: subscriber.originalTransactionId) else {
         throw badInput(error.description)
       }
@@ -154,6 +180,10 @@ struct Open: ParsableCommand {
       session = DashboardSession(importedState: imported.state, warnings: imported.warnings, path: path, displayName: displayName + " (imported, not saved)", options: options,
                                  nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
     }
+    try runDashboard(session, colorWanted: colorWanted)
+  }
+
+  private func runDashboard(_ session: DashboardSession, colorWanted: Bool) throws {
     let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
     if code != 0 { throw ExitCode(code) }
   }
