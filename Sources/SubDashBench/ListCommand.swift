@@ -55,7 +55,7 @@ struct ListBench: ParsableCommand {
       state.editingFilter = true  // as after `/`: every key below is typed into the filter
       for key in "status:grace 30000000001" {
         let k = Date()
-        _ = ListReducer.reduce(&state, .char(key), pageRows: ListRender.pageRows(height: 40))
+        _ = ListReducer.reduce(&state, .keyPressed(.char(key)), pageRows: ListRender.pageRows(height: 40))
         _ = ListRender.render(state, width: 120, height: 40, readOnly: false, ascii: false)
         keys.append(Date().timeIntervalSince(k))
       }
@@ -68,7 +68,7 @@ struct ListBench: ParsableCommand {
     state.setFilter("")
     for _ in 0..<max(1, repeats / 10) {
       let k = Date()
-      _ = ListReducer.reduce(&state, .char("s"), pageRows: ListRender.pageRows(height: 40))
+      _ = ListReducer.reduce(&state, .keyPressed(.char("s")), pageRows: ListRender.pageRows(height: 40))
       _ = ListRender.render(state, width: 120, height: 40, readOnly: false, ascii: false)
       sorts.append(Date().timeIntervalSince(k))
     }

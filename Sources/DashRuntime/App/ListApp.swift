@@ -39,89 +39,136 @@ package struct ListApp {
     // Before the parallel first read starts threads: they must inherit the blocked signal mask,
     // or a Ctrl-C could land on a worker and kill the process with the terminal still raw.
     let signals = try SignalWatcher()
-    let directory = source ?? ListDirectory(path: directoryPath, nowOverride: nowOverride)
+    let rows = source ?? ListDirectory(path: directoryPath, nowOverride: nowOverride)
     let wall0 = WallClock.now()
-    var state = ListState(directory: title ?? directoryPath, rows: try directory.loadAll(wall: wall0), now: nowOverride ?? wall0)
-    let watcher = FileWatcher(directory: directoryPath)
-    var checkPending = directory.checksAfterFirstScreen
-    if let notice = directory.takeNotice() { state.message = notice }
-
+    var state = ListState(directory: title ?? directoryPath, rows: try rows.loadAll(wall: wall0), now: nowOverride ?? wall0)
+    let list = Session(rows: rows, watcher: FileWatcher(directory: directoryPath), nowOverride: nowOverride)
+    var checkPending = rows.checksAfterFirstScreen
+    list.notice(&state)
     while true {
-      var exitCode: Int32 = 0
-      var opening: String?
-      do {
-        let terminal = try Terminal.start(options: .init(color: colorWanted))
-        defer { terminal.restore() }
-        func draw() {
-          let size = terminal.size
-          ListReducer.keepSelectionOnScreen(&state, page: ListRender.pageRows(height: size.height))
-          terminal.draw(ListRender.render(state, width: size.width, height: size.height, readOnly: options.readOnly, ascii: options.ascii))
-        }
-        draw()
-        if checkPending {
-          // The first screen came from the index; now compare every file with it once.
-          checkPending = false
-          let wall = WallClock.now()
-          let (upserts, removed) = directory.changes(names: nil, wall: wall)
-          state.apply(upserts: upserts, removed: removed, at: nowOverride ?? wall)
-          if let notice = directory.takeNotice() { state.message = notice }
-          draw()
-        }
-        EventLoop(terminal: terminal, signals: signals, watcher: watcher).run(nextTimeout: {
-          // Wake only to fade a highlight or to move the countdowns on the next second.
-          let wall = WallClock.now()
-          guard let until = state.pruneHighlights(at: nowOverride ?? wall) else { return nowOverride == nil ? 1_000 : nil }
-          return Int32(clamping: max(0, Int64((until - (nowOverride ?? wall)).ms.rounded(.up))))
-        }) { event in
-          let wall = WallClock.now()
-          switch event {
-          case .key(let key):
-            for effect in ListReducer.reduce(&state, key, pageRows: ListRender.pageRows(height: terminal.size.height)) {
-              switch effect {
-              case .quit: return .stop
-              case .open(let file):
-                opening = file
-                return .stop
-              }
-            }
-          case .fileChanged:
-            let (upserts, removed) = directory.changes(names: watcher.takeChangedNames(), wall: wall)
-            state.apply(upserts: upserts, removed: removed, at: nowOverride ?? wall)
-          case .tick:
-            _ = state.pruneHighlights(at: nowOverride ?? wall)
-            // A renewal or expiry passed on the wall clock: those rows are derived again.
-            let due = state.rowsDue(at: nowOverride ?? wall).files
-            if !due.isEmpty {
-              state.apply(upserts: directory.rows(due: due, wall: wall), removed: [], at: nowOverride ?? wall)
-            }
-          case .resize: break
-          case .signal(let sig):
-            exitCode = 128 + sig
-            return .stop
-          case .ttyClosed:
-            exitCode = 128 + SIGHUP
-            return .stop
-          }
-          draw()
-          return .continue
-        }
+      let ending = try browse(&state, list, signals: signals, checkFirst: checkPending)
+      checkPending = false
+      switch ending {
+      case .exit(let code): return code
+      case .open(let file):
+        if let code = try openDashboard(file, list, &state) { return code }
       }
-      guard let file = opening else { return exitCode }
-      let path = directory.filePath(file)
-      do {
-        var dashboardOptions = options
-        dashboardOptions.openedFromList = true
-        let session = try DashboardSession(path: path, displayName: path, options: dashboardOptions, nowOverride: nowOverride, retryAccess: retryAccess)
-        session.rowWriter = rowWriter
-        let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
-        if code != 0 { return code }  // a signal ended the dashboard: end the list too
-      } catch let error as StateFileError {
-        state.message = "cannot open \(file): \(error.description)"
-      }
-      // The dashboard may have written the file: bring its row up to date before the list returns.
-      let wall = WallClock.now()
-      let (upserts, removed) = directory.changes(names: [file], wall: wall)
-      state.apply(upserts: upserts, removed: removed, at: nowOverride ?? wall)
     }
+  }
+
+  /// What the list's rows come from and when "now" is, with the one way they reach the reducer.
+  private final class Session {
+    let rows: any ListRowSource
+    let watcher: FileWatcher
+    let nowOverride: Instant?
+    var pageRows = 1
+
+    init(rows: any ListRowSource, watcher: FileWatcher, nowOverride: Instant?) {
+      self.rows = rows
+      self.watcher = watcher
+      self.nowOverride = nowOverride
+    }
+
+    func now(_ wall: Instant) -> Instant { nowOverride ?? wall }
+
+    /// Reduces `action` and carries out what the list asks for, until only `.open` or `.quit` is left.
+    func reduce(_ state: inout ListState, _ action: ListAction) -> [ListEffect] {
+      var pending = ListReducer.reduce(&state, action, pageRows: pageRows)
+      var left: [ListEffect] = []
+      while !pending.isEmpty {
+        let effect = pending.removeFirst()
+        guard case .reread(let files) = effect else { left.append(effect); continue }
+        let wall = WallClock.now()
+        pending += ListReducer.reduce(&state, .rowsChanged(upserts: rows.rows(due: files, wall: wall), removed: [], at: now(wall)), pageRows: pageRows)
+      }
+      return left
+    }
+
+    /// Files that changed (`names` as the watcher reported them; nil: compare every file).
+    func changes(_ state: inout ListState, names: Set<String>?) {
+      let wall = WallClock.now()
+      let (upserts, removed) = rows.changes(names: names, wall: wall)
+      _ = reduce(&state, .rowsChanged(upserts: upserts, removed: removed, at: now(wall)))
+    }
+
+    func notice(_ state: inout ListState) {
+      if let text = rows.takeNotice() { _ = reduce(&state, .noticed(text)) }
+    }
+  }
+
+  private enum Ending {
+    case exit(Int32)
+    case open(String)
+  }
+
+  /// One stretch of the list on the terminal: until q, a signal, or Enter on a row.
+  private func browse(_ state: inout ListState, _ list: Session, signals: SignalWatcher, checkFirst: Bool) throws -> Ending {
+    let terminal = try Terminal.start(options: .init(color: colorWanted))
+    defer { terminal.restore() }
+    func draw() {
+      let size = terminal.size
+      list.pageRows = ListRender.pageRows(height: size.height)
+      ListReducer.keepSelectionOnScreen(&state, page: list.pageRows)
+      terminal.draw(ListRender.render(state, width: size.width, height: size.height, readOnly: options.readOnly, ascii: options.ascii))
+    }
+    draw()
+    if checkFirst {
+      // The first screen came from the index; now compare every file with it once.
+      list.changes(&state, names: nil)
+      list.notice(&state)
+      draw()
+    }
+    var ending = Ending.exit(0)
+    EventLoop(terminal: terminal, signals: signals, watcher: list.watcher).run(nextTimeout: {
+      // Wake only to fade a highlight or to move the countdowns on the next second.
+      let now = list.now(WallClock.now())
+      guard let until = state.pruneHighlights(at: now) else { return nowOverride == nil ? 1_000 : nil }
+      return Int32(clamping: max(0, Int64((until - now).ms.rounded(.up))))
+    }) { event in
+      var effects: [ListEffect] = []
+      switch event {
+      case .key(let key): effects = list.reduce(&state, .keyPressed(key))
+      case .fileChanged: list.changes(&state, names: list.watcher.takeChangedNames())
+      case .tick: effects = list.reduce(&state, .ticked(list.now(WallClock.now())))
+      case .resize: break
+      case .signal(let sig):
+        ending = .exit(128 + sig)
+        return .stop
+      case .ttyClosed:
+        ending = .exit(128 + SIGHUP)
+        return .stop
+      }
+      for effect in effects {
+        switch effect {
+        case .quit: return .stop
+        case .open(let file):
+          ending = .open(file)
+          return .stop
+        case .reread: break  // carried out by the session
+        }
+      }
+      draw()
+      return .continue
+    }
+    return ending
+  }
+
+  /// The dashboard of one row's file, as `subdash FILE` opens it. Returns an exit code when a
+  /// signal ended the dashboard (the list ends too), nil to go back to the list.
+  private func openDashboard(_ file: String, _ list: Session, _ state: inout ListState) throws -> Int32? {
+    let path = list.rows.filePath(file)
+    do {
+      var dashboardOptions = options
+      dashboardOptions.openedFromList = true
+      let session = try DashboardSession(path: path, displayName: path, options: dashboardOptions, nowOverride: nowOverride, retryAccess: retryAccess)
+      session.rowWriter = rowWriter
+      let code = try DashboardApp(session: session, colorWanted: colorWanted).run()
+      if code != 0 { return code }
+    } catch let error as StateFileError {
+      _ = list.reduce(&state, .noticed("cannot open \(file): \(error.description)"))
+    }
+    // The dashboard may have written the file: bring its row up to date before the list returns.
+    list.changes(&state, names: [file])
+    return nil
   }
 }

@@ -1,11 +1,27 @@
-/// What the list asks the runtime to do after a key.
+import DashModel
+
+/// What happened, as the runtime reports it to the list's reducer (as `UIAction` is to the
+/// dashboard's).
+public enum ListAction: Equatable, Sendable {
+  case keyPressed(Key)
+  /// Files read again (new or changed) and names that are gone, at this moment.
+  case rowsChanged(upserts: [ListRow], removed: [String], at: Instant)
+  /// The clock moved: highlights fade, and rows whose renewal or expiry passed are read again.
+  case ticked(Instant)
+  /// Something the runtime has to say on the status line (an index notice, a file that would not open).
+  case noticed(String)
+}
+
+/// What the list asks the runtime to do.
 public enum ListEffect: Equatable, Sendable {
   /// Open this file's dashboard; the list comes back, on the same row, when it closes.
   case open(file: String)
+  /// Read these files again; their rows come back as `.rowsChanged`.
+  case reread(files: [String])
   case quit
 }
 
-/// The list's keys, pure: a key and the screen height in, effects out.
+/// The list's reducer, pure: what happened and the screen height in, effects out.
 ///
 /// Browsing: Up/Down (j/k), PgUp/PgDn, Home/End (g/G) move; Enter opens; `/` starts typing a
 /// filter (the list narrows with every key); `s` sorts by the next column, `S` reverses, 1–7
@@ -13,7 +29,23 @@ public enum ListEffect: Equatable, Sendable {
 /// Typing a filter: characters and Backspace edit it; Enter keeps it and goes back to the rows;
 /// Esc clears it; Up/Down still move.
 public enum ListReducer {
-  public static func reduce(_ s: inout ListState, _ key: Key, pageRows: Int) -> [ListEffect] {
+  public static func reduce(_ s: inout ListState, _ action: ListAction, pageRows: Int) -> [ListEffect] {
+    switch action {
+    case .keyPressed(let key):
+      return press(&s, key, pageRows: pageRows)
+    case .rowsChanged(let upserts, let removed, let now):
+      s.apply(upserts: upserts, removed: removed, at: now)
+    case .ticked(let now):
+      _ = s.pruneHighlights(at: now)
+      let due = s.rowsDue(at: now).files
+      if !due.isEmpty { return [.reread(files: due)] }
+    case .noticed(let text):
+      s.message = text
+    }
+    return []
+  }
+
+  private static func press(_ s: inout ListState, _ key: Key, pageRows: Int) -> [ListEffect] {
     s.message = nil
     if s.showingHelp {
       if key == .char("q") || key == .escape || key == .char("?") || key == .enter { s.showingHelp = false }

@@ -53,7 +53,7 @@ import Testing
     #expect(zip(columns, columns.dropFirst()).allSatisfy { $0.x + $0.width <= $1.x })
     // The key that sorts by the rightmost column is the number its heading shows.
     var s = ListFixture.state()
-    _ = ListReducer.reduce(&s, .char(Character(String(columns.count))), pageRows: 20)
+    _ = ListReducer.reduce(&s, .keyPressed(.char(Character(String(columns.count)))), pageRows: 20)
     #expect(s.sort.column == columns.last?.column)
   }
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ListKeysTests {
   func press(_ s: inout ListState, _ keys: Key...) -> [ListEffect] {
     var effects: [ListEffect] = []
-    for key in keys { effects += ListReducer.reduce(&s, key, pageRows: 5) }
+    for key in keys { effects += ListReducer.reduce(&s, .keyPressed(key), pageRows: 5) }
     return effects
   }
 

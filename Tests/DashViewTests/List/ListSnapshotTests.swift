@@ -17,7 +17,7 @@ import Testing
 
   @Test func typingAFilterShowsTheCursorAndTheMatches() {
     var s = ListFixture.state()
-    for key in [Key.char("/")] + "status:grace".map(Key.char) { _ = ListReducer.reduce(&s, key, pageRows: 19) }
+    for key in [Key.char("/")] + "status:grace".map(Key.char) { _ = ListReducer.reduce(&s, .keyPressed(key), pageRows: 19) }
     assertSnapshot(render(s, 80, 24), named: "list-filter-80x24")
     s.setFilter("nobody-has-this-id")
     #expect(render(s, 80, 24).lines[4].contains("no subscriber matches the filter"))
