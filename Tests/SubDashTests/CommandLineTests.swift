@@ -7,27 +7,48 @@ import Testing
     var status: Int32
     var stdout: String
     var stderr: String
+    var errorLines: [Substring] { stderr.split(separator: "\n") }
+  }
+
+  /// Where the binaries built with this test bundle are.
+  static var directory: URL {
+    Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }
 
   /// The `subdash` built next to this test bundle.
-  static var binary: URL {
-    let dir = Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    return dir.appendingPathComponent("subdash")
-  }
+  static var binary: URL { directory.appendingPathComponent("subdash") }
 
-  func run(_ args: [String]) throws -> Run {
+  /// Runs one of the built binaries to its end, standard input empty, both outputs read at once
+  /// (a child that fills one pipe while we wait on the other would never end). Bounded: after
+  /// `limit` seconds it is terminated, and its status says so.
+  static func run(_ args: [String], binary: String = "subdash", in cwd: URL? = nil, environment: [String: String]? = nil,
+                  limit: Double = 120) throws -> Run {
     let p = Process()
-    p.executableURL = Self.binary
+    p.executableURL = directory.appendingPathComponent(binary)
     p.arguments = args
+    if let cwd { p.currentDirectoryURL = cwd }
+    if let environment { p.environment = environment }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
     p.standardInput = FileHandle.nullDevice
     try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+    let stop = DispatchWorkItem { if p.isRunning { p.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: stop)
+    let errorText = ErrorText()
+    let reading = DispatchGroup()
+    DispatchQueue.global().async(group: reading) { errorText.data = err.fileHandleForReading.readDataToEndOfFile() }
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    reading.wait()
     p.waitUntilExit()
-    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    stop.cancel()
+    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errorText.data, as: UTF8.self))
   }
+
+  /// Standard error as the reading thread left it (read only after the group is waited on).
+  private final class ErrorText: @unchecked Sendable { var data = Data() }
+
+  func run(_ args: [String]) throws -> Run { try Self.run(args) }
 
   var example: String { DemoStateTests.repoRoot.appendingPathComponent("Examples/active.json").path }
 

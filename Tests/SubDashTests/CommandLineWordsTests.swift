@@ -6,30 +6,10 @@ import Testing
 /// executable reports a command-line mistake as one `subdash:` line and a usage hint, and
 /// `subdash list` sorts and prints for scripts as docs/list.md says.
 @Suite struct CommandLineWordsTests {
-  struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var errorLines: [Substring] { stderr.split(separator: "\n") }
-  }
-
-  static var directory: URL {
-    Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  }
+  typealias Run = CommandLineTests.Run
 
   func run(_ args: [String], binary: String = "subdash", in cwd: URL? = nil) throws -> Run {
-    let p = Process()
-    p.executableURL = Self.directory.appendingPathComponent(binary)
-    p.arguments = args
-    if let cwd { p.currentDirectoryURL = cwd }
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    try CommandLineTests.run(args, binary: binary, in: cwd)
   }
 
   var examples: URL { DemoStateTests.repoRoot.appendingPathComponent("Examples") }

@@ -29,19 +29,8 @@ import Testing
 
   static let bundleID = "com.example.birdwatch"
 
-  func subdash(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let p = Process()
-    p.executableURL = CommandLineTests.binary
-    p.arguments = args
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    p.environment = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path]
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+  func subdash(_ args: [String]) throws -> CommandLineTests.Run {
+    try CommandLineTests.run(args, environment: ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path])
   }
 
   /// `subdash serve` on a free loopback port over a copy of Examples/active.json (Sandbox, its

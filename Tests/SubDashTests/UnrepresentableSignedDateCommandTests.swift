@@ -30,18 +30,8 @@ import Testing
   }
 
   func run(_ args: [String]) throws -> (status: Int32, lines: [String]) {
-    let p = Process()
-    p.executableURL = CommandLineTests.binary
-    p.arguments = args
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let text = String(decoding: o + e, as: UTF8.self)
-    return (p.terminationStatus, text.split(separator: "\n").map(String.init))
+    let r = try CommandLineTests.run(args)
+    return (r.status, (r.stdout + r.stderr).split(separator: "\n").map(String.init))
   }
 
   @Test(arguments: dates)
