@@ -43,7 +43,9 @@ public final class FileLock {
   /// lock, `<file>.lock.wait` (the waiting room, created only when someone has had to wait), and
   /// keeps it until it holds the file's lock. A writer finding the file's lock free but the
   /// waiting room taken lets go and queues behind it. So a waiter is next once the holder lets
-  /// go, whoever asks after it; writers queued at the same time take turns by chance.
+  /// go, whoever asks after it; writers queued at the same time take turns by chance. A `.tryOnce`
+  /// caller (a receiver, which retries later without holding a thread) never queues, so it never
+  /// creates the waiting room either.
   private static func acquire(_ path: String, _ wait: Wait) throws(StateFileError) -> Int32 {
     let lockPath = path + ".lock"
     let fd = try openLockFile(lockPath, create: true)
