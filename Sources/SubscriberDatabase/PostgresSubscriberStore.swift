@@ -73,13 +73,9 @@ public struct PostgresSubscriberStore: SubscriberStore {
     defer { DirectoryFiles.remove(work) }
     let outcome = Outcome<Refusal>()
     do {
-      let stored = try await database.updateWithCatalogs(name) { current in
+      let stored = try await database.updateWithCatalogs(name) { current, catalogs in
         try DirectoryFiles.reset(work)
-        var catalogs: [String: [UInt8]] = [:]
-        if let current {
-          catalogs = try await database.catalogs(named: Set([current.catalogName].compactMap { $0 }))
-          try DirectoryFiles.write([current], catalogs: catalogs, to: work)
-        }
+        if let current { try DirectoryFiles.write([current], catalogs: catalogs, to: work) }
         // The copy is this call's alone: its lock is free, and the directory store's rules decide.
         let result = DirectorySubscriberStore(directory: work).update(name, wait: .bounded, change)
         outcome.result = result

@@ -165,17 +165,28 @@ public final class SubscriberDatabase: Sendable {
   /// this fail with `DatabaseError.busy`, having changed nothing, instead of holding the caller.
   @discardableResult
   public func update(_ name: String, _ change: @Sendable (StoredSubscriber?) async throws -> StoredSubscriber?) async throws -> StoredSubscriber? {
-    try await updateWithCatalogs(name) { current in try await change(current).map { ($0, [:]) } }
+    try await updateWithCatalogs(name) { current, _ in try await change(current).map { ($0, [:]) } }
   }
 
-  /// `update` whose change may also name catalogs to store with the row (a new subscriber's),
-  /// in the same transaction: a catalog stored under that name with other bytes refuses the change.
+  /// `update` whose change also gets the catalog the row names (read on the transaction's own
+  /// connection: a change that asked the pool for another while many writers wait holding theirs
+  /// could wait for a connection none of them gives back) and may name catalogs to store with the
+  /// row (a new subscriber's), in the same transaction: a catalog stored under that name with
+  /// other bytes refuses the change.
   @discardableResult
-  public func updateWithCatalogs(_ name: String, _ change: @Sendable (StoredSubscriber?) async throws -> (row: StoredSubscriber, catalogs: [String: [UInt8]])?) async throws -> StoredSubscriber? {
+  public func updateWithCatalogs(
+    _ name: String,
+    _ change: @Sendable (StoredSubscriber?, _ catalogs: [String: [UInt8]]) async throws -> (row: StoredSubscriber, catalogs: [String: [UInt8]])?
+  ) async throws -> StoredSubscriber? {
     try await transaction { c in
       _ = try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger).collect()
       let current = try await self.lockedRow(name, on: c)
-      guard let decided = try await change(current) else { return current }
+      var catalogs: [String: [UInt8]] = [:]
+      if let catalog = current?.catalogName {
+        let rows = try await c.query("SELECT name, bytes FROM subdash_catalogs WHERE name = \(catalog)", logger: logger)
+        for try await (n, bytes) in rows.decode((String, ByteBuffer).self) { catalogs[n] = Array(bytes.readableBytesView) }
+      }
+      guard let decided = try await change(current, catalogs) else { return current }
       var next = decided.row
       next.name = name
       try await self.storeCatalogs(decided.catalogs, on: c)
