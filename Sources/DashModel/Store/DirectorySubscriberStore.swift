@@ -35,18 +35,8 @@ public struct DirectorySubscriberStore: SubscriberStore {
 
   // MARK: Reading
 
-  public func list() throws(StateFileError) -> [String] {
-    guard let d = opendir(directory) else {
-      throw StateFileError(file: directory, message: "cannot list the directory: \(Posix.errorText())")
-    }
-    defer { closedir(d) }
-    var names: [String] = []
-    while let e = readdir(d) {
-      let name = DirectoryEntry.name(e)
-      if Self.isSubscriberFileName(name) { names.append(name) }
-    }
-    return names.sorted()
-  }
+  /// Visible `*.json` files, sorted (SubDash's own files are hidden or not JSON).
+  public func list() throws(StateFileError) -> [String] { try StateFileDirectory.names(in: directory) }
 
   public func get(_ name: String) throws(StateFileError) -> SubscriberSnapshot? {
     try Self.check(name)
@@ -56,10 +46,6 @@ public struct DirectorySubscriberStore: SubscriberStore {
     return snapshot(name, try StateFile.load(path: path))
   }
 
-  /// Names `list` reports: visible `*.json` files (SubDash's own files are hidden or not JSON).
-  static func isSubscriberFileName(_ name: String) -> Bool {
-    !name.hasPrefix(".") && name.hasSuffix(".json") && name.utf8.count > 5
-  }
 
   /// A name is one plain entry of the directory: never a path that leaves it.
   static func check(_ name: String) throws(StateFileError) {
@@ -86,10 +72,18 @@ public struct DirectorySubscriberStore: SubscriberStore {
         var stamps = store.stamps()
         while !Task.isCancelled {
           try? await Task.sleep(for: store.followInterval)
-          let now = store.stamps()
-          for (name, stamp) in now.sorted(by: { $0.key < $1.key }) where stamps[name] != stamp { continuation.yield(.changed(name)) }
-          for name in stamps.keys.sorted() where now[name] == nil { continuation.yield(.removed(name)) }
-          stamps = now
+          // The list's and the index's algorithm; a directory that cannot be read changes nothing.
+          let known = stamps
+          guard let found = try? StateFileDirectory.changes(
+            in: store.directory, reported: nil, known: { known[$0] }, knownNames: Array(known.keys)) else { continue }
+          for (name, stamp) in found.changed {
+            stamps[name] = stamp
+            continuation.yield(.changed(name))
+          }
+          for name in found.removed {
+            stamps[name] = nil
+            continuation.yield(.removed(name))
+          }
         }
         continuation.finish()
       }

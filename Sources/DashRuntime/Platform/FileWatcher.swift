@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DashModel
 
 /// Tells the event loop when one file has changed on disk.
 ///
@@ -31,7 +32,7 @@ package final class FileWatcher {
 
   private let directory: String
   private let name: [UInt8]
-  private var lastStat: FileIdentity?
+  private var lastStat: FileStamp?
   /// Directory mode (the subscriber list): every `*.json` file in `directory` is watched, and
   /// the names that changed are collected for `takeChangedNames()`.
   private let watchesAllStateFiles: Bool
@@ -60,7 +61,7 @@ package final class FileWatcher {
     self.directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     self.name = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8)
     self.mode = .polling
-    self.lastStat = FileIdentity(path: path)
+    self.lastStat = FileStamp(path: path)
     self.watchesAllStateFiles = false
     if useInotify { startInotify() }
   }
@@ -72,7 +73,7 @@ package final class FileWatcher {
     self.directory = directory
     self.name = []
     self.mode = .polling
-    self.lastStat = FileIdentity(path: directory)
+    self.lastStat = FileStamp(path: directory)
     self.watchesAllStateFiles = true
     if useInotify { startInotify() }
   }
@@ -85,9 +86,7 @@ package final class FileWatcher {
   }
 
   /// A state file as the directory mode sees one: `*.json`, not a hidden temp file.
-  package static func isStateFileName(_ name: [UInt8]) -> Bool {
-    name.first != UInt8(ascii: ".") && name.count > 5 && name.suffix(5).elementsEqual(".json".utf8)
-  }
+  package static func isStateFileName(_ name: [UInt8]) -> Bool { StateFileDirectory.isStateFileName(bytes: name) }
 
   deinit { if let fd { close(fd) } }
 
@@ -141,7 +140,7 @@ package final class FileWatcher {
       close(fd)
       self.fd = nil
       mode = .polling
-      lastStat = FileIdentity(path: path)
+      lastStat = FileStamp(path: path)
       changed = true
     }
     return changed
@@ -149,7 +148,7 @@ package final class FileWatcher {
   #endif
 
   private func pollStat() -> Bool {
-    let now = FileIdentity(path: path)
+    let now = FileStamp(path: path)
     defer { lastStat = now }
     return now != lastStat
   }
@@ -178,26 +177,4 @@ package final class FileWatcher {
     return events
   }
   #endif
-}
-
-/// What stat polling compares. The inode catches rename-over writes that keep size and mtime
-/// (same second, same length); ctime catches chmod-and-rewrite tricks; `missing` is a state too,
-/// so deleting and recreating the file both count as changes.
-package struct FileIdentity: Equatable {
-  package var device: UInt64 = 0
-  package var inode: UInt64 = 0
-  package var size: Int64 = 0
-  package var mtimeNs: Int64 = 0
-  package var ctimeNs: Int64 = 0
-
-  /// nil when the file does not exist or cannot be read.
-  package init?(path: String) {
-    var st = stat()
-    guard stat(path, &st) == 0 else { return nil }
-    device = UInt64(st.st_dev)
-    inode = UInt64(st.st_ino)
-    size = Int64(st.st_size)
-    mtimeNs = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-    ctimeNs = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
-  }
 }
