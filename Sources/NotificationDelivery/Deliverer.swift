@@ -148,7 +148,7 @@ public struct Deliverer: Sendable {
     }
     let end = journal.committedBytes
     guard !fresh.isEmpty || end != from else { return }
-    try update(fresh.isEmpty ? "delivery: history read" : "delivery: \(fresh.count) new notification\(fresh.count == 1 ? "" : "s") to send") { s in
+    try update(fresh.isEmpty ? "delivery: history read" : "delivery: \(counted(fresh.count, "new notification")) to send") { s in
       guard var book = s.document.deliveries, book.journalOffset == from else { return false }  // another deliverer took them
       for d in fresh { book.enqueue(d) }
       book.journalOffset = end
@@ -198,7 +198,7 @@ public struct Deliverer: Sendable {
     // The wait a line states runs from now: an attempt that took a while (a connection retried
     // until the connect timeout) may already be past its retry time.
     let recordedAt = wallClock()
-    try update("delivery: \(results.count) attempt\(results.count == 1 ? "" : "s")") { s in
+    try update("delivery: \(DashModel.counted(results.count, "attempt"))") { s in
       guard var book = s.document.deliveries else { return false }
       lines = []
       rolls = rng
@@ -243,7 +243,7 @@ public struct Deliverer: Sendable {
     let reason = r.detail.map { ": \(LogText.clip($0, limit: 200))" } ?? ""
     let answer = r.attempt.httpStatus.map { "\($0) (\(r.attempt.result.rawValue))\(reason)" } ?? "\(r.attempt.result.rawValue)\(reason)"
     guard let retryAt else {
-      return "✗ \(what) → \(answer); gave up after \(attempt) attempt\(attempt == 1 ? "" : "s")"
+      return "✗ \(what) → \(answer); gave up after \(counted(attempt, "attempt"))"
     }
     let wait = retryAt - Swift.max(now, r.attempt.attemptDate)
     return "✗ \(what) → \(answer); retry \(attempt + 1) of \(max) " + (wait.ms > 0 ? "in \(Format.wait(wait))" : "now")

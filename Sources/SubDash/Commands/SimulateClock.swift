@@ -80,7 +80,7 @@ struct SimulateClock {
     if let until, !signals.stopped, steps.map({ done < $0 }) ?? true {
       if let c = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in try Simulator.advance(s, to: until, opening: opening) }) { emit(c) }
     }
-    finish(signals.stopped ? "stopped by signal" : done == 0 ? "nothing was due" : "\(done) event\(done == 1 ? "" : "s")")
+    finish(signals.stopped ? "stopped by signal" : done == 0 ? "nothing was due" : counted(done, "event"))
   }
 
   /// Driven by the wall clock at the file's rate: virtual time passes one-for-one with real time
@@ -186,6 +186,6 @@ struct SimulateClock {
 
   private func finish(_ why: String) {
     let clock = (try? StateFile.load(path: path)).flatMap { try? Simulator.clock($0) }
-    LineOut.stderr("subdash simulate: \(why); \(notificationCount) notification\(notificationCount == 1 ? "" : "s"); clock \(clock.map { Self.when($0) } ?? "unset")")
+    LineOut.stderr("subdash simulate: \(why); \(counted(notificationCount, "notification")); clock \(clock.map { Self.when($0) } ?? "unset")")
   }
 }
