@@ -3,7 +3,8 @@
 /// `renewalBillingPlanType` to the renewal info (App Store Server Notifications changelog,
 /// 2026-04-27; appstoreserverapi/transactioncommitmentinfo). The payload types now model these
 /// fields (a wrong type is refused on load); this one-line description remains for a transaction
-/// that is not billed monthly (`CommitmentStanding` speaks for a commitment). No simulation yet.
+/// that is not billed monthly (`CommitmentStanding` speaks for a commitment; the simulator's
+/// commitments are in Simulation/Commitment.swift).
 public enum BillingPlan {
   /// "billed monthly · 12-payment commitment: payment 3 of 12, 119.88 USD in total, until DATE",
   /// or nil when the transaction carries none of the fields.
