@@ -8,21 +8,27 @@
 /// `timing` sets how long new periods last: calendar periods in real time (the default), or the
 /// simulation's accelerated rate, where StoreKit testing also shortens the periods it writes.
 public enum Actions {
-  public static func preview(_ a: PlanAction, in s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime) -> Result<ActionPreview, ActionError> {
-    outcome(a, s, now, timing).map { o in
+  /// `history`: where a transaction an action names is found (`.refundTransaction`); by default
+  /// in the state itself (its latest transaction and inline history).
+  public static func preview(_ a: PlanAction, in s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime,
+                             history: TransactionLookup? = nil) -> Result<ActionPreview, ActionError> {
+    outcome(a, s, now, timing, history ?? .inState(s)).map { o in
       var p = o.preview
       p.also = PreviewAlso.changes(from: s, to: o.change.state, summary: p.summary)
       return p
     }
   }
 
-  public static func apply(_ a: PlanAction, to s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime) -> Result<Change, ActionError> {
-    outcome(a, s, now, timing).map(\.change)
+  public static func apply(_ a: PlanAction, to s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime,
+                           history: TransactionLookup? = nil) -> Result<Change, ActionError> {
+    outcome(a, s, now, timing, history ?? .inState(s)).map(\.change)
   }
 
-  static func outcome(_ a: PlanAction, _ s: SubscriptionState, _ now: Instant, _ timing: any RenewalTiming) -> Result<Outcome, ActionError> {
-    // A catalog `subdash import` derived from transactions has no levels: every plan action would guess.
-    if s.catalog.derivedFromTransactions { return .failure(.other(Importer.noCatalogMessage)) }
+  static func outcome(_ a: PlanAction, _ s: SubscriptionState, _ now: Instant, _ timing: any RenewalTiming,
+                      _ history: TransactionLookup) -> Result<Outcome, ActionError> {
+    // A catalog `subdash import` derived from transactions has no levels: every plan action would
+    // guess. Refunding a transaction needs none: it acts on what was paid.
+    if s.catalog.derivedFromTransactions, !a.isRefund { return .failure(.other(Importer.noCatalogMessage)) }
     let ctx = ActionContext(state: s, now: now, timing: timing)
     do throws(ActionError) {
       switch a {
@@ -35,6 +41,8 @@ public enum Actions {
       case .applyPromotionalOffer(let id, let productId): return .success(try PromotionalOffer.outcome(offerId: id, productId: productId, ctx))
       case .buy(let id): return .success(try BuyOrResubscribe.outcome(productId: id, s, at: now))
       case .extendRenewalDate(let days, let reason): return .success(try ExtendRenewal.outcome(days: days, reason: reason, ctx))
+      case .refundTransaction(let id, let prorated):
+        return .success(try RefundTransaction.outcome(transactionId: id, prorated: prorated, s, at: now, history: history))
       }
     } catch {
       return .failure(error)

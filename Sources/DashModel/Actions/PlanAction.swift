@@ -18,6 +18,9 @@ public enum PlanAction: Equatable, Sendable {
   /// A promotional offer (`adHocOffers`) the developer's app offers; `productId` nil: the product
   /// that has `offerId` (the current one first).
   case applyPromotionalOffer(offerId: String, productId: String?)
+  /// Refund one chosen transaction, as Xcode's transaction manager does (`RefundTransaction`):
+  /// the latest ends access, an earlier one is revoked alone. Test data only.
+  case refundTransaction(transactionId: String, prorated: Bool)
 }
 
 /// What an action would do, shown for confirmation before anything is written.

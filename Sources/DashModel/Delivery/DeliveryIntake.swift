@@ -12,12 +12,26 @@ public struct DeliveryIntake: Sendable {
 
   /// Notifications without a `notificationUUID` cannot be deduplicated by a receiver and are not
   /// sent (SubDash writes one on every notification; a hand-made history may not).
+  /// Versions of earlier transactions written after a later one (an earlier transaction refunded
+  /// from the transactions view), by id: the notification that names one (`transactionId`, as its
+  /// REFUND does) carries it, and the others keep the latest.
+  private var restated: [String: TransactionPayload] = [:]
+
   public mutating func take(_ entries: [Journal.Entry]) -> [(notification: NotificationRecord, transaction: TransactionPayload?)] {
     var out: [(notification: NotificationRecord, transaction: TransactionPayload?)] = []
     for entry in entries {
       switch entry {
-      case .transaction(let t): lastTransaction = t
-      case .notification(let n): if n.notificationUUID != nil { out.append((n, lastTransaction)) }
+      case .transaction(let t):
+        if let id = t.transactionId, let last = lastTransaction, id != last.transactionId,
+           let p = t.purchaseDate, let lastPurchase = last.purchaseDate, p < lastPurchase {
+          restated[id] = t
+        } else {
+          lastTransaction = t
+        }
+      case .notification(let n):
+        guard n.notificationUUID != nil else { continue }
+        let named = n.source["transactionId"]?.stringValue.flatMap { restated[$0] }
+        out.append((n, named ?? lastTransaction))
       }
     }
     return out

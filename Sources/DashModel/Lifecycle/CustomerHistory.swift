@@ -45,6 +45,10 @@ public struct StoryTransaction: Equatable, Sendable {
   /// Milliunits of a percent-of-100: 50000 is 50 %.
   public var revocationPercentage: Int?
   public var familyShared: Bool
+  /// For the transactions view: PURCHASE or RENEWAL, the offer's id, why it was revoked.
+  public var transactionReason: TransactionReason?
+  public var offerIdentifier: String?
+  public var revocationReason: RevocationReason?
 
   public init(_ t: TransactionPayload) {
     transactionId = t.transactionId
@@ -59,6 +63,9 @@ public struct StoryTransaction: Equatable, Sendable {
     revocationType = t.revocationType
     revocationPercentage = t.revocationPercentage
     familyShared = t.isFamilyShared
+    transactionReason = t.transactionReason
+    offerIdentifier = t.offerIdentifier
+    revocationReason = t.revocationReason
   }
 
   /// Straight from a history entry's JSON, reading only these fields (each checked with its
@@ -77,6 +84,9 @@ public struct StoryTransaction: Equatable, Sendable {
     revocationPercentage = try r.int("revocationPercentage")
     let ownership: OwnershipType? = try r.stringEnum("inAppOwnershipType")
     familyShared = ownership == .familyShared
+    transactionReason = try r.stringEnum("transactionReason")
+    offerIdentifier = try r.string("offerIdentifier")
+    revocationReason = try r.intEnum("revocationReason")
   }
 
   /// Free periods cost nothing, whatever offer granted them.

@@ -20,15 +20,7 @@ extension SimContext {
     if prorated {
       let share = Self.proratedPercentage(of: t, at: date)
       t.revocationPercentage = share
-      // What the customer gets back, in the currency's minor units (2.436 USD is refunded as 2.44).
-      let unit = Int64(Proration.minorUnitMilli(t.currency))
-      amount = t.price.map { (price: Int64) -> Int64 in
-        // Full width: a price read from a file may be near Int64.max (share ≤ 100,000 keeps the
-        // quotient within the price), and rounding up past Int64.max keeps the price.
-        let exact: Int64 = Int64(100_000).dividingFullWidth(price.multipliedFullWidth(by: Int64(share))).quotient
-        let (half, overflow) = exact.addingReportingOverflow(unit / 2)
-        return overflow ? price : min(price, half / unit * unit)
-      }
+      amount = Self.refundedAmount(of: t, share: share)
     }
     t.signedDate = date
     record(t)

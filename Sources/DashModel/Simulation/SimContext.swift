@@ -73,6 +73,14 @@ struct SimContext {
     added.add(t)
   }
 
+  /// Appends a new version of an earlier transaction (refunded after its period) to the history
+  /// without making it the latest: the subscription goes on from the latest transaction.
+  mutating func restate(_ t: TransactionPayload) {
+    transactions.append(t)
+    summary.add(t)
+    added.add(t)
+  }
+
   /// The state as rules that read `historySummary` (win-back eligibility) must see it, with the
   /// history this step added but has not yet written to the journal.
   var evaluationState: SubscriptionState {
@@ -87,10 +95,12 @@ struct SimContext {
   /// Emits a notification signed at `date`, with the status the subscriber has at that moment.
   /// `extra`: payload fields of this notification type (CONSUMPTION_REQUEST's reason), kept beside
   /// `status` in the log's flattened form.
+  /// `productId`: the product the event concerns when it is not the latest transaction's (the
+  /// REFUND of an earlier transaction).
   mutating func notify(_ type: NotificationType, _ subtype: NotificationSubtype? = nil, at date: Instant, summary text: String,
-                       extra: [(String, JSON)] = []) {
+                       extra: [(String, JSON)] = [], productId: String? = nil) {
     let status = Lifecycle.status(of: state.subscriber, at: date).status
-    let product = latest?.productId ?? state.subscriber.renewalInfo?.productId
+    let product = productId ?? latest?.productId ?? state.subscriber.renewalInfo?.productId
     var record = PayloadFactory.notification(
       type, subtype, sequence: summary.notificationCount, seed: settings.seed, subscriber: state.subscriber,
       at: date, status: status, productId: product, summary: text)

@@ -76,6 +76,12 @@ public enum Simulator {
   /// Applies everything due up to `target`, in order, then sets the clock to `target`. The clock
   /// never moves back: a target before it only applies overdue events.
   public static func advance(_ state: SubscriptionState, to target: Instant, opening: Instant? = nil) throws(ActionError) -> Change {
+    try advance(state, to: target, opening: opening, limit: SimContext.eventLimit)
+  }
+
+  /// `advance` applying at most `limit` events; past it the clock stops at the last one applied
+  /// (the message says so), so a long step can be saved in parts (`advancePart`).
+  static func advance(_ state: SubscriptionState, to target: Instant, opening: Instant?, limit: Int) throws(ActionError) -> Change {
     guard target <= Instant.fileRange.upperBound else {
       throw ActionError.simulator(.pastLastFileDate(Format.date(target)))
     }
@@ -83,12 +89,12 @@ public enum Simulator {
     try ctx.catchUpOverdue()
     let end = max(target, ctx.now)
     let lapse = ctx.askToBuyLapse(after: ctx.now, upTo: end)
-    let applied = ctx.run(until: end)
+    let applied = ctx.run(until: end, limit: limit)
     var clock = end
     var message = applied == 0
       ? "Advanced to \(Format.date(end)); " + (lapse ?? "nothing happened")
       : "Advanced to \(Format.date(end)): \(describe(ctx))" + (lapse.map { "; \($0)" } ?? "")
-    if applied == SimContext.eventLimit, let next = ctx.pendingEvents().first, next.date <= end {
+    if applied == limit, let next = ctx.pendingEvents().first, next.date <= end {
       clock = ctx.reached
       message = "Stopped after \(counted(applied, "event")) at \(Format.date(clock)); advance again to continue"
     }
@@ -148,6 +154,12 @@ public enum Simulator {
 
   public static func refund(_ state: SubscriptionState, reason: RevocationReason, at now: Instant) -> Result<Change, ActionError> {
     act(state, at: now) { (c, d) throws(ActionError) in try c.refund(at: d, reason: reason) }
+  }
+
+  /// Refunds the chosen transaction (`SimContext.refund(transaction:)`): the latest ends access,
+  /// an earlier one is revoked alone.
+  public static func refund(transaction t: TransactionPayload, prorated: Bool, state: SubscriptionState, at now: Instant) -> Result<Change, ActionError> {
+    act(state, at: now) { (c, d) throws(ActionError) in try c.refund(transaction: t, prorated: prorated, at: d) }
   }
 
   public static func revokeFamilySharing(_ state: SubscriptionState, purchaserRefund: RevocationReason? = nil, at now: Instant) -> Result<Change, ActionError> {

@@ -72,32 +72,35 @@ public struct HistorySummary: Equatable, Sendable {
   }
 
   private mutating func fold(_ t: TransactionPayload) {
-    fold(offerType: t.offerType, offerDiscountType: t.offerDiscountType, offerIdentifier: t.offerIdentifier,
-         purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate)
-    lastTransactionId = t.transactionId
+    let counted = fold(offerType: t.offerType, offerDiscountType: t.offerDiscountType, offerIdentifier: t.offerIdentifier,
+                       purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate)
+    if counted { lastTransactionId = t.transactionId }
   }
 
   /// Folds one history entry in straight from its JSON, reading only the fields above (a wrong
   /// type in one of them is an error with its path; other fields are not looked at).
   mutating func add(_ r: ObjectReader) throws(DecodeError) {
     transactionCount += 1
-    fold(offerType: try r.intEnum("offerType"), offerDiscountType: try r.stringEnum("offerDiscountType"),
+    let counted = fold(offerType: try r.intEnum("offerType"), offerDiscountType: try r.stringEnum("offerDiscountType"),
          offerIdentifier: try r.string("offerIdentifier"),
          purchaseDate: try r.instant("purchaseDate"), expiresDate: try r.instant("expiresDate"),
          revocationDate: try r.instant("revocationDate"))
-    lastTransactionId = try r.string("transactionId")
+    if counted { lastTransactionId = try r.string("transactionId") }
   }
 
+  /// False for a restated past period (see `isRestatedPastPeriod`), which changes no figure.
+  @discardableResult
   private mutating func fold(
     offerType: OfferType?, offerDiscountType: OfferDiscountType?, offerIdentifier: String?,
     purchaseDate: Instant?, expiresDate: Instant?, revocationDate: Instant?
-  ) {
+  ) -> Bool {
+    if isRestatedPastPeriod(expiresDate: expiresDate, revocationDate: revocationDate) { return false }
     if offerType == .introductory { usedIntroductoryOffer = true }
     if offerType == .winBack, let p = purchaseDate, let id = offerIdentifier {
       winBackRedeemed[id] = max(winBackRedeemed[id] ?? p, p)
     }
     if let p = purchaseDate, firstPurchase == nil || p < firstPurchase! { firstPurchase = p }
-    guard offerDiscountType != .freeTrial, var start = purchaseDate, var end = expiresDate else { return }
+    guard offerDiscountType != .freeTrial, var start = purchaseDate, var end = expiresDate else { return true }
     // Paid late, with a gap since the last paid period: a renewal recovered in grace kept its
     // renewal date, so its period (and the paid time) began where the last one ended, and it ends
     // exactly one period after that: the last period's length at an accelerated rate, whole
@@ -114,6 +117,17 @@ public struct HistorySummary: Equatable, Sendable {
     }
     if end > start { paidMillis += (end - start).ms }
     paidUntil = end
+    return true
+  }
+
+  /// A new version of a transaction whose period ended before the latest paid period began (an
+  /// earlier transaction refunded from the transactions view, after its period): its time was
+  /// counted when it was first folded and a refund after its end takes none of it back, so it
+  /// changes nothing. Folding it as a new period would move `paidUntil` back into the past.
+  private func isRestatedPastPeriod(expiresDate: Instant?, revocationDate: Instant?) -> Bool {
+    guard let until = paidUntil, let last = lastPaidMillis, let end = expiresDate else { return false }
+    if let r = revocationDate, r < end { return false }
+    return end.ms <= until.ms - last
   }
 
   /// Whether `end` is one subscription period after `start`, the period being the last paid one's:

@@ -57,7 +57,14 @@ package struct DashboardApp {
           switch effect {
           case .quit: return .stop
           case .perform(let planAction): actions.append(outcome(session.perform(planAction, wall: wall)))
-          case .simulate(let command): actions.append(outcome(session.simulate(command, wall: wall)))
+          case .simulate(let command):
+            // A long step redraws after each part it saves: the screen shows its clock moving.
+            actions.append(outcome(session.simulate(command, wall: wall) { progress in
+              _ = session.reload(wall: wall)
+              vm = session.model(wall: wall)
+              _ = dispatch(.stepProgressed(progress))
+              draw()
+            }))
           case .refetch:
             if let origin = FetchOrigin(document: vm.state.document), let failed = refetch.start(origin) { actions.append(failed) }
           case .loadEvents(let wanted):

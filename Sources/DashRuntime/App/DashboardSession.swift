@@ -218,10 +218,13 @@ package final class DashboardSession {
   }
 
   /// Runs one simulation step on the latest on-disk state. Refused on Production data.
-  package func simulate(_ command: SimCommand, wall: Instant) -> EffectOutcome {
+  /// Advancing the clock is saved `LongStep.eventsPerSave` events at a time; `progress` hears of
+  /// each part but the last, so a long step (a day at 86,400×) is not seconds of silence.
+  package func simulate(_ command: SimCommand, wall: Instant, progress: (StepProgress) -> Void = { _ in }) -> EffectOutcome {
     guard !options.readOnly else { return .failed(ActionError.readOnly.message) }
     return write(wall: wall) { current, now in
       if current.subscriber.environment == .production {
+    if case .advance(let span) = command { return advance(by: span, wall: wall, progress: progress) }
         return .failure(.productionData("Simulation"))
       }
       return Simulator.apply(command, to: current, at: now)
@@ -230,6 +233,38 @@ package final class DashboardSession {
 
   /// Through the row writer when the file is a database row's mirror, else straight to the file.
   private func write(wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
+  /// `+`: each part is its own locked, atomic save towards the target the first part set.
+  private func advance(by span: Span, wall: Instant, progress: (StepProgress) -> Void) -> EffectOutcome {
+    var target: Instant?
+    var notifications = 0
+    var parts = 0
+    while true {
+      var reached = true
+      var clock: Instant?
+      let outcome = write(wall: wall) { current, now in
+        if current.subscriber.environment == .production { return .failure(.productionData("Simulation")) }
+        return Result { () throws(ActionError) in
+          let goal: Instant
+          if let target { goal = target } else { goal = try Simulator.target(ofAdvancing: span, current, at: now) }
+          target = goal
+          let part = try Simulator.advancePart(current, to: goal, at: now)
+          reached = part.reached
+          clock = try? Simulator.clock(part.change.state)
+          notifications += part.change.notifications.count
+          return part.change
+        }
+      }
+      parts += 1
+      guard case .succeeded = outcome, !reached, let target, let clock else {
+        if case .succeeded = outcome, parts > 1, let target {
+          return .succeeded("Advanced to \(Format.date(target)): \(counted(notifications, "notification")) in \(parts) saves")
+        }
+        return outcome
+      }
+      progress(StepProgress(notifications: notifications, clock: clock, target: target))
+    }
+  }
+
     guard let rowWriter else { return write(path, wall: wall, body) }
     let written = rowWriter.write(fileName: PathName.fileName(of: path)) { scratch in
       let outcome = write(scratch, wall: wall, body)

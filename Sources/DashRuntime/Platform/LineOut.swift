@@ -11,6 +11,8 @@ package enum LineOut {
   package static func stderr(_ line: String) { write(2, line + "\n") }
   /// Text that carries its own line ends (`subdash list`'s whole output).
   package static func stdoutText(_ text: String) { write(1, text) }
+  /// A line redrawn in place (`\r` and erase): `simulate`'s progress on a terminal.
+  package static func stderrText(_ text: String) { write(2, text) }
 
   private static func write(_ fd: Int32, _ text: String) {
     var bytes = Array(text.utf8)

@@ -12,6 +12,8 @@ enum Overlays {
     case .picking(let picker): pick(vm, picker, into: &c)
     case .eventDetail(let offset): event(vm, selection: ui.eventSelection, offset: offset, into: &c)
     }
+    case .transactions: TransactionsOverlay.draw(vm, ui, into: &c)
+    case .confirmingStep(let step): confirmStep(step, into: &c)
   }
 
   // MARK: - Event detail
@@ -163,6 +165,17 @@ enum Overlays {
   }
 
   // MARK: - Code entry
+  /// A long clock step: how many events it applies, before any is written.
+  private static func confirmStep(_ step: PendingStep, into c: inout Canvas) {
+    let width = min(c.frame.width - 2, 72)
+    let text = LongStepText.confirmation(step).flatMap { Line($0, Style(.value)).wrapped(width: width - 4, maxLines: 4, indent: 0) }
+    let r = centred(c, width: width, lines: text.count + 2)
+    c.box(r, title: "Long step")
+    for (i, line) in text.prefix(r.height - 4).enumerated() { c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4) }
+    let prompt = Line([Run("y", Style(.keyHint, bold: true)), Run(" go ahead   "), Run("n", Style(.keyHint, bold: true)), Run(" cancel")])
+    c.draw(prompt, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
+  }
+
 
   private static func code(_ editor: LineEditor, title: String = "Redeem offer code", label: String = "Code: ", verb: String = "redeem", into c: inout Canvas) {
     let r = centred(c, width: 60, lines: 2)

@@ -78,6 +78,7 @@ enum PlanText {
     case .buy: verb = "buy"
     case .extendRenewalDate: verb = "extend"
     case .applyPromotionalOffer: verb = "apply"
+    case .refundTransaction: verb = "refund"
     }
     var text = "\(verb) \(when)"
     if let refund = p.refundMilli, refund > 0 { text += ", refund \(Money.format(refund, currency: currency))" }

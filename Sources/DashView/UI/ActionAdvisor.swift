@@ -9,27 +9,37 @@ public struct ActionAdvisor: Sendable {
   /// Why the simulator would refuse a step right now, nil when it would act: the engine's own
   /// answer from a dry run, so the key bar and help offer exactly the steps it takes.
   public var simulationRefusal: @Sendable (SimCommand) -> ActionError?
+  /// A transaction of the history, whole, by id (the transactions view's `y`).
+  public var transaction: @Sendable (String) -> TransactionPayload?
+  /// How many events a clock step would apply, counted up to `LongStep.confirmAbove + 1` when
+  /// asked (a key press), nil for steps that are not clock steps.
+  public var stepSize: @Sendable (SimCommand) -> LongStep.Size? = { _ in nil }
 
   public init(
     preview: @escaping @Sendable (PlanAction) -> Result<ActionPreview, ActionError>,
     targets: @escaping @Sendable (PickerKind) -> [PickerItem],
-    simulationRefusal: @escaping @Sendable (SimCommand) -> ActionError? = { _ in nil }
+    simulationRefusal: @escaping @Sendable (SimCommand) -> ActionError? = { _ in nil },
+    transaction: @escaping @Sendable (String) -> TransactionPayload? = { _ in nil }
   ) {
     self.preview = preview
     self.targets = targets
     self.simulationRefusal = simulationRefusal
+    self.transaction = transaction
   }
 
   /// The real thing: `Actions.preview` and `Actions.targets` on `state` at `now`, and the report's
   /// eligible win-back offers (already best first). `timing` is the file's renewal rate.
+  /// `history`: where a transaction the transactions view names is read (the file's journal);
+  /// by default the state's own latest transaction and inline history.
   public static func live(_ state: SubscriptionState, report: LifecycleReport, at now: Instant,
-                          timing: any RenewalTiming = TimeRate.realTime) -> ActionAdvisor {
+                          timing: any RenewalTiming = TimeRate.realTime, history: TransactionLookup? = nil) -> ActionAdvisor {
     let currency = Simulator.currency(state)
     let currentId = state.subscriber.latestTransaction?.productId
     let winBack = report.winBack.eligible
     let refusals = simulationRefusals(state, at: now)
-    return ActionAdvisor(
-      preview: { Actions.preview($0, in: state, at: now, timing: timing) },
+    let history = history ?? .inState(state)
+    var advisor = ActionAdvisor(
+      preview: { Actions.preview($0, in: state, at: now, timing: timing, history: history) },
       targets: { kind in
         let change: PlanChangeKind
         switch kind {
@@ -66,7 +76,13 @@ public struct ActionAdvisor: Sendable {
           return PickerItem(action: t.action, title: title)
         }
       },
-      simulationRefusal: { cmd in refusals.first { $0.command == cmd }?.refusal })
+      simulationRefusal: { cmd in refusals.first { $0.command == cmd }?.refusal },
+      transaction: history.find)
+    advisor.stepSize = { cmd in
+      guard case .advance(let span) = cmd else { return nil }
+      return try? Simulator.size(ofAdvancing: span, state, at: now)
+    }
+    return advisor
   }
 
   /// A product's display name, with what tells it apart when another product in the list has

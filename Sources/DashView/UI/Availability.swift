@@ -72,6 +72,8 @@ enum Availability: Equatable {
       return ui.eventSearch == nil ? .unavailable("no search yet: / searches the events") : .available
     case .timeline:
       return vm.story == nil ? .unavailable("timeline: the history is still being read (a long one is read in the background)") : .available
+    case .transactions:
+      return TransactionsKeys.rows(vm).isEmpty ? .unavailable("transactions: this subscriber has none yet") : .available
     case .redeemCode, .help, .quit, .moveUp, .moveDown, .pageUp, .pageDown, .first, .last:
       return .available
     }

@@ -26,3 +26,34 @@ enum Clipboard {
     String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
   }
 }
+
+extension Clipboard {
+  /// The whole transaction as the file holds it (one line of JSON) when it could be read, else
+  /// the fields the transactions view shows.
+  static func transaction(_ t: StoryTransaction, whole: TransactionPayload?) -> ClipboardCopy {
+    let json: JSON
+    if let whole {
+      json = whole.json
+    } else {
+      var w = ObjectWriter()
+      w.set("transactionId", t.transactionId)
+      w.set("productId", t.productId)
+      w.set("purchaseDate", t.purchaseDate)
+      w.set("expiresDate", t.expiresDate)
+      w.set("price", t.price)
+      w.set("currency", t.currency)
+      w.set("transactionReason", t.transactionReason?.rawValue)
+      w.set("offerType", t.offerType?.rawValue)
+      w.set("offerIdentifier", t.offerIdentifier)
+      w.set("offerDiscountType", t.offerDiscountType?.rawValue)
+      w.set("revocationDate", t.revocationDate)
+      w.set("revocationReason", t.revocationReason?.rawValue)
+      w.set("revocationType", t.revocationType?.rawValue)
+      w.set("revocationPercentage", t.revocationPercentage)
+      json = w.json
+    }
+    let text = sanitized(String(decoding: JSONWriter.write(json, pretty: false), as: UTF8.self))
+    let id = t.transactionId.map { " \(Sanitizer.clean($0))" } ?? ""
+    return ClipboardCopy(text: text, description: "copied transaction\(id) (\(text.utf8.count) bytes) to the clipboard")
+  }
+}

@@ -20,6 +20,8 @@ public enum Command: Equatable, Sendable {
   case refetch
   /// Show and focus the timeline (its cursor keys work while it has the focus).
   case timeline
+  /// Every transaction, with a refund of the chosen one (`TransactionsKeys`).
+  case transactions
 
   /// Commands that change the file: refused in read-only mode.
   var isMutating: Bool {
@@ -88,6 +90,8 @@ public enum KeyMap {
     KeyBinding(keys: [.char("Y")], label: "Y", asciiLabel: nil, command: .copyEventId, hint: "", help: ""),
     KeyBinding(keys: [.char("T")], label: "T", asciiLabel: nil, command: .timeline, hint: "",
                help: "timeline (shown from 160 columns): ←/→ choose a period, its transactions and events; T/Esc leave"),
+    KeyBinding(keys: [.char("t")], label: "t", asciiLabel: nil, command: .transactions, hint: "transactions",
+               help: "transactions: every one with dates, price, offer, reason, revocation; F/% refund the chosen one, y copies it"),
     KeyBinding(keys: [.char("l")], label: "l", asciiLabel: nil, command: .refetch, hint: "refresh",
                help: "fetch again from the App Store Server API, in the background"),
     KeyBinding(keys: [.char("q")], label: "q", asciiLabel: nil, command: .quit, hint: "quit",

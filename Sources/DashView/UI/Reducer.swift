@@ -24,6 +24,8 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
       return EventPaging.load(state, vm)
     case .searchingEvents(let editor): return EventPaging.typeSearch(key, editor, &state, vm)
     }
+    case .transactions: return TransactionsKeys.handle(key, &state, vm)
+    case .confirmingStep(let step): return Overlay.confirmStep(key, step, &state)
   case .fileReloaded(let changed):
     state.highlights.mark(changed, until: vm.clock.wall + UIState.highlightSpan)
     if state.fileError != nil {
@@ -36,7 +38,7 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
       var message = "\(Sanitizer.clean(vm.fileName)) now holds another subscriber (\(id)): everything on screen is theirs"
       // A dialog opened for the previous customer must not be confirmed for this one.
       switch state.mode {
-      case .confirming, .picking, .typingCode:
+      case .confirming, .confirmingStep, .picking, .typingCode:
         state.mode = .browsing
         message += "; the open dialog was cancelled"
       default: break
@@ -54,7 +56,7 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
   case .fileFailed(let message):
     state.fileError = message
     switch state.mode {
-    case .confirming, .picking, .typingCode:
+    case .confirming, .confirmingStep, .picking, .typingCode:
       // Every dialog ends in a change to the file, which cannot be applied now.
       state.mode = .browsing
       state.status = .error("cancelled: the file became invalid (\(message))")
@@ -83,6 +85,9 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
   }
 }
 
+  case .stepProgressed(let p):
+    state.status = StatusLine(LongStepText.progress(p, seconds: vm.clockShowsSeconds))
+    return []
 /// Keys in the main view.
 enum Browsing {
   /// A page is what the events panel showed last; one event when it was hidden.
@@ -120,6 +125,12 @@ enum Browsing {
     case .moveUp: move(by: -1, &state, vm)
     case .moveDown: move(by: 1, &state, vm)
     case .pageUp: page(-1, &state, vm)
+      // A step of more than LongStep.confirmAbove events (a day at 86,400×) asks first.
+      if let size = vm.advisor.stepSize(sim), size.isLong {
+        state.mode = .confirmingStep(PendingStep(command: sim, size: size))
+        state.status = nil
+        return []
+      }
     case .pageDown: page(1, &state, vm)
     case .first: move(by: -Int.max / 2, &state, vm)
     case .last: move(by: Int.max / 2, &state, vm)
@@ -135,6 +146,7 @@ enum Browsing {
     return EventPaging.load(state, vm)
   }
 
+    case .transactions: TransactionsKeys.open(&state, vm)
   /// One target goes straight to its confirmation; several open a picker.
   private static func open(_ kind: PickerKind, _ state: inout UIState, _ vm: ViewModel) {
     let items = vm.advisor.targets(kind)
@@ -218,10 +230,26 @@ enum Overlay {
       state.status = StatusLine("applying: \(confirmation.preview.summary)")
       return [.perform(confirmation.action)]
     case .char("n"), .char("N"), .escape:
-      state.mode = .browsing
+      // A refund chosen in the transactions view returns there, to show the transaction revoked.
+      state.mode = confirmation.action.isRefund ? .transactions : .browsing
       state.status = StatusLine("cancelled; nothing was changed")
       return []
     default:
+    case .char("n"), .char("N"), .escape:
+      state.mode = confirmation.action.isRefund ? .transactions : .browsing
+      state.status = StatusLine("cancelled; nothing was changed")
+      return []
+    default:
+      return []
+    }
+  }
+
+  static func confirmStep(_ key: Key, _ step: PendingStep, _ state: inout UIState) -> [UIEffect] {
+    switch key {
+    case .char("y"), .char("Y"):
+      state.mode = .browsing
+      state.status = StatusLine("simulating: \(step.command.name), about \(counted(step.size.estimate, "event"))…")
+      return [.simulate(step.command)]
       return []
     }
   }
@@ -323,7 +351,9 @@ enum Refresh {
       }
     case .eventDetail:
       if vm.eventsTotal == 0 { state.mode = .browsing }
-    case .browsing, .help, .typingCode, .searchingEvents:
+    case .transactions:
+      state.transactions.selection = TransactionsKeys.clamp(state.transactions.selection, TransactionsKeys.rows(vm).count)
+    case .browsing, .help, .typingCode, .searchingEvents, .confirmingStep:
       break
     }
   }

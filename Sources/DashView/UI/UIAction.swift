@@ -21,6 +21,21 @@ public enum UIAction: Equatable, Sendable {
   case eventNotFound(EventSearch)
 }
 
+  /// A long step saved another part (`LongStep.eventsPerSave` events) and goes on.
+  case stepProgressed(StepProgress)
+}
+
+/// How far a long simulation step has got, for the status line while it runs.
+public struct StepProgress: Equatable, Sendable {
+  /// Notifications written so far by this step.
+  public var notifications: Int
+  public var clock: Instant
+  public var target: Instant
+  public init(notifications: Int, clock: Instant, target: Instant) {
+    self.notifications = notifications
+    self.clock = clock
+    self.target = target
+  }
 /// What the runtime must do next. `reduce` never does I/O itself.
 public enum UIEffect: Equatable, Sendable {
   /// Apply a plan action to the file (through `StateFile.update`) and report back.

@@ -29,6 +29,8 @@ public struct UIState: Equatable, Sendable {
   public var extents = ScrollExtents()
   /// The timeline (`T`): opened on a narrow screen, focused for its cursor.
   public var timeline = TimelineFocus()
+  /// The transactions view's (`t`) selection, kept while a refund is confirmed from it.
+  public var transactions = TransactionsCursor()
 
   /// How long a changed field stays highlighted after a reload.
   public static let highlightSpan = Span.seconds(4)
@@ -99,6 +101,20 @@ public enum Mode: Equatable, Sendable {
   case searchingEvents(LineEditor)
 }
 
+  /// `t`: every transaction, newest first (`UIState.transactions` holds the selection).
+  case transactions
+  /// A clock step that would apply more than `LongStep.confirmAbove` events, waiting for y/n.
+  case confirmingStep(PendingStep)
+}
+
+/// A long simulation step waiting for y/n, with its size counted before anything is written.
+public struct PendingStep: Equatable, Sendable {
+  public var command: SimCommand
+  public var size: LongStep.Size
+  public init(command: SimCommand, size: LongStep.Size) {
+    self.command = command
+    self.size = size
+  }
 /// A mutating action waiting for y/n, with the model's preview of what it will do.
 public struct PendingAction: Equatable, Sendable {
   public var action: PlanAction

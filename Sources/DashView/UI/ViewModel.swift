@@ -27,6 +27,7 @@ public struct ViewModel: Sendable {
   /// The customer's summary and timeline from the whole history; nil where the caller did not
   /// read the history (then no summary or timeline is drawn).
   public var story: CustomerStory?
+  /// read; nil for neither when the caller did not look.
 
   /// - Parameters:
   ///   - notifications: newest first, as `StateFile.recentNotifications` returns them. Records are
@@ -55,12 +56,14 @@ public struct ViewModel: Sendable {
   ///   - timing: the file's renewal rate, so previews date things as the simulator will.
   public static func derived(
     state: SubscriptionState, notifications: [NotificationRecord], fileName: String, clock: DashClock,
-    options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime
+    options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime,
+    history: TransactionLookup? = nil
+  ///   - history: where transactions of the history are read by id (the file's journal).
   ) -> ViewModel {
     let report = Lifecycle.derive(state, at: clock.now)
     var vm = ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
                        options: options,
-                       advisor: .live(state, report: report, at: clock.now, timing: timing))
+                       advisor: .live(state, report: report, at: clock.now, timing: timing, history: history))
     vm.clockShowsSeconds = timing.schedule.clockShowsSeconds
     if vm.simulationKeysAllowed { vm.simulation = Simulator.summary(state) }
     vm.simulatorRunning = SimulatorHeartbeat.read(state).flatMap { $0.isAlive(at: clock.wall) ? $0 : nil }

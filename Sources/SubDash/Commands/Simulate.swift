@@ -35,6 +35,9 @@ struct Simulate: ParsableCommand {
   @Option(help: "Apply this many events, then stop.")
   var steps: Int?
 
+  @Option(name: .customLong("max-events"), help: ArgumentHelp("With --until: the most events the run may apply (default \(LongStep.confirmAbove)); a run that would apply more is refused before anything is written, saying how many.", valueName: "N"))
+  var maxEvents: Int?
+
   @Option(help: "Run a scenario script against FILE.")
   var scenario: String?
 
@@ -126,6 +129,8 @@ struct Simulate: ParsableCommand {
     }
     if check == nil && file == nil { throw ValidationError("missing the state FILE") }
     if let steps, steps < 1 { throw ValidationError("--steps must be 1 or more") }
+    if let maxEvents, maxEvents < 1 { throw ValidationError("--max-events must be 1 or more") }
+    if maxEvents != nil && until == nil { throw ValidationError("--max-events goes with --until") }
     if fast && (until != nil || steps != nil) { throw ValidationError("--fast runs until nothing is scheduled; use it without --until/--steps") }
     // A bad date is a bad command line: 64, the same as `show --now`.
     if let until {
@@ -161,6 +166,11 @@ struct Simulate: ParsableCommand {
     let path = file!
     var delivery: DeliveryChild?
     do {
+      // Before the flags are written: a refused run writes nothing, its settings included.
+      if let until, let limit = try? Format.parseDate(until) {
+        try SimulateLongRun.check(path: path, settings: flagSettings(), until: limit, steps: steps, maxEvents: maxEvents,
+                                  opening: Instant(ms: SimWallClock.now()))
+      }
       try applyFlags(to: path)
       if let options = deliveryOptions { delivery = try DeliveryChild.start(options, file: path) }
       defer {
@@ -226,6 +236,15 @@ struct Simulate: ParsableCommand {
   /// Writes --rate, --grace, --fail-renewals, --seed and --id-offset into the file's simulation settings, so
   /// dashboards on the same file apply the same rules.
   func applyFlags(to path: String) throws {
+    let values = try flagSettings()
+    guard !values.isEmpty else { return }
+    _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+      try Simulator.setSettings(s, values).get()
+    }
+  }
+
+  /// The settings --rate, --grace, --fail-renewals, --seed and --id-offset stand for.
+  func flagSettings() throws -> [(key: String, value: JSON)] {
     // Raw values, checked here and again as a whole by the model before anything is written.
     var values: [(key: String, value: JSON)] = []
     if let rate {
@@ -240,10 +259,7 @@ struct Simulate: ParsableCommand {
     if failRenewals { values.append(("failRenewals", .bool(true))) }
     if let seed { values.append(("seed", .int(Int64(bitPattern: seed)))) }
     if let idOffset { values.append(("transactionIdOffset", .int(idOffset))) }
-    guard !values.isEmpty else { return }
-    _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
-      try Simulator.setSettings(s, values).get()
-    }
+    return values
   }
 }
 

@@ -1,0 +1,27 @@
+/// Finds a transaction of the subscriber's history by id, for actions on a chosen transaction
+/// (refunding one from the transactions view). A state loaded for viewing holds only the latest
+/// transaction; the history lives in the journal, which the caller knows how to read.
+public struct TransactionLookup: Sendable {
+  public var find: @Sendable (String) -> TransactionPayload?
+
+  public init(_ find: @escaping @Sendable (String) -> TransactionPayload?) {
+    self.find = find
+  }
+
+  /// What a state holds by itself: its latest transaction and its inline history.
+  public static func inState(_ s: SubscriptionState) -> TransactionLookup {
+    TransactionLookup { id in
+      if let t = s.subscriber.latestTransaction, t.transactionId == id { return t }
+      let inline = s.subscriber.transactions
+      for k in stride(from: inline.count - 1, through: 0, by: -1) where inline.entries[k]["transactionId"]?.stringValue == id {
+        return try? inline.transaction(at: k)
+      }
+      return nil
+    }
+  }
+
+  /// The file at `statePath` as it is on disk when asked (journal included).
+  public static func file(_ statePath: String) -> TransactionLookup {
+    TransactionLookup { id in try? StateFile.findTransaction(id, statePath: statePath) }
+  }
+}
