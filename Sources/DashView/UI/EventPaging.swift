@@ -67,13 +67,7 @@ enum EventPaging {
       return [.searchEvents(search, from: state.eventSelection - 1, forward: true)]
     case .char(let c):
       if !editor.insert(c) { state.status = .error("only printable characters, at most \(LineEditor.maxLength)") }
-    case .backspace: editor.backspace()
-    case .delete: editor.delete()
-    case .left: editor.moveLeft()
-    case .right: editor.moveRight()
-    case .home, .ctrl("a"): editor.moveHome()
-    case .end, .ctrl("e"): editor.moveEnd()
-    default: break
+    default: _ = editor.edit(key)
     }
     state.mode = .searchingEvents(editor)
     return []

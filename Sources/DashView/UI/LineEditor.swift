@@ -41,6 +41,21 @@ public struct LineEditor: Equatable, Sendable {
   public mutating func moveHome() { cursor = 0 }
   public mutating func moveEnd() { cursor = scalars.count }
 
+  /// The keys every line being typed shares (Backspace, Delete, ←/→, Home/Ctrl-A, End/Ctrl-E);
+  /// false for any other key, which is the caller's.
+  public mutating func edit(_ key: Key) -> Bool {
+    switch key {
+    case .backspace: backspace()
+    case .delete: delete()
+    case .left: moveLeft()
+    case .right: moveRight()
+    case .home, .ctrl("a"): moveHome()
+    case .end, .ctrl("e"): moveEnd()
+    default: return false
+    }
+    return true
+  }
+
   /// Display columns before the cursor, for placing the terminal cursor.
   public var cursorColumn: Int {
     scalars[..<cursor].reduce(0) { $0 + DisplayWidth.width(of: $1) }

@@ -274,13 +274,7 @@ enum Overlay {
       } else {
         state.status = .error("only printable characters can be typed in a code")
       }
-    case .backspace: editor.backspace()
-    case .delete: editor.delete()
-    case .left: editor.moveLeft()
-    case .right: editor.moveRight()
-    case .home, .ctrl("a"): editor.moveHome()
-    case .end, .ctrl("e"): editor.moveEnd()
-    default: break
+    default: _ = editor.edit(key)
     }
     state.mode = .typingCode(editor)
   }
