@@ -106,7 +106,9 @@ enum CommitmentPlanChanges {
   /// downgrade of any subscription). nil when nothing waits.
   static func keep(_ ctx: ActionContext) throws(ActionError) -> Outcome? {
     guard let m = midCommitment(ctx), var rc = ctx.renewalInfo.commitmentInfo,
-          let pending = rc.commitmentAutoRenewProductId, let current = ctx.latest?.productId, pending != current else { return nil }
+          let pending = rc.commitmentAutoRenewProductId, let current = ctx.latest?.productId, pending != current,
+          // Only a plan of this group the customer chose; a product the catalog lacks is no choice to undo.
+          ctx.catalog.group(of: pending)?.id == ctx.catalog.group(of: current)?.id, ctx.catalog.product(pending) != nil else { return nil }
     let product = try ctx.requireSubscription().product
     rc.commitmentAutoRenewProductId = current
     rc.commitmentRenewalBillingPlanType = .monthly
