@@ -53,8 +53,15 @@ func failure(_ error: DatabaseError) -> ExitCode {
   return ExitCode(error.exitCode)
 }
 
+/// Every `db` command's start: connect, bring the tables up to date, run `body`; a failure is one
+/// line and its exit code.
 func withDatabase<T: Sendable>(_ url: DatabaseURL, _ body: @Sendable (SubscriberDatabase) async throws -> T) async throws -> T {
-  do { return try await SubscriberDatabase.open(url, body) } catch let e as DatabaseError { throw failure(e) }
+  do {
+    return try await SubscriberDatabase.open(url) { database in
+      try await database.migrate()
+      return try await body(database)
+    }
+  } catch let e as DatabaseError { throw failure(e) }
 }
 
 struct ImportDirectory: AsyncParsableCommand {
@@ -74,7 +81,6 @@ struct ImportDirectory: AsyncParsableCommand {
     let url = try db.databaseURL()
     let directory = directory
     let (subscribers, catalogs) = try await withDatabase(url) { database in
-      try await database.migrate()
       let seen = try await database.versions()
       let (subscribers, catalogs) = try DirectoryFiles.read(directory)
       try await database.store(subscribers, catalogs: catalogs, unchangedSince: seen)
@@ -97,7 +103,6 @@ struct ExportDirectory: AsyncParsableCommand {
     let url = try db.databaseURL()
     let directory = directory
     let count = try await withDatabase(url) { database in
-      try await database.migrate()
       let subscribers = try await database.subscribers()
       try DirectoryFiles.write(subscribers, catalogs: try await database.catalogs(), to: directory)
       return subscribers.count
@@ -123,7 +128,6 @@ struct Mirror: AsyncParsableCommand {
     let url = try db.databaseURL()
     let directory = directory
     try await withDatabase(url) { database in
-      try await database.migrate()
       try await withThrowingTaskGroup(of: Void.self) { group in
         let listening = AsyncStream<Void>.makeStream()
         group.addTask {
