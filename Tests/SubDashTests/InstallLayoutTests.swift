@@ -53,8 +53,10 @@ import Testing
     #expect(r.stdout.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: marker.path), "a subdash-fetch on PATH or in the working directory was run")
 
-    for command in ["listen", "serve", "deliver", "db", "token"] {
-      let other = try Self.run(bin.appendingPathComponent("subdash"), [command, "--help"], in: decoy, path: decoy.path)
+    // `serve --help` is answered by subdash itself; serving needs the helper.
+    for arguments in [["listen", "--help"], ["serve", decoy.path], ["deliver", "--help"], ["db", "--help"], ["token", "--help"]] {
+      let command = arguments[0]
+      let other = try Self.run(bin.appendingPathComponent("subdash"), arguments, in: decoy, path: decoy.path)
       #expect(other.status == 2, "\(command)")
       #expect(other.stderr.split(separator: "\n").count == 1 && other.stderr.contains("libexec/subdash/subdash-"), "\(command): \(other.stderr)")
     }
