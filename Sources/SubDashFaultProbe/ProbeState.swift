@@ -31,16 +31,22 @@ enum ProbeState {
     return t
   }
 
+  /// Created as every new subscriber is: through the store, under its lock, with its catalog.
   static func create(at path: String) throws(StateFileError) {
-    let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-    try AtomicWriter.write(Array(catalog.utf8), to: dir + "/" + catalogName)
-    let doc = JSON.object(JSONObject([
+    let doc = JSONObject([
       ("format", .string(DashModelInfo.stateFormat)),
       ("x-probe-version", .int(0)),
       ("subscriber", .object(JSONObject())),
       ("catalogFile", .string(catalogName)),
-    ]))
-    try AtomicWriter.write(JSONWriter.write(doc), to: path)
+    ])
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    switch store.update(name, wait: .bounded, { (_) throws(Never) -> SubscriberEdit in
+      .create(NewSubscriber(document: doc, catalog: NewCatalog(name: catalogName, bytes: Array(catalog.utf8)), message: "probe created"))
+    }) {
+    case .created: return
+    case .applied, .unchanged: throw StateFileError(file: name, message: "exists already; the probe starts from a new file")
+    case .busy(let e), .failed(let e): throw e
+    }
   }
 
   static func version(_ state: SubscriptionState) -> Int {

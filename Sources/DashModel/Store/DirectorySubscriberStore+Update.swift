@@ -54,6 +54,8 @@ extension DirectorySubscriberStore {
     var pause: Duration = .milliseconds(2)
     return await withoutActuallyEscaping(change) { change in
       let attempt = AttemptBox(store: self, name: name, change: change)
+      // The change must not outlive this call, even if `blockingWork` keeps the work it was given.
+      defer { attempt.forget() }
       while true {
         guard await blockingWork.run({ attempt.run() }), let result = attempt.result else {
           return .failed(StateFileError(file: name, message: "the store is shutting down; nothing was changed"))
@@ -147,12 +149,17 @@ extension DirectorySubscriberStore {
 private final class AttemptBox<Refusal: Error>: @unchecked Sendable {
   let store: DirectorySubscriberStore
   let name: String
-  let change: (SubscriberSnapshot?) throws(Refusal) -> SubscriberEdit
+  private var change: ((SubscriberSnapshot?) throws(Refusal) -> SubscriberEdit)?
   var result: UpdateResult<Refusal>?
   init(store: DirectorySubscriberStore, name: String, change: @escaping (SubscriberSnapshot?) throws(Refusal) -> SubscriberEdit) {
     self.store = store
     self.name = name
     self.change = change
   }
-  func run() { result = store.update(name, wait: .tryOnce, change) }
+  func run() {
+    guard let change else { return }
+    result = store.update(name, wait: .tryOnce, change)
+  }
+
+  func forget() { change = nil }
 }
