@@ -23,6 +23,18 @@ extension LocalAppStoreAPI {
       return true
     }
     guard isNew else { return answer }
+    if let store {
+      // The store's update waits without blocking a thread; a directory's blocks on its lock, so
+      // that one keeps a thread of its own.
+      Task { [self] in
+        for file in directory.stateFiles() where includes(file, request, env) {
+          count(await MassExtension.apply(in: store, name: PathName.fileName(of: file), days: request.extendByDays, reason: request.reason,
+                                          wall: wallNow, includes: inRequest(request, env)), key)
+        }
+        await finish(key, at: wallNow)
+      }
+      return answer
+    }
     Thread.detachNewThread { [self] in
       extendEach(request, env, key: key)
       // Complete once the SUMMARY has been sent, so a client that sees `complete` finds it.
@@ -46,17 +58,28 @@ extension LocalAppStoreAPI {
   /// Every subscriber of the product in the request's environment: extended, failed (recorded in
   /// its file) or left out (not active), each decided on the file's latest state under its lock.
   private func extendEach(_ request: MassExtensionRequest, _ env: AppStoreEnvironment, key: String) {
-    let inRequest = { [directory] (s: SubscriptionState) in directory.isOurs(s, in: env) && request.covers(s.subscriber.latestTransaction) }
-    for file in directory.stateFiles() {
-      // A cheap look first: most files of a directory are not the product's.
-      guard let seen = try? StateFile.load(path: file), inRequest(seen) else { continue }
-      let outcome = MassExtension.apply(toFile: file, days: request.extendByDays, reason: request.reason, wall: wallNow, includes: inRequest)
-      lock.withLock {
-        switch outcome {
-        case .extended: massExtensions[key]?.succeeded += 1
-        case .failed: massExtensions[key]?.failed += 1
-        case .leftOut, .unreadable: break  // not active, or a file that cannot be read: not counted
-        }
+    for file in directory.stateFiles() where includes(file, request, env) {
+      count(MassExtension.apply(toFile: file, days: request.extendByDays, reason: request.reason, wall: wallNow, includes: inRequest(request, env)), key)
+    }
+  }
+
+  private func inRequest(_ request: MassExtensionRequest, _ env: AppStoreEnvironment) -> @Sendable (SubscriptionState) -> Bool {
+    { [directory] s in directory.isOurs(s, in: env) && request.covers(s.subscriber.latestTransaction) }
+  }
+
+  /// A cheap look first (most files of a directory are not the product's); the decision is made
+  /// again on the locked state.
+  private func includes(_ file: String, _ request: MassExtensionRequest, _ env: AppStoreEnvironment) -> Bool {
+    guard let seen = try? StateFile.load(path: file) else { return false }
+    return inRequest(request, env)(seen)
+  }
+
+  private func count(_ outcome: MassExtension.FileOutcome, _ key: String) {
+    lock.withLock {
+      switch outcome {
+      case .extended: massExtensions[key]?.succeeded += 1
+      case .failed: massExtensions[key]?.failed += 1
+      case .leftOut, .unreadable: break  // not active, or a file that cannot be read: not counted
       }
     }
   }

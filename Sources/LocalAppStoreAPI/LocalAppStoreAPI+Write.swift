@@ -6,7 +6,8 @@ extension LocalAppStoreAPI {
   /// `apply` computes the change from the subscriber as stored now. A refusal writes nothing and
   /// comes back as `.refused`; a subscriber held past the bound as `.busy`.
   func change<Refusal: Error>(_ s: SubscriberRecord, _ apply: @escaping @Sendable (SubscriptionState) throws(Refusal) -> Change) async -> UpdateResult<Refusal> {
-    let (store, name) = DirectorySubscriberStore.holding(s.path)
+    let (directoryStore, name) = DirectorySubscriberStore.holding(s.path)
+    let store: any SubscriberStore = self.store ?? directoryStore
     return await store.update(existing: name) { (current) throws(Refusal) -> SubscriberEdit in .save(try apply(current)) }
   }
 }

@@ -73,8 +73,13 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   /// The URL of the notification receiver on the same server: TEST goes there without `notifyURL`.
   public func receiverStarted(at url: String) { lock.withLock { ownReceiver = url } }
 
+  /// Where writes go when the subscribers are not the directory's own files (`serve --db`: the
+  /// team database, and `directory` is its mirror). nil: the directory's files.
+  let store: (any SubscriberStore)?
+
   public init(directory: String, settings: Settings, authority: LocalCertificateAuthority,
-              sender: (any NotificationSending)?, wallClock: @escaping @Sendable () -> Date = { Date() }) {
+              sender: (any NotificationSending)?, store: (any SubscriberStore)? = nil, wallClock: @escaping @Sendable () -> Date = { Date() }) {
+    self.store = store
     self.directory = SubscriberDirectory(path: directory, bundleId: settings.check.bundleID)
     self.directory.learnInBackground()
     self.settings = settings

@@ -73,7 +73,6 @@ struct ListenCommand: AsyncParsableCommand {
       throw ValidationError("give DIR or --db URL (or set SUBDASH_DB)")
     }
     if serveAPI {
-      guard directory != nil else { throw ValidationError("the API (subdash serve) answers from DIR, not --db") }
       guard keyId != nil, issuerId != nil, key != nil, bundleId != nil else {
         throw ValidationError("the API (subdash serve) checks bearer tokens as Apple does: give --key-id, --issuer-id, --key FILE and --bundle-id")
       }
@@ -133,6 +132,8 @@ struct ListenCommand: AsyncParsableCommand {
         try await SubscriberDatabase.open(url) { db in
           try await db.migrate()
           let receiver = NotificationReceiver(verifier: verifier, sink: DatabaseSink(database: db, scratch: scratch), bundleId: bundleId)
+          // serve --db: the API answers from the database too (ServeFromDatabase.swift).
+          if let authority { return try await serveFromDatabase(db, receiver: receiver, authority: authority, scratch: scratch, url: url) }
           try await serve(receiver, target: url.description)
         }
       } catch let e as DatabaseError { throw fail(e.description, code: e.exitCode) }
@@ -147,12 +148,12 @@ struct ListenCommand: AsyncParsableCommand {
   }
 
   /// The API's settings from the options, answers signed by `authority`.
-  func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender) throws -> LocalAppStoreAPI {
+  func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender, store: (any SubscriberStore)? = nil) throws -> LocalAppStoreAPI {
     guard let keyId, let issuerId, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
     let check = BearerCheck(publicKey: try bearerKey(), keyID: keyId, issuerID: issuerId, bundleID: bundleId)
     return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify,
                                                                                 rateLimit: rateLimit.flatMap(LocalAppStoreAPI.rateLimit)),
-                            authority: authority, sender: sender)
+                            authority: authority, sender: sender, store: store)
   }
 
   /// The key bearer tokens are checked with, from `--key`. A private key is a secret: refused when

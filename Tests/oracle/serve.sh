@@ -4,17 +4,30 @@
 # file; then `subdash fetch --base-url` round-trips the subscriber: every transaction, the renewal
 # info and the notifications in the window come back byte for byte (SubDash's own provenance,
 # `importedFrom`, aside). Uses .venv-oracle (Tests/oracle/run.sh creates it).
+#
+#   bash Tests/oracle/serve.sh        serve DIR
+#   bash Tests/oracle/serve.sh --db   serve --db URL: the same subscribers imported into a fresh
+#                                     database on $SUBDASH_TEST_DB's server, the same run; every state
+#                                     the checks read comes from the database (subdash db export)
 set -euo pipefail
+mode=${1:-dir}
+[[ $mode == dir || $mode == --db ]] || { echo "usage: serve.sh [--db]" >&2; exit 64; }
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source Tests/oracle/lib.sh
 ensure_oracle_venv
 swift build --product subdash >/dev/null
 swift build --product subdash-listen >/dev/null
 swift build --product subdash-fetch >/dev/null
+[[ $mode == dir ]] || swift build --product subdash-db >/dev/null
 bin="$(swift build --show-bin-path)"
 work="$(mktemp -d)"
 server=""
-cleanup() { [[ -n $server ]] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+database=""
+cleanup() {
+  [[ -n $server ]] && kill "$server" 2>/dev/null
+  [[ -n $database ]] && psql "${SUBDASH_TEST_DB%/*}/postgres" -qAtc "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1
+  rm -rf "$work"
+}
 trap cleanup EXIT
 mkdir "$work/dir" "$work/out"
 id=2000000871234560
@@ -40,8 +53,21 @@ open(sys.argv[1], "wb").write(key.private_bytes(serialization.Encoding.PEM, seri
 PY
 chmod 600 "$work/key.p8"  # fetch refuses a key others can read
 issuer=57246542-96fe-1a63-e053-0824d011072a
+# What serve answers from: DIR, or the same files imported into a database of their own. With
+# --db, SERVE_ORACLE_REFRESH brings $work/dir up to date from the database before a check reads it.
+source_args=("$work/dir")
+if [[ $mode == --db ]]; then
+  [[ -n ${SUBDASH_TEST_DB:-} ]] || { echo "serve-oracle --db: SUBDASH_TEST_DB is not set (source scripts/postgres-test-server.sh start)" >&2; exit 1; }
+  database="subdash_serve_oracle_$$"
+  psql "${SUBDASH_TEST_DB%/*}/postgres" -qAtc "CREATE DATABASE $database" >/dev/null
+  export SUBDASH_DB="${SUBDASH_TEST_DB%/*}/$database"
+  "$bin/subdash" db import "$work/dir" >/dev/null
+  source_args=(--db "$SUBDASH_DB")
+  export SERVE_ORACLE_REFRESH="'$bin/subdash' db export '$work/dir' >/dev/null"
+fi
+refresh() { if [[ -n ${SERVE_ORACLE_REFRESH:-} ]]; then sh -c "$SERVE_ORACLE_REFRESH"; fi; }
 "$bin/subdash" serve --port 0 --key-id TESTKEY123 --issuer-id "$issuer" --key "$work/key.p8" --bundle-id com.example.birdwatch \
-  --ca "$work/ca" "$work/dir" >"$work/serve.out" 2>"$work/serve.log" &  # no --root: it trusts the CA it signs with
+  --ca "$work/ca" "${source_args[@]}" >"$work/serve.out" 2>"$work/serve.log" &  # no --root: it trusts the CA it signs with
 server=$!
 for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
 url=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve.out" | head -1)
@@ -70,6 +96,7 @@ PY
 .venv-oracle/bin/python Tests/oracle/serve_client.py "$url" "$work/key.p8" TESTKEY123 "$issuer" com.example.birdwatch "$work/ca/root.der" "$work/expect.json" || {
   echo "serve-oracle: the server's log:"; cat "$work/serve.log"; exit 1; }
 # The round trip: fetch what serve answers into a new file and compare payloads byte for byte.
+refresh
 "$bin/subdash" fetch "$id" --environment sandbox --key-file "$work/key.p8" --key-id TESTKEY123 --issuer-id "$issuer" \
   --bundle-id com.example.birdwatch --base-url "$url" --root "$work/ca/root.pem" --quiet --output "$work/out/fetched.json" 2>"$work/fetch.log" || {
   echo "serve-oracle: FAIL subdash fetch from subdash serve:"; cat "$work/fetch.log" "$work/serve.log"; exit 1; }
@@ -106,7 +133,7 @@ PY
 # The newer endpoints (issue 21 §3), after the round trip (Finish Transaction writes the file): a
 # second server on the same directory with --rate-limit 2/s for the 429 and its retry.
 "$bin/subdash" serve --port 0 --key-id TESTKEY123 --issuer-id "$issuer" --key "$work/key.p8" --bundle-id com.example.birdwatch \
-  --ca "$work/ca" --rate-limit 2/s "$work/dir" >"$work/serve2.out" 2>"$work/serve2.log" &
+  --ca "$work/ca" --rate-limit 2/s "${source_args[@]}" >"$work/serve2.out" 2>"$work/serve2.log" &
 limited_server=$!
 trap 'kill "$limited_server" 2>/dev/null; cleanup' EXIT
 for _ in $(seq 100); do grep -q listening "$work/serve2.out" 2>/dev/null && break; sleep 0.1; done

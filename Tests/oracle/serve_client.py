@@ -7,7 +7,7 @@ Usage: serve_client.py BASE_URL KEY_P8 KEY_ID ISSUER_ID BUNDLE_ID ROOT_DER EXPEC
 EXPECT_JSON (written by serve.sh from the state file): originalTransactionId, status,
 transactionIds (oldest first), notificationUUIDs (inside the 30-day window), expiresDate.
 """
-import json, sys, time, uuid
+import json, os, subprocess, sys, time, uuid
 from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest, Order
@@ -31,6 +31,14 @@ client._base_url = base + "/sandbox"  # Apple's library has no base-URL option; 
 verifier = SignedDataVerifier([open(root_path, "rb").read()], False, Environment.SANDBOX, bundle)
 failures = []
 done = []
+
+
+def read_state(path):
+    """A state file as the server holds it now: with `serve.sh --db`, SERVE_ORACLE_REFRESH exports
+    the database over the directory first."""
+    if os.environ.get("SERVE_ORACLE_REFRESH"):
+        subprocess.run(os.environ["SERVE_ORACLE_REFRESH"], shell=True, check=True)
+    return json.load(open(path))
 
 
 def check(cond, what):
@@ -151,7 +159,7 @@ done.append("Extend Subscription Renewal Dates for All Active Subscribers + Get 
 client.send_consumption_information(expect["refundTransactionId"], ConsumptionRequest(
     customerConsented=True, deliveryStatus=DeliveryStatus.DELIVERED, sampleContentProvided=False,
     consumptionPercentage=25_000, refundPreference=RefundPreference.DECLINE))
-kept = json.load(open(expect["refundFile"]))["simulation"]["refundRequest"].get("consumptionInformation", {})
+kept = read_state(expect["refundFile"])["simulation"]["refundRequest"].get("consumptionInformation", {})
 check((kept.get("deliveryStatus"), kept.get("consumptionPercentage"), kept.get("refundPreference")) == ("DELIVERED", 25_000, "DECLINE"),
       f"consumption information in the file: {kept}")
 try:

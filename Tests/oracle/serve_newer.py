@@ -6,7 +6,7 @@ Transaction Info (verify_and_decode_app_transaction accepts the answer), Finish 
 Usage: serve_newer.py BASE_URL LIMITED_URL KEY_P8 KEY_ID ISSUER_ID BUNDLE_ID ROOT_DER ORIGINAL_ID STATE_FILE
 LIMITED_URL: the same directory served with --rate-limit 2/s.
 """
-import json, sys, time
+import json, os, subprocess, sys, time
 from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, APIError
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
@@ -24,6 +24,14 @@ def client_for(url):
 client = client_for(base)
 verifier = SignedDataVerifier([open(root_path, "rb").read()], False, Environment.SANDBOX, bundle)
 failures = []
+
+
+def read_state(path):
+    """A state file as the server holds it now: with `serve.sh --db`, SERVE_ORACLE_REFRESH exports
+    the database over the directory first."""
+    if os.environ.get("SERVE_ORACLE_REFRESH"):
+        subprocess.run(os.environ["SERVE_ORACLE_REFRESH"], shell=True, check=True)
+    return json.load(open(path))
 
 
 def check(cond, what):
@@ -46,7 +54,7 @@ except APIException as e:
 
 # Finish Transaction: 200, recorded in the subscriber's file.
 client.finish_transaction(original)
-doc = json.load(open(state_file))
+doc = read_state(state_file)
 check(any(f["transactionId"] == original for f in doc.get("finishedTransactions", [])), "finish_transaction not recorded")
 try:
     client.finish_transaction(app.appTransactionId)

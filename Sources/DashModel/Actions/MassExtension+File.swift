@@ -17,17 +17,38 @@ extension MassExtension {
   /// `includes` narrows the request (a product, storefronts); it is asked of the locked state.
   public static func apply(toFile path: String, days: Int, reason: ExtendReasonCode, wall: Instant,
                            includes: (SubscriptionState) -> Bool = { _ in true }) -> FileOutcome {
-    var refusal: ActionError?
+    let refusal = RefusalBox()
     let (store, name) = DirectorySubscriberStore.holding(path)
     let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
-      guard includes(current) else { throw .other("not part of the request") }
-      let now = (try? Simulator.settings(current))?.now ?? wall
-      switch apply(days: days, reason: reason, to: current, at: now, timing: Simulator.timing(current)) {
-      case .extended(let change): refusal = nil; return .save(change)
-      case .failed(let change, let error): refusal = error; return .save(change)
-      case .notIncluded(let why): throw .other(why)
-      }
+      try decide(current, days: days, reason: reason, wall: wall, includes: includes, refusal: refusal)
     }
+    return outcome(result, refusal.value)
+  }
+
+  /// The same for a subscriber of any store (`serve --db`'s is the team database).
+  public static func apply(in store: any SubscriberStore, name: String, days: Int, reason: ExtendReasonCode, wall: Instant,
+                           includes: @escaping @Sendable (SubscriptionState) -> Bool = { _ in true }) async -> FileOutcome {
+    let refusal = RefusalBox()
+    let result = await store.update(existing: name) { (current) throws(ActionError) -> SubscriberEdit in
+      try decide(current, days: days, reason: reason, wall: wall, includes: includes, refusal: refusal)
+    }
+    return outcome(result, refusal.value)
+  }
+
+  /// The decision on the locked state, for both: the extension, or the failure the eligibility
+  /// rules record (kept in `refusal`), or not part of the request (thrown: nothing written).
+  private static func decide(_ current: SubscriptionState, days: Int, reason: ExtendReasonCode, wall: Instant,
+                             includes: (SubscriptionState) -> Bool, refusal: RefusalBox) throws(ActionError) -> SubscriberEdit {
+    guard includes(current) else { throw .other("not part of the request") }
+    let now = (try? Simulator.settings(current))?.now ?? wall
+    switch apply(days: days, reason: reason, to: current, at: now, timing: Simulator.timing(current)) {
+    case .extended(let change): refusal.value = nil; return .save(change)
+    case .failed(let change, let error): refusal.value = error; return .save(change)
+    case .notIncluded(let why): throw .other(why)
+    }
+  }
+
+  private static func outcome(_ result: UpdateResult<ActionError>, _ refusal: ActionError?) -> FileOutcome {
     switch result {
     // A saved change is the extension, or the failure the eligibility rules recorded.
     case .applied(let change), .created(let change): return refusal.map { .failed(change, $0) } ?? .extended(change)
@@ -36,4 +57,10 @@ extension MassExtension {
     case .busy(let e), .failed(let e): return .unreadable(e.description)
     }
   }
+}
+
+/// The eligibility failure a locked decision recorded, read after the store let go (one writer
+/// at a time: the store runs the decision once per hold, before it returns).
+private final class RefusalBox: @unchecked Sendable {
+  var value: ActionError?
 }
