@@ -1,0 +1,43 @@
+import DashModel
+import Foundation
+import Testing
+@testable import SubDash
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `subdash simulate`'s steps go through the subscriber store: a step on a file another process
+/// keeps locked waits for it and writes nothing meanwhile, then applies to the file as it is.
+@Suite(.timeLimit(.minutes(1))) struct SimulateStepTakesTheLockTests {
+  @Test func aSimulationStepWaitsForAHeldLockThenApplies() throws {
+    let path = try DashboardSessionTests().copyOfExample("active") { _ in }
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let holder = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
+    try #require(holder >= 0 && flock(holder, LOCK_EX) == 0)
+    let done = DispatchSemaphore(value: 0)
+    let stepped = Box()
+    Thread.detachNewThread {
+      stepped.set((try? SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+        try Simulator.setSettings(s, [("seed", .int(42))]).get()
+      }) != nil)
+      done.signal()
+    }
+    let finishedWhileHeld = done.wait(timeout: .now() + .milliseconds(300)) == .success
+    let untouched = try Data(contentsOf: URL(fileURLWithPath: path)) == before
+    flock(holder, LOCK_UN)
+    close(holder)
+    #expect(!finishedWhileHeld, "the step did not wait for the lock")
+    #expect(untouched)
+    try #require(done.wait(timeout: .now() + .seconds(10)) == .success)
+    #expect(stepped.get())
+    #expect(try Simulator.settings(StateFile.load(path: path)).seed == 42)
+  }
+
+  final class Box: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set(_ v: Bool) { lock.withLock { value = v } }
+    func get() -> Bool { lock.withLock { value } }
+  }
+}
