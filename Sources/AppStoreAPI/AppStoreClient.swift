@@ -190,8 +190,13 @@ public final class AppStoreClient: Sendable {
 
   static func networkReason(_ error: Error) -> String {
     if let ssl = error as? NIOSSLError { return "TLS: \(ssl)" }
-    let text = String(describing: error)
-    if text.contains("Connection refused") || text.contains("connectionRefused") { return "connection refused" }
-    return Sanitize.line(text, limit: 160)
+    if isConnectionRefused(error) { return "connection refused" }
+    return Sanitize.line(String(describing: error), limit: 160)
+  }
+
+  /// Decided by the error's type and errno (ECONNREFUSED), never by its English description.
+  static func isConnectionRefused(_ error: Error) -> Bool {
+    if let io = error as? IOError { return io.errnoCode == ECONNREFUSED }
+    return false
   }
 }
