@@ -142,7 +142,7 @@ struct Mirror: AsyncParsableCommand {
         let subscribers = try await database.subscribers()
         try DirectoryFiles.write(subscribers, catalogs: try await database.catalogs(), to: directory)
         // Unbuffered: the parent waits for this line before it opens the list.
-        FileHandle.standardOutput.write(Data("ready: \(counted(subscribers.count, "subscriber")) in \(directory)\n".utf8))
+        RowWrites.reply(.ready(count: subscribers.count, directory: directory))
         // Stdin carries the dashboard's writes (RowWrites); the parent closes it when it quits:
         // then stop (every file write is atomic, and a row write not committed is rolled back).
         let lines = LineQueue()

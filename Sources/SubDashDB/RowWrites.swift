@@ -10,13 +10,10 @@ import SubscriberDatabase
 /// A dashboard's key on a subscriber of the team database, through the mirror that shows it. The
 /// dashboard (in `subdash`) cannot write the mirror's file: the next commit would overwrite it, and
 /// another writer's commit since the mirror last caught up would be lost. So `subdash db mirror`
-/// answers a small line protocol on stdin/stdout:
-///
-///     → write NAME SCRATCH     lock the row, lay its latest state out in SCRATCH (an empty private directory)
-///     ← locked                 the dashboard applies its key to SCRATCH/NAME with the usual locked write
-///     → commit | abort
-///     ← stored | unchanged     the row now holds SCRATCH/NAME and its journal (or was left as it was)
-///     ← error: WHY             at any step; the row is unchanged
+/// answers a small line protocol on stdin/stdout (MirrorRequest and MirrorReply in DashModel):
+/// `write NAME SCRATCH` locks the row and lays its latest state out in SCRATCH (an empty private
+/// directory), `locked`; the dashboard applies its key to SCRATCH/NAME with the usual locked write;
+/// `commit` or `abort`; `stored` or `unchanged`; `error: WHY` at any step, the row unchanged.
 ///
 /// The row stays locked (`SubscriberDatabase.update`) from `locked` to the answer, so the key acts
 /// on the latest committed state and no writer's change is lost either way. The commit's NOTIFY
@@ -24,46 +21,45 @@ import SubscriberDatabase
 enum RowWrites {
   static func serve(_ lines: LineQueue, database: SubscriberDatabase) async {
     while let line = await lines.next() {
-      let words = line.split(separator: " ", maxSplits: 2).map(String.init)
-      guard words.count == 3, words[0] == "write" else {
-        reply("error: not a command: \(LogText.clip(line, limit: 80))")
+      guard case .write(let name, let scratch)? = MirrorRequest(line: line) else {
+        reply(.error("not a command: \(LogText.clip(line, limit: 80))"))
         continue
       }
-      reply(await write(name: words[1], scratch: words[2], lines: lines, database: database))
+      reply(await write(name: name, scratch: scratch, lines: lines, database: database))
     }
   }
 
-  private static func write(name: String, scratch: String, lines: LineQueue, database: SubscriberDatabase) async -> String {
-    guard StoredSubscriber.isPlainFileName(name) else { return "error: \(LogText.clip(name, limit: 80)) is not a subscriber's file name" }
+  private static func write(name: String, scratch: String, lines: LineQueue, database: SubscriberDatabase) async -> MirrorReply {
+    guard StoredSubscriber.isPlainFileName(name) else { return .error("\(LogText.clip(name, limit: 80)) is not a subscriber's file name") }
     do {
       // The catalog is read before the row is locked (it is in its own table and rarely changes);
       // a row that names another catalog by the time it is locked is refused, to be tried again.
-      guard let seen = try await database.subscribers(named: [name]).first else { return "error: \(name) is not in the database" }
+      guard let seen = try await database.subscribers(named: [name]).first else { return .error("\(name) is not in the database") }
       let catalogs = try await database.catalogs(named: Set([seen.catalogName].compactMap { $0 }))
       let committed = Flag()
       try await database.update(name) { current in
         guard let current else { throw DatabaseError.file("\(name) was removed from the database") }
         guard current.catalogName == seen.catalogName else { throw DatabaseError.file("\(name) changed its catalog; try again") }
         try DirectoryFiles.write([current], catalogs: catalogs, to: scratch)
-        reply("locked")
+        reply(.locked)
         guard let answer = await lines.next() else { Glibc.exit(0) }  // the dashboard quit: the rollback is the server's
-        guard answer == "commit" else { return nil }
+        guard MirrorRequest(line: answer) == .commit else { return nil }
         let written = try DirectoryFiles.read(scratch).subscribers
         guard let next = written.first(where: { $0.name == name }) else { throw DatabaseError.file("\(scratch)/\(name) is gone") }
         committed.set()
         return StoredSubscriber(name: name, document: next.document, journal: next.journal, catalogName: current.catalogName)
       }
-      return committed.isSet ? "stored" : "unchanged"
+      return committed.isSet ? .stored : .unchanged
     } catch let e as DatabaseError {
-      return "error: \(LogText.clip(e.description, limit: 300))"
+      return .error(LogText.clip(e.description, limit: 300))
     } catch {
-      return "error: \(LogText.clip("\(error)", limit: 300))"
+      return .error(LogText.clip("\(error)", limit: 300))
     }
   }
 
   /// One line on stdout, unbuffered: the dashboard is waiting for it.
-  static func reply(_ line: String) {
-    FileHandle.standardOutput.write(Data((line.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+  static func reply(_ reply: MirrorReply) {
+    FileHandle.standardOutput.write(Data((reply.line + "\n").utf8))
   }
 }
 

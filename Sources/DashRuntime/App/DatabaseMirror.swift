@@ -63,9 +63,10 @@ package final class DatabaseMirror: LockedRowWriting {
     }
     let mirror = DatabaseMirror(directory: dir, pid: pid, stdinFD: toChild[1], repliesFD: fromChild[0])
     // Its stderr is ours: a refused connection or a bad URL is printed by the child, one line.
-    let text = mirror.readLine(timeoutMs: -1) ?? ""
-    let status = follow ? (text.hasPrefix("ready:") ? 0 : mirror.wait()) : mirror.wait()
-    if status != 0 || (follow && !text.hasPrefix("ready:")) {
+    let first = mirror.readLine(timeoutMs: -1).flatMap { MirrorReply(line: $0) }
+    let isReady = if case .ready? = first { true } else { false }
+    let status = follow ? (isReady ? 0 : mirror.wait()) : mirror.wait()
+    if status != 0 || (follow && !isReady) {
       mirror.stop()
       throw Failed(status: status == 0 ? 1 : status)
     }
@@ -106,26 +107,27 @@ package final class DatabaseMirror: LockedRowWriting {
       return .failure(LockedRowError("cannot create a temporary directory: \(String(cString: strerror(errno)))"))
     }
     defer { TemporaryDirectory.remove(scratch) }
-    guard send("write \(fileName) \(scratch)") else { return .failure(brokenError("the database mirror has stopped")) }
+    guard send(.write(name: fileName, scratch: scratch)) else { return .failure(brokenError("the database mirror has stopped")) }
     switch reply() {
-    case .ok("locked"): break
-    case .refused(let why): return .failure(LockedRowError(why))
-    case .ok(let other): return .failure(brokenError("the database mirror answered \"\(LogText.clip(other, limit: 60))\" instead of locking \(fileName)"))
+    case .answered(.locked): break
+    case .answered(.error(let why)): return .failure(LockedRowError(why))
+    case .answered, .garbled: return .failure(brokenError("the database mirror did not answer as the protocol says while locking \(fileName)"))
     case .silent(let why): return .failure(brokenError(why))
     }
     let (commit, value) = body(scratch + "/" + fileName)
-    guard send(commit ? "commit" : "abort") else { return .failure(brokenError("the database mirror has stopped")) }
+    guard send(commit ? .commit : .abort) else { return .failure(brokenError("the database mirror has stopped")) }
     switch reply() {
-    case .ok("stored"), .ok("unchanged"): return .success(value)
-    case .refused(let why): return .failure(LockedRowError(why))
-    case .ok(let other): return .failure(brokenError("the database mirror answered \"\(LogText.clip(other, limit: 60))\" instead of storing \(fileName)"))
+    case .answered(.stored), .answered(.unchanged): return .success(value)
+    case .answered(.error(let why)): return .failure(LockedRowError(why))
+    case .answered, .garbled: return .failure(brokenError("the database mirror did not answer as the protocol says while storing \(fileName)"))
     case .silent(let why): return .failure(brokenError(why))
     }
   }
 
   private enum Reply {
-    case ok(String)
-    case refused(String)
+    case answered(MirrorReply)
+    /// A line that is not the protocol's.
+    case garbled
     case silent(String)
   }
 
@@ -133,8 +135,7 @@ package final class DatabaseMirror: LockedRowWriting {
     guard let line = readLine(timeoutMs: Self.replyTimeoutMs) else {
       return .silent("the database mirror did not answer within \(Self.replyTimeoutMs / 1000) s")
     }
-    if line.hasPrefix("error: ") { return .refused(String(line.dropFirst("error: ".count))) }
-    return .ok(line)
+    return MirrorReply(line: line).map(Reply.answered) ?? .garbled
   }
 
   private func brokenError(_ why: String) -> LockedRowError {
@@ -142,8 +143,8 @@ package final class DatabaseMirror: LockedRowWriting {
     return LockedRowError(broken!)
   }
 
-  private func send(_ line: String) -> Bool {
-    let bytes = Array((line + "\n").utf8)
+  private func send(_ request: MirrorRequest) -> Bool {
+    let bytes = Array((request.line + "\n").utf8)
     var sent = 0
     while sent < bytes.count {
       let n = bytes[sent...].withUnsafeBytes { Glibc.write(stdinFD, $0.baseAddress, $0.count) }

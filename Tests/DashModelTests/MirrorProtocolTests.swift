@@ -1,0 +1,29 @@
+import Testing
+
+@testable import DashModel
+
+/// The lines `subdash` and `subdash-db mirror` exchange are read back into the same values they
+/// were written from, and anything else is no answer at all (not an English word to match).
+@Suite struct MirrorProtocolTests {
+  @Test func everyRequestAndReplyReadsBackAsItWasWritten() {
+    for request in [MirrorRequest.write(name: "2000000123.json", scratch: "/tmp/subdash-row-x"), .commit, .abort] {
+      #expect(MirrorRequest(line: request.line) == request)
+    }
+    for reply in [MirrorReply.ready(count: 1, directory: "/tmp/subdash-db-a"), .ready(count: 12, directory: "/tmp/d"), .locked, .stored, .unchanged,
+                  .error("2000000123.json is not in the database")] {
+      #expect(MirrorReply(line: reply.line) == reply)
+    }
+    #expect(MirrorReply.ready(count: 1, directory: "/d").line == "ready: 1 subscriber in /d")
+  }
+
+  @Test func linesThatAreNotTheProtocolAreNotAnswers() {
+    for line in ["", "stored ", "Locked", "ready:", "ready: many subscribers in /d", "ready: -1 subscribers in /d", "error:nothing", "storedx"] {
+      #expect(MirrorReply(line: line) == nil, "\(line)")
+    }
+    for line in ["", "write", "write a", "commit ", "write  /tmp"] {
+      #expect(MirrorRequest(line: line) == nil, "\(line)")
+    }
+    // A newline in a reason cannot split one answer into two.
+    #expect(MirrorReply.error("two\nlines").line == "error: two lines")
+  }
+}
