@@ -94,3 +94,27 @@ public struct RetentionSetupError: Error, Sendable, CustomStringConvertible {
   public let description: String
   public init(description: String) { self.description = description }
 }
+
+extension RetentionSetup {
+  /// The file as `serve` writes it (messages and defaults in a stable order).
+  public var json: JSON {
+    var fields: [(String, JSON)] = [
+      ("messages", .array(messages.sorted { $0.key < $1.key }.map { id, m in
+        var body: [(String, JSON)] = [("header", .string(m.header)), ("body", .string(m.body))]
+        if !m.bulletPoints.isEmpty { body.append(("bulletPoints", .array(m.bulletPoints.map { .object(JSONObject([("text", .string($0))])) }))) }
+        return .object(JSONObject([("messageIdentifier", .string(id)), ("message", .object(JSONObject(body)))]))
+      })),
+      ("defaults", .array(defaults.sorted { $0.key < $1.key }.map { .object(JSONObject([("key", .string($0.key)), ("messageIdentifier", .string($0.value))])) })),
+    ]
+    if let realtimeURL { fields.append(("realtimeURL", .string(realtimeURL))) }
+    return .object(JSONObject(fields))
+  }
+
+  /// Replaces the configuration beside `statePath` (atomic, private), as `serve` would after the
+  /// developer's calls: what a scenario's `retention` lines do.
+  public func save(besideStateFile statePath: String) throws(RetentionSetupError) {
+    do { try AtomicWriter.write(JSONWriter.write(json), to: Self.path(besideStateFile: statePath)) } catch {
+      throw RetentionSetupError(description: error.description)
+    }
+  }
+}

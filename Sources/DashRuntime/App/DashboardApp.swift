@@ -49,6 +49,7 @@ package struct DashboardApp {
     var vm = session.model(wall: wall)
 
     let refetch = BackgroundFetch(statePath: session.path)
+    let retention = RetentionRequest(statePath: session.path)
     func dispatch(_ first: UIAction) -> LoopControl {
       var actions = [first]
       while !actions.isEmpty {
@@ -80,6 +81,8 @@ package struct DashboardApp {
             let reloaded = session.reload(wall: wall)
             vm = session.model(wall: wall)
             actions.append(reloaded)
+          case .askRetention:
+            if let failed = retention.start() { actions.append(failed) }
           }
         }
       }
@@ -99,12 +102,16 @@ package struct DashboardApp {
     EventLoop(terminal: terminal, signals: signals, watcher: watcher, ttyFD: ttyFD).run(nextTimeout: {
       // While a background fetch runs, wake often enough to report its end promptly.
       let screen = session.msUntilScreenChanges(wall: clock(), ui)
-      return refetch.isRunning ? min(screen ?? 100, 100) : screen
+      return refetch.isRunning || retention.isRunning ? min(screen ?? 50, 50) : screen
     }) { event in
       wall = clock()
       if let finished = refetch.poll() {
         vm = session.model(wall: wall)
         if dispatch(finished) == .stop { return .stop }
+      }
+      if let answered = retention.poll() {
+        vm = session.model(wall: wall)
+        if dispatch(answered) == .stop { return .stop }
       }
       let action: UIAction
       switch event {

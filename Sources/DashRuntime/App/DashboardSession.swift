@@ -33,6 +33,7 @@ package final class DashboardSession {
   /// derives once per change and wall-clock instant even when asked twice (reload, then the loop).
   private var generation = 0
   private var lastModelKey: (generation: Int, wall: Instant)?
+  private let retentionSetup = RetentionSetupCache()
 
   package static let eventsShown = 50
   /// How often the loop looks for a history read on another thread.
@@ -170,6 +171,7 @@ package final class DashboardSession {
       timing: Self.timing(of: state), history: inMemory ? nil : .file(path))
     vm.eventsPage = eventsPage
     vm.story = story(now: now)
+    (vm.retention, vm.retentionProblem) = retentionSetup.current(besideStateFile: path, wall: wall)
     lastModel = vm
     lastModelKey = (generation, wall)
     return vm

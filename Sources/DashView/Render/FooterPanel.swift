@@ -4,6 +4,7 @@ import DashModel
 enum FooterPanel {
   static func hints(_ vm: ViewModel, _ ui: UIState, glyphs g: Glyphs, ascii: Bool) -> [(key: String, hint: String)] {
     switch ui.mode {
+    case .retention(let sheet):
       return [("k", "keep")] + (sheet.accept == nil ? [] : [("a", "take it")]) + [("c", "cancel subscription")]
     case .browsing:
       var bindings = KeyMap.browsing.filter { !$0.hint.isEmpty && $0.command != .quit }
@@ -18,15 +19,15 @@ enum FooterPanel {
       return ordered.map { ($0.label(ascii: ascii), $0.hint) }
     case .help: return [("j/k", "scroll"), ("Esc", "close")]
     case .confirming: return [("y", "confirm"), ("n", "cancel")]
-    case .typingCode: return [("Enter", "redeem"), ("Esc", "cancel"), (g.leftRight, "move"), ("Backspace", "delete")]
     case .confirmingStep: return [("y", "go ahead"), ("n", "cancel")]
+    case .typingCode: return [("Enter", "redeem"), ("Esc", "cancel"), (g.leftRight, "move"), ("Backspace", "delete")]
     case .searchingEvents: return [("Enter", "search"), ("Esc", "cancel"), (g.leftRight, "move"), ("Backspace", "delete")]
     case .picking: return [("j/k \(g.upDown)", "move"), ("Enter", "choose"), ("Esc", "cancel")]
     case .eventDetail: return [("j/k", "older/newer event"), ("PgDn/PgUp", "scroll"), ("Esc", "close")]
-    }
     case .transactions:
       let refunds: [(key: String, hint: String)] = TransactionsKeys.refundRefusal(vm) == nil ? [("F", "refund"), ("%", "prorated")] : []
       return [("j/k \(g.upDown)", "move")] + refunds + [("y", "copy"), ("Esc", "close")]
+    }
   }
 
   /// The commands that answer the state on screen, most pressing first: a billing problem's

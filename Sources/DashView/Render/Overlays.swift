@@ -4,6 +4,7 @@ import DashModel
 enum Overlays {
   static func draw(_ vm: ViewModel, _ ui: UIState, into c: inout Canvas) {
     switch ui.mode {
+    case .retention(let sheet): RetentionOverlay.draw(sheet, vm, into: &c)
     case .browsing: return
     case .help(let offset): help(vm, ui, offset: offset, into: &c)
     case .confirming(let conf): confirm(conf, vm, into: &c)

@@ -14,6 +14,7 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
       return []
     }
     switch state.mode {
+    case .retention(let sheet): return RetentionKeys.handle(key, sheet, &state, vm)
     case .browsing: return Browsing.handle(key, &state, vm)
     case .help(let offset): Overlay.help(key, offset: offset, &state); return []
     case .confirming(let c): return Overlay.confirm(key, c, &state)
@@ -69,6 +70,8 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
   case .actionFailed(let message):
     state.status = .error(message)
     return []
+  case .retentionShown(let outcome):
+    return RetentionKeys.shown(outcome, &state, vm)
   case .resized(let width, let height):
     state.screen = ScreenSize(width: width, height: height)
     state.eventSelection = Browsing.clampedSelection(state.eventSelection, vm)
@@ -102,6 +105,8 @@ enum Browsing {
       state.status = .error(why)
       return []
     }
+    // Going to cancel shows the retention message first, when the developer set one up.
+    if command == .toggleAutoRenew, vm.state.subscriber.renewalInfo?.autoRenewOn == true { return RetentionKeys.start(&state, vm) }
     switch command {
     case .quit: return [.quit]
     case .help: state.mode = .help(offset: 0)
@@ -326,6 +331,13 @@ enum Refresh {
   static func revalidate(_ state: inout UIState, _ vm: ViewModel) {
     state.eventSelection = Browsing.clampedSelection(state.eventSelection, vm)
     switch state.mode {
+    case .retention(let sheet):
+      // The page was for this customer with auto-renew on; another subscriber or a cancel made
+      // elsewhere (the simulator, another key) ends it.
+      if sheet.originalTransactionId != vm.state.subscriber.originalTransactionId || vm.state.subscriber.renewalInfo?.autoRenewOn != true {
+        state.mode = .browsing
+        state.status = .error("cancelled: the retention message no longer applies (the subscriber or its auto-renew changed)")
+      }
     case .confirming(let c):
       switch vm.advisor.preview(c.action) {
       case .success(let preview): state.mode = .confirming(PendingAction(action: c.action, preview: preview))

@@ -13,6 +13,8 @@ public enum UIAction: Equatable, Sendable {
   /// An effect the runtime performed finished; the message is shown on the status line.
   case actionSucceeded(String)
   case actionFailed(String)
+  /// What the App Store showed the customer going to cancel (`.askRetention` answered).
+  case retentionShown(RetentionOutcome)
   case resized(width: Int, height: Int)
   /// A frame was drawn; what it showed of the scrollable parts (`Frame.extents`).
   case laidOut(ScrollExtents)
@@ -47,6 +49,9 @@ public enum UIEffect: Equatable, Sendable {
   case reload
   /// Start `subdash fetch` again in the background; it reports back with actionSucceeded/Failed.
   case refetch
+  /// Ask the developer's realtime URL for a retention message (`subdash-retention`, in the
+  /// background); it reports back with `.retentionShown` or `.actionFailed`.
+  case askRetention
   /// Load the events at these newest-first positions of the whole log (and a margin around them)
   /// into `ViewModel.notifications`: the events panel pages through a history of any length.
   case loadEvents(Range<Int>)

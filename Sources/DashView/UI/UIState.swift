@@ -90,6 +90,8 @@ public struct MessageLog: Equatable, Sendable {
 /// confirmation is open" cannot be represented.
 public enum Mode: Equatable, Sendable {
   case browsing
+  /// The cancel page's retention message (Retention Messaging API): keep, take the offer or cancel.
+  case retention(RetentionSheet)
   /// The key list; `offset` is the first line shown when it is taller than the screen.
   case help(offset: Int)
   case confirming(PendingAction)

@@ -27,6 +27,10 @@ public struct ViewModel: Sendable {
   /// The customer's summary and timeline from the whole history; nil where the caller did not
   /// read the history (then no summary or timeline is drawn).
   public var story: CustomerStory?
+  /// The Retention Messaging configuration beside the file (`RetentionSetup`), or why it does not
+  /// read; nil for neither when the caller did not look.
+  public var retention: RetentionSetup?
+  public var retentionProblem: String?
   /// read; nil for neither when the caller did not look.
 
   /// - Parameters:

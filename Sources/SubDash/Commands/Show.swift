@@ -78,6 +78,15 @@ struct Show: ParsableCommand {
         c["keys"] = keys
         o["commitment"] = .object(c)
       }
+      // Finish Transaction calls from the developer's server (`serve` records them), and the
+      // subscription this one was migrated from (Apple's previousOriginalTransactionId), when present.
+      let finished = FinishedTransactions.read(state.document)
+      if !finished.isEmpty {
+        o["finishedTransactions"] = .array(finished.map { .object(JSONObject([("transactionId", .string($0.transactionId)), ("finishedDate", .double($0.finishedDate.ms))])) })
+      }
+      if let previous = (sub.latestTransaction?.source["previousOriginalTransactionId"] ?? sub.renewalInfo?.source["previousOriginalTransactionId"])?.stringValue {
+        o["previousOriginalTransactionId"] = .string(previous)
+      }
       // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
       if let book = state.document.deliveries { o["deliveries"] = book.json }
       // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.

@@ -52,9 +52,10 @@ struct SimulateScenario {
     let scriptDir = PathName.directory(of: script)
     let out = output
     let quiet = checkOnly
-    let runner = ScenarioRunner(
+    var runner = ScenarioRunner(
       scenario: scenario, scriptDirectory: scriptDir, statePath: statePath,
       onNotification: { n in if !quiet { out.print(n) } })
+    runner.retentionAsker = ScenarioRetentionAsker.ask
     do throws(ScenarioFailure) {
       let report = try runner.run()
       if let scratch { try? FileManager.default.removeItem(atPath: scratch) }

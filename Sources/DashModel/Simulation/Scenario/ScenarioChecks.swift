@@ -93,6 +93,8 @@ extension ScenarioRunner {
       if actual != (on ? .on : .off) {
         throw fail(on ? "commitment auto-renew on" : "commitment auto-renew off", actual.map { $0 == .on ? "on" : "off" } ?? "none")
       }
+    case .retention(let header):
+      if let (expected, actual) = checkRetention(header, run) { throw fail(expected, actual) }
     }
   }
 

@@ -27,6 +27,7 @@ enum ScenarioExpectParser {
     "billing": billingPlan,
     "payment": commitmentPayment,
     "commitment": commitment,
+    "retention": ScenarioRetention.expectation,
   ]
 
   /// `expect billing plan monthly|upfront|none`.

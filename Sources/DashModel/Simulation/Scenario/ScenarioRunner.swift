@@ -50,6 +50,9 @@ public struct ScenarioRunner {
   public var store: ScenarioStore
   /// Called for every notification as it is emitted.
   public var onNotification: (NotificationRecord) -> Void
+  /// Asks the realtime URL for the customer of a state file (`subdash-retention`); nil: the
+  /// default message only (ScenarioRetention).
+  public var retentionAsker: ((String) -> Result<RetentionOutcome, RetentionSetupError>)?
 
   public init(scenario: Scenario, scriptDirectory: String, statePath: String, onNotification: @escaping (NotificationRecord) -> Void = { _ in }) {
     self.scenario = scenario
@@ -63,6 +66,8 @@ public struct ScenarioRunner {
     var checked = 0
     var report = ScenarioReport()
     var state: SubscriptionState?
+    /// What the last `cancel-page` showed.
+    var retention: RetentionOutcome?
   }
 
   public func run() throws(ScenarioFailure) -> ScenarioReport {
@@ -95,7 +100,12 @@ public struct ScenarioRunner {
         continue
       }
       run.report.steps += 1
-      let result = try perform(line, state: run.state!)
+      let result: Result<[Change], ActionError>
+      switch line.step {
+      case .retentionSetup(let change): result = changeRetention(change)
+      case .goToCancel(let choice): result = try goToCancel(choice, line, &run)
+      default: result = try perform(line, state: run.state!)
+      }
       switch result {
       case .success(let changes):
         for c in changes {
@@ -127,13 +137,13 @@ public struct ScenarioRunner {
   }
 
   /// One step: zero or more saved changes, or the refusal.
-  private func perform(_ line: ScenarioLine, state: SubscriptionState) throws(ScenarioFailure) -> Result<[Change], ActionError> {
+  func perform(_ line: ScenarioLine, state: SubscriptionState) throws(ScenarioFailure) -> Result<[Change], ActionError> {
     func once(_ compute: (SubscriptionState) -> Result<Change, ActionError>) throws(ScenarioFailure) -> Result<[Change], ActionError> {
       do { return try store.update(compute).map { [$0] } } catch { throw .file(error) }
     }
     func clock(_ s: SubscriptionState) -> Result<Instant, ActionError> { Result { () throws(ActionError) in try Simulator.clock(s) } }
     switch line.step {
-    case .setup, .expect:
+    case .setup, .expect, .retentionSetup, .goToCancel:  // the last two: run() (ScenarioRetention)
       return .success([])
     case .start(let date):
       return try once { s in

@@ -43,6 +43,10 @@ public enum ScenarioStep: Equatable, Sendable {
   case advanceTo(Instant)
   case advanceEvents(Int)
   case expect(Expectation)
+  /// `retention …`: the developer's Retention Messaging configuration (ScenarioRetention).
+  case retentionSetup(RetentionSetupChange)
+  /// `cancel-page …`: the customer goes to cancel and chooses.
+  case goToCancel(RetentionChoice)
 }
 
 public enum ScenarioSetup: Equatable, Sendable {
@@ -109,6 +113,8 @@ public enum Expectation: Equatable, Sendable {
   case commitmentEnds(Instant)
   /// The renewal info's `commitmentInfo.commitmentAutoRenewStatus`.
   case commitmentAutoRenew(Bool)
+  /// The header the last `cancel-page` showed (nil: no retention message).
+  case retention(String?)
 }
 
 /// `DID_FAIL_TO_RENEW / GRACE_PERIOD`: a type and an optional subtype. A label without a subtype

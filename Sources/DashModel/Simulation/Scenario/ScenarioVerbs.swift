@@ -16,6 +16,8 @@ enum ScenarioVerbs {
     "fail": failRenewal, "resolve": resolve, "expire": expire, "force": forceRenewal,
     "refund": refund, "revoke": revoke, "purchaser": purchaserRefunded,
     "request": request, "consent": consent, "decline": decline, "approve": approve, "reverse": reverse,
+    // Retention Messaging: the developer's setup, the customer's cancel page
+    "retention": ScenarioRetention.setupVerb, "cancel-page": ScenarioRetention.cancelVerb,
   ]
 
   // MARK: Setup and time

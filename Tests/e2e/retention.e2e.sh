@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# End-to-end tests of the Retention Messaging cancel flow in the dashboard (issue 21 §2): with a
+# realtime URL configured beside the state file (as `subdash serve` keeps it), `a` sends the App
+# Store's signed realtime request to a developer's server on loopback and shows its answer as the
+# cancel page; the customer keeps, switches, or cancels. Run on its own (after `swift build`) or
+# through run-all.sh.
+# shellcheck source=Tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+EXAMPLES="$E2E_ROOT/Examples"
+STAY=11111111-1111-4111-8111-111111111111
+PREMIUM=22222222-2222-4222-8222-222222222222
+FALLBACK=33333333-3333-4333-8333-333333333333
+
+# developer_server ANSWER DELAY: a Get Retention Message endpoint on loopback answering ANSWER
+# (JSON) after DELAY seconds; each request's signedPayload goes to requests.log. Prints its URL.
+developer_server() {
+  python3 - "$1" "$2" "$PWD/requests.log" "$PWD/port" >/dev/null 2>&1 <<'PY' &
+import json, sys, time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+answer, delay, log, port_file = sys.argv[1].encode(), float(sys.argv[2]), sys.argv[3], sys.argv[4]
+class H(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        open(log, "a").write(body["signedPayload"] + "\n")
+        time.sleep(delay)
+        try:
+            self.send_response(200); self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer))); self.end_headers(); self.wfile.write(answer)
+        except OSError:
+            pass
+    def log_message(self, *a): pass
+s = HTTPServer(("127.0.0.1", 0), H)
+open(port_file, "w").write(str(s.server_address[1]))
+s.serve_forever()
+PY
+  e2e_track $!
+  for _ in $(seq 100); do [[ -s port ]] && break; sleep 0.05; done
+  echo "http://127.0.0.1:$(cat port)/retention"
+}
+
+# setup NAME URL: active.json (Family Monthly, auto-renew on) and the Retention Messaging
+# configuration beside it, private as serve writes it.
+setup() {
+  mkdir -p "$E2E_TMP/$1"
+  cd "$E2E_TMP/$1"
+  cp "$EXAMPLES/active.json" active.json
+  cat >.retention-messaging.json <<JSON
+{"messages": [
+  {"messageIdentifier": "$STAY", "message": {"header": "Stay with the birds", "body": "Your feeders miss you.", "bulletPoints": [{"text": "Every backyard"}]}},
+  {"messageIdentifier": "$PREMIUM", "message": {"header": "Premium for a little more", "body": "Every feeder, every bird."}},
+  {"messageIdentifier": "$FALLBACK", "message": {"header": "Before you go", "body": "Birds are back in spring."}}],
+ "defaults": [{"key": "pass.family.monthly/en-US", "messageIdentifier": "$FALLBACK"}],
+ "realtimeURL": "$2"}
+JSON
+  chmod 600 .retention-messaging.json
+}
+
+open_dashboard() {
+  e2e_start "$1" 100 30 "$SUBDASH_BIN" active.json
+  e2e_wait_for "? help"
+}
+
+test_switch_plan() {
+  mkdir -p "$E2E_TMP/switch" && cd "$E2E_TMP/switch"
+  url=$(developer_server "{\"alternateProduct\": {\"messageIdentifier\": \"$PREMIUM\", \"productId\": \"pass.premium.monthly\"}}" 0)
+  setup switch "$url"
+  open_dashboard switch
+  e2e_type a
+  e2e_wait_for "Cancel subscription"
+  e2e_wait_for "Premium for a little more"
+  e2e_assert_screen "Switch to Premium (pass.premium.monthly)"
+  e2e_assert_screen "chosen by the developer's server"
+  [[ $(wc -l <requests.log) == 1 ]]
+  e2e_type a
+  e2e_wait_for "y confirm"
+  e2e_type y
+  e2e_wait_gone "Cancel subscription"
+  e2e_type q
+  e2e_wait_exit 0
+  [[ "$("$SUBDASH_BIN" show --json active.json | jq -r .productId)" == pass.premium.monthly ]]
+}
+
+test_slow_server_default_then_cancel() {
+  mkdir -p "$E2E_TMP/slow" && cd "$E2E_TMP/slow"
+  url=$(developer_server "{\"message\": {\"messageIdentifier\": \"$STAY\"}}" 3)
+  setup slow "$url"
+  open_dashboard slow
+  e2e_type a
+  e2e_wait_for "Before you go"
+  e2e_assert_screen "no answer within 700 ms"
+  e2e_refute_screen "Stay with the birds"
+  e2e_type c
+  e2e_wait_for "y confirm"
+  e2e_type y
+  e2e_wait_for "auto-renew off"
+  e2e_type q
+  e2e_wait_exit 0
+  [[ "$(jq -r .subscriber.renewalInfo.autoRenewStatus active.json)" == 0 ]]
+}
+
+test_keep() {
+  mkdir -p "$E2E_TMP/keep" && cd "$E2E_TMP/keep"
+  url=$(developer_server "{\"message\": {\"messageIdentifier\": \"$STAY\"}}" 0)
+  setup keep "$url"
+  before=$(sha256sum active.json)
+  open_dashboard keep
+  e2e_type a
+  e2e_wait_for "Stay with the birds"
+  e2e_assert_screen "Every backyard"
+  e2e_type k
+  e2e_wait_for "kept: the customer stayed subscribed"
+  e2e_type q
+  e2e_wait_exit 0
+  [[ "$(sha256sum active.json)" == "$before" ]]
+}
+
+e2e_run "retention: a switch-plan answer is shown and taking it upgrades" test_switch_plan
+e2e_run "retention: a server slower than 700 ms gets the default message; c then y cancels" test_slow_server_default_then_cancel
+e2e_run "retention: k keeps the subscription and writes nothing" test_keep
+e2e_summary
