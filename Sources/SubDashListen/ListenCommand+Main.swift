@@ -10,6 +10,6 @@ extension ListenCommand {
   }
 
   static let serveUsage = CommandLineStyle.Usage(
-    line: "subdash serve --port PORT --key-id KID --issuer-id ISSUER --key FILE.p8 --bundle-id ID [--host H] [--ca DIR] [--root CERT]... [--notify URL] [--app-apple-id N] DIR",
+    line: "subdash serve --port PORT --key-id KID --issuer-id ISSUER --key FILE.p8 --bundle-id ID [--host H] [--ca DIR] [--root CERT]... [--notify URL] [--app-apple-id N] DIR | --db URL",
     help: "subdash serve --help")
 }

@@ -24,7 +24,8 @@ struct Serve: ParsableCommand {
     by the local test CA) and receive notifications on the same port.
 
     USAGE: subdash serve --port PORT --key-id KID --issuer-id ISSUER --key FILE.p8 --bundle-id ID
-                         [--host H] [--ca DIR] [--root CERT]... [--notify URL] [--app-apple-id N] DIR
+                         [--host H] [--ca DIR] [--root CERT]... [--notify URL] [--app-apple-id N]
+                         DIR | --db postgres://USER@HOST/DATABASE
 
     OPTIONS:
       --port PORT          The port (0: any free port; the chosen one is printed).
@@ -39,6 +40,8 @@ struct Serve: ParsableCommand {
       --notify URL         Where Request a Test Notification and a mass extension's SUMMARY go
                            (default: this server's own receiver).
       --app-apple-id N     appAppleId in answers and notifications.
+      --db URL             Answer from the team database instead of DIR (or SUBDASH_DB, --db-file PATH);
+                           writes go to each subscriber's row under its lock (docs/serve.md).
       --rate-limit N/s     At most N requests a second per endpoint; more get Apple's 429 (4290000)
                            with Retry-After (UNIX ms), so clients' retries can be tested.
       --max-connections N, --idle-timeout S   Connection limits (see subdash listen --help).
