@@ -18,6 +18,11 @@ public enum LongStep {
     /// The whole step's events, extrapolated from how much time the counted ones covered.
     public var estimate: Int
     public var isLong: Bool { events > LongStep.confirmAbove }
+    public init(events: Int, complete: Bool, estimate: Int) {
+      self.events = events
+      self.complete = complete
+      self.estimate = estimate
+    }
   }
 }
 
@@ -27,10 +32,16 @@ extension Simulator {
   /// fastest rate costs no more than the limit to count. Nothing is written.
   public static func size(ofAdvancing span: Span, _ state: SubscriptionState, at now: Instant,
                           limit: Int = LongStep.confirmAbove) throws(ActionError) -> LongStep.Size {
-    var ctx = try SimContext(state, opening: now)
+    try size(until: try target(ofAdvancing: span, state, at: now), state, opening: now, limit: limit)
+  }
+
+  /// The same for every event up to `target` from the file's clock (`simulate --until`, whose
+  /// `opening` is the wall clock and does not move its start).
+  public static func size(until target: Instant, _ state: SubscriptionState, opening: Instant?,
+                          limit: Int = LongStep.confirmAbove) throws(ActionError) -> LongStep.Size {
+    var ctx = try SimContext(state, opening: opening)
     try ctx.catchUpOverdue()
-    let start = max(ctx.now, now)
-    let target = start + span
+    let start = ctx.now
     let counted = ctx.run(until: target, limit: limit + 1)
     let complete = counted <= limit
     var estimate = counted

@@ -90,8 +90,8 @@ public enum KeyMap {
     KeyBinding(keys: [.char("Y")], label: "Y", asciiLabel: nil, command: .copyEventId, hint: "", help: ""),
     KeyBinding(keys: [.char("T")], label: "T", asciiLabel: nil, command: .timeline, hint: "",
                help: "timeline (shown from 160 columns): ←/→ choose a period, its transactions and events; T/Esc leave"),
-    KeyBinding(keys: [.char("t")], label: "t", asciiLabel: nil, command: .transactions, hint: "transactions",
-               help: "transactions: every one with dates, price, offer, reason, revocation; F/% refund the chosen one, y copies it"),
+    KeyBinding(keys: [.char("t")], label: "t", asciiLabel: nil, command: .transactions, hint: "",
+               help: "transactions: dates, price, offer, revocation; F/% refund the chosen one, y copy"),
     KeyBinding(keys: [.char("l")], label: "l", asciiLabel: nil, command: .refetch, hint: "refresh",
                help: "fetch again from the App Store Server API, in the background"),
     KeyBinding(keys: [.char("q")], label: "q", asciiLabel: nil, command: .quit, hint: "quit",
@@ -101,7 +101,7 @@ public enum KeyMap {
   /// Keys that drive the simulator. Shown and accepted only on non-Production files.
   public static let simulation: [KeyBinding] = [
     sim(">", .advanceToNextEvent, "next event", "advance the clock to the next scheduled event"),
-    sim("+", .advance(.day), "1 day", "advance the clock by one day"),
+    sim("+", .advance(.day), "1 day", "advance the clock by one day (over \(LongStep.confirmAbove) events at this rate asks first)"),
     sim("f", .failNextRenewal, "fail renewal", "make the next renewal fail (billing issue)"),
     sim("R", .resolveBillingIssue, "resolve billing", "resolve the billing issue (payment succeeds)"),
     sim("x", .expireNow, "expire", "expire the subscription now"),
