@@ -128,31 +128,20 @@ struct Mirror: AsyncParsableCommand {
     let url = try db.databaseURL()
     let directory = directory
     try await withDatabase(url) { database in
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        let listening = AsyncStream<Void>.makeStream()
-        group.addTask {
-          // Listen first, then export: a change committed in between is rewritten, never missed.
-          try await database.follow(onListening: { listening.continuation.yield(()) }) { name in
-            let changed = try await database.subscribers(named: [name])
-            let catalogs = try await database.catalogs(named: Set(changed.compactMap(\.catalogName)))
-            try DirectoryFiles.write(changed, catalogs: catalogs, to: directory)
-          }
-        }
-        for await _ in listening.stream { break }
-        let subscribers = try await database.subscribers()
-        try DirectoryFiles.write(subscribers, catalogs: try await database.catalogs(), to: directory)
+      // Listen first, then export (DirectoryMirror): a change committed in between is rewritten,
+      // never missed; a row NOTIFY brings is written only when newer than the directory's copy.
+      let mirror = DirectoryMirror(directory: directory) { FileHandle.standardError.write(Data("subdash db: \($0)\n".utf8)) }
+      try await mirror.run(database) { count in
         // Unbuffered: the parent waits for this line before it opens the list.
-        RowWrites.reply(.ready(count: subscribers.count, directory: directory))
+        RowWrites.reply(.ready(count: count, directory: directory))
         // Stdin carries the dashboard's writes (RowWrites); the parent closes it when it quits:
         // then stop (every file write is atomic, and a row write not committed is rolled back).
         let lines = LineQueue()
         lines.startReading()
-        group.addTask {
+        Task {
           await RowWrites.serve(lines, database: database)
           Glibc.exit(0)
         }
-        try await group.next()
-        group.cancelAll()
       }
     }
   }

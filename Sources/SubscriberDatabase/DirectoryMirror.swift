@@ -34,6 +34,8 @@ public final class DirectoryMirror: @unchecked Sendable {
   /// Listens, then exports every row (a commit in between is written, never missed), calls
   /// `ready` with the number of subscribers, then writes each row a writer commits, until cancelled.
   public func run(_ database: SubscriberDatabase, ready: @escaping @Sendable (Int) -> Void) async throws {
+    // Made even when there is nothing to export: the reader opens it at `ready`.
+    if let why = PrivateDirectory.create(directory) { throw DatabaseError.usage("\(directory): cannot create the directory: \(why)") }
     try await withThrowingTaskGroup(of: Void.self) { group in
       let listening = AsyncStream<Void>.makeStream()
       group.addTask {
