@@ -43,3 +43,25 @@ import Testing
     #expect(lines.contains { $0.contains("Not an auto-renewable subscription: Consumable coins.100") })
   }
 }
+
+/// `show --json`'s `purchase` carries the same verdict as the screen.
+@Suite struct PurchaseVerdictJSONTests {
+  @Test func aConsumableAndAnUnknownProductAreFlagged() {
+    let consumable = Scenarios.active.with { s in
+      s.subscriber.latestTransaction?.type = "Consumable"
+      s.subscriber.latestTransaction?.productId = "coins.100"
+    }
+    let c = PurchaseVerdict.json(consumable.state)?.objectValue
+    #expect(c?["verdict"]?.stringValue == "notASubscription")
+    #expect(c?["autoRenewableSubscription"] == .bool(false))
+    #expect(c?["type"]?.stringValue == "Consumable")
+    let unknown = Scenarios.active.with { s in s.subscriber.latestTransaction?.productId = "com.other.app.premium" }
+    let u = PurchaseVerdict.json(unknown.state)?.objectValue
+    #expect(u?["verdict"]?.stringValue == "unknownProduct")
+    #expect(u?["inCatalog"] == .bool(false))
+    #expect(u?["autoRenewableSubscription"] == .bool(true))
+    let known = PurchaseVerdict.json(Scenarios.active.state)?.objectValue
+    #expect(known?["verdict"]?.stringValue == "subscription")
+    #expect(known?["inCatalog"] == .bool(true))
+  }
+}

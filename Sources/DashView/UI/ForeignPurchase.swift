@@ -10,16 +10,15 @@ enum ForeignPurchase: Equatable {
   /// An auto-renewable subscription's product that is not in the catalog the file was read with.
   case unknownProduct(String)
 
-  static let autoRenewable = "Auto-Renewable Subscription"
+  static let autoRenewable = PurchaseVerdict.autoRenewable
 
+  /// The model's verdict (`PurchaseVerdict`, which `show --json` reports too).
   static func of(_ state: SubscriptionState) -> ForeignPurchase? {
-    guard let t = state.subscriber.latestTransaction else { return nil }
-    let id = t.productId ?? "(no productId)"
-    if let type = t.type, type != autoRenewable { return .notASubscription(type: type, productId: id) }
-    // A catalog derived from the transactions holds every product they name; a .storekit file
-    // given with --catalog may not.
-    if let pid = t.productId, state.catalog.product(pid) == nil { return .unknownProduct(pid) }
-    return nil
+    switch PurchaseVerdict.of(state) {
+    case .notASubscription(let type, let id)?: return .notASubscription(type: type, productId: id)
+    case .unknownProduct(let id)?: return .unknownProduct(id)
+    case nil: return nil
+    }
   }
 
   /// The banner's word and sentence.

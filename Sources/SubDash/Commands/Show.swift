@@ -67,6 +67,8 @@ struct Show: ParsableCommand {
       let sub = state.subscriber
       o["subscriptionGroupIdentifier"] = sub.latestTransaction?.subscriptionGroupIdentifier.map(JSON.string) ?? o["groupId"]
       o["latestTransaction"] = sub.latestTransaction?.json ?? .null
+      // A consumable, or a product the catalog lacks, is flagged (the dashboard's verdict).
+      o["purchase"] = PurchaseVerdict.json(state) ?? .null
       o["renewalInfo"] = sub.renewalInfo?.json ?? .null
       o["notifications"] = .array(try recentEvents(state).map(\.json))
       o["summary"] = story.summaryJSON
