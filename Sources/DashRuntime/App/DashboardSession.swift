@@ -224,17 +224,15 @@ package final class DashboardSession {
   /// each part but the last, so a long step (a day at 86,400×) is not seconds of silence.
   package func simulate(_ command: SimCommand, wall: Instant, progress: (StepProgress) -> Void = { _ in }) -> EffectOutcome {
     guard !options.readOnly else { return .failed(ActionError.readOnly.message) }
+    if case .advance(let span) = command { return advance(by: span, wall: wall, progress: progress) }
     return write(wall: wall) { current, now in
       if current.subscriber.environment == .production {
-    if case .advance(let span) = command { return advance(by: span, wall: wall, progress: progress) }
         return .failure(.productionData("Simulation"))
       }
       return Simulator.apply(command, to: current, at: now)
     }
   }
 
-  /// Through the row writer when the file is a database row's mirror, else straight to the file.
-  private func write(wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
   /// `+`: each part is its own locked, atomic save towards the target the first part set.
   private func advance(by span: Span, wall: Instant, progress: (StepProgress) -> Void) -> EffectOutcome {
     var target: Instant?
@@ -267,6 +265,8 @@ package final class DashboardSession {
     }
   }
 
+  /// Through the row writer when the file is a database row's mirror, else straight to the file.
+  private func write(wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
     guard let rowWriter else { return write(path, wall: wall, body) }
     let written = rowWriter.write(fileName: PathName.fileName(of: path)) { scratch in
       let outcome = write(scratch, wall: wall, body)

@@ -12,9 +12,9 @@ enum Overlays {
     case .searchingEvents(let editor): code(editor, title: "Search events", label: "Find: ", verb: "search", into: &c)
     case .picking(let picker): pick(vm, picker, into: &c)
     case .eventDetail(let offset): event(vm, selection: ui.eventSelection, offset: offset, into: &c)
-    }
     case .transactions: TransactionsOverlay.draw(vm, ui, into: &c)
     case .confirmingStep(let step): confirmStep(step, into: &c)
+    }
   }
 
   // MARK: - Event detail
@@ -165,7 +165,6 @@ enum Overlays {
     c.draw(prompt, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
   }
 
-  // MARK: - Code entry
   /// A long clock step: how many events it applies, before any is written.
   private static func confirmStep(_ step: PendingStep, into c: inout Canvas) {
     let width = min(c.frame.width - 2, 72)
@@ -177,6 +176,7 @@ enum Overlays {
     c.draw(prompt, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
   }
 
+  // MARK: - Code entry
 
   private static func code(_ editor: LineEditor, title: String = "Redeem offer code", label: String = "Code: ", verb: String = "redeem", into c: inout Canvas) {
     let r = centred(c, width: 60, lines: 2)

@@ -24,9 +24,9 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
       Overlay.eventDetail(key, offset: offset, &state, vm)
       return EventPaging.load(state, vm)
     case .searchingEvents(let editor): return EventPaging.typeSearch(key, editor, &state, vm)
-    }
     case .transactions: return TransactionsKeys.handle(key, &state, vm)
     case .confirmingStep(let step): return Overlay.confirmStep(key, step, &state)
+    }
   case .fileReloaded(let changed):
     state.highlights.mark(changed, until: vm.clock.wall + UIState.highlightSpan)
     if state.fileError != nil {
@@ -85,12 +85,12 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
   case .eventNotFound(let search):
     state.status = .error("no event matches \"\(search.text)\"")
     return []
-  }
-}
-
   case .stepProgressed(let p):
     state.status = StatusLine(LongStepText.progress(p, seconds: vm.clockShowsSeconds))
     return []
+  }
+}
+
 /// Keys in the main view.
 enum Browsing {
   /// A page is what the events panel showed last; one event when it was hidden.
@@ -125,17 +125,17 @@ enum Browsing {
       let isOn = CommitmentKeys.autoRenewIsOn(vm.state, at: vm.now)
       Overlay.askToConfirm(.setAutoRenew(!isOn), &state, vm)
     case .simulate(let sim):
-      state.status = StatusLine("simulating: \(sim.name)…")
-      return [.simulate(sim)]
-    case .moveUp: move(by: -1, &state, vm)
-    case .moveDown: move(by: 1, &state, vm)
-    case .pageUp: page(-1, &state, vm)
       // A step of more than LongStep.confirmAbove events (a day at 86,400×) asks first.
       if let size = vm.advisor.stepSize(sim), size.isLong {
         state.mode = .confirmingStep(PendingStep(command: sim, size: size))
         state.status = nil
         return []
       }
+      state.status = StatusLine("simulating: \(sim.name)…")
+      return [.simulate(sim)]
+    case .moveUp: move(by: -1, &state, vm)
+    case .moveDown: move(by: 1, &state, vm)
+    case .pageUp: page(-1, &state, vm)
     case .pageDown: page(1, &state, vm)
     case .first: move(by: -Int.max / 2, &state, vm)
     case .last: move(by: Int.max / 2, &state, vm)
@@ -146,12 +146,12 @@ enum Browsing {
       state.status = StatusLine("fetching…")
       return [.refetch]
     case .timeline: TimelineKeys.toggle(&state, vm)
+    case .transactions: TransactionsKeys.open(&state, vm)
     }
     // Moving may leave the loaded page of events: the runtime loads the one now on screen.
     return EventPaging.load(state, vm)
   }
 
-    case .transactions: TransactionsKeys.open(&state, vm)
   /// One target goes straight to its confirmation; several open a picker.
   private static func open(_ kind: PickerKind, _ state: inout UIState, _ vm: ViewModel) {
     let items = vm.advisor.targets(kind)
@@ -231,15 +231,10 @@ enum Overlay {
   static func confirm(_ key: Key, _ confirmation: PendingAction, _ state: inout UIState) -> [UIEffect] {
     switch key {
     case .char("y"), .char("Y"):
-      state.mode = .browsing
-      state.status = StatusLine("applying: \(confirmation.preview.summary)")
-      return [.perform(confirmation.action)]
-    case .char("n"), .char("N"), .escape:
       // A refund chosen in the transactions view returns there, to show the transaction revoked.
       state.mode = confirmation.action.isRefund ? .transactions : .browsing
-      state.status = StatusLine("cancelled; nothing was changed")
-      return []
-    default:
+      state.status = StatusLine("applying: \(confirmation.preview.summary)")
+      return [.perform(confirmation.action)]
     case .char("n"), .char("N"), .escape:
       state.mode = confirmation.action.isRefund ? .transactions : .browsing
       state.status = StatusLine("cancelled; nothing was changed")
@@ -255,6 +250,11 @@ enum Overlay {
       state.mode = .browsing
       state.status = StatusLine("simulating: \(step.command.name), about \(counted(step.size.estimate, "event"))…")
       return [.simulate(step.command)]
+    case .char("n"), .char("N"), .escape:
+      state.mode = .browsing
+      state.status = StatusLine("cancelled; nothing was changed")
+      return []
+    default:
       return []
     }
   }

@@ -21,8 +21,6 @@ public enum UIAction: Equatable, Sendable {
   /// `.searchEvents` found a match at this newest-first position of the whole log, or none.
   case eventFound(at: Int, EventSearch)
   case eventNotFound(EventSearch)
-}
-
   /// A long step saved another part (`LongStep.eventsPerSave` events) and goes on.
   case stepProgressed(StepProgress)
 }
@@ -38,6 +36,8 @@ public struct StepProgress: Equatable, Sendable {
     self.clock = clock
     self.target = target
   }
+}
+
 /// What the runtime must do next. `reduce` never does I/O itself.
 public enum UIEffect: Equatable, Sendable {
   /// Apply a plan action to the file (through `StateFile.update`) and report back.

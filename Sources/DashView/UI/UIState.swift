@@ -101,8 +101,6 @@ public enum Mode: Equatable, Sendable {
   case eventDetail(offset: Int)
   /// `/`: typing what to search the events for.
   case searchingEvents(LineEditor)
-}
-
   /// `t`: every transaction, newest first (`UIState.transactions` holds the selection).
   case transactions
   /// A clock step that would apply more than `LongStep.confirmAbove` events, waiting for y/n.
@@ -117,6 +115,8 @@ public struct PendingStep: Equatable, Sendable {
     self.command = command
     self.size = size
   }
+}
+
 /// A mutating action waiting for y/n, with the model's preview of what it will do.
 public struct PendingAction: Equatable, Sendable {
   public var action: PlanAction

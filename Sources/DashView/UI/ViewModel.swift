@@ -31,7 +31,6 @@ public struct ViewModel: Sendable {
   /// read; nil for neither when the caller did not look.
   public var retention: RetentionSetup?
   public var retentionProblem: String?
-  /// read; nil for neither when the caller did not look.
 
   /// - Parameters:
   ///   - notifications: newest first, as `StateFile.recentNotifications` returns them. Records are
@@ -58,11 +57,11 @@ public struct ViewModel: Sendable {
   /// - Parameters:
   ///   - notifications: the log to show, newest first (inline plus journal: `StateFile.recentNotifications`).
   ///   - timing: the file's renewal rate, so previews date things as the simulator will.
+  ///   - history: where transactions of the history are read by id (the file's journal).
   public static func derived(
     state: SubscriptionState, notifications: [NotificationRecord], fileName: String, clock: DashClock,
     options: DisplayOptions = DisplayOptions(), timing: any RenewalTiming = TimeRate.realTime,
     history: TransactionLookup? = nil
-  ///   - history: where transactions of the history are read by id (the file's journal).
   ) -> ViewModel {
     let report = Lifecycle.derive(state, at: clock.now)
     var vm = ViewModel(state: state, report: report, notifications: notifications, fileName: fileName, clock: clock,
