@@ -10,6 +10,8 @@ DIR="$E2E_TMP/subscribers"
 fresh_dir() {
   rm -rf "$DIR"
   cp -r "$E2E_ROOT/Examples" "$DIR"
+  # An index left in the checkout's Examples by an earlier `subdash Examples` is not part of them.
+  rm -f "$DIR"/.subdash-index.sqlite*
   # Every Example is one subscriber; the counts below follow the directory, not a constant.
   N=$(find "$DIR" -maxdepth 1 -name '*.json' | wc -l)
 }
