@@ -33,65 +33,68 @@ public struct Applied: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// `DIR/<originalTransactionId>.json`, created when new, written by `Importer.write` (locked,
-/// atomic, journalled, fsynced before it returns). Blocking file work runs on the receiver's own
-/// threads (`BlockingWorkers`), never on Swift's cooperative threads, where a waiting lock would
-/// stall every other request.
+/// Notifications into any subscriber store, the one write path (`SubscriberStore.update`): the
+/// merge is made once, before the hold (decoding and checking the signed data holds no lock), and
+/// decided again under the hold against the latest stored subscriber (`Importer.edit`: known
+/// transactionIds and notificationUUIDs are never added twice, so a redelivery writes nothing).
+/// The store's typed result is mapped to what the receiver answers in one place for every store:
+/// written or already held → 200, another environment's data → 409, held by another writer past
+/// the bound → 503 with Retry-After (`SubscriberBusy`), anything else → 500.
+public struct StoreSink: SubscriberSink {
+  public let store: any SubscriberStore
+  /// How the log names a subscriber: its file name, or `2000000123.json in postgres://…`.
+  let naming: @Sendable (String) -> String
+
+  public init(store: any SubscriberStore, naming: @escaping @Sendable (String) -> String = { $0 }) {
+    self.store = store
+    self.naming = naming
+  }
+
+  public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> Applied {
+    let name = originalTransactionId + ".json"
+    let merged = try Importer.merge(inputs: [input], options: .init(originalTransactionId: originalTransactionId, checker: verdicts))
+    let result = await store.update(name) { (current) throws(StateFileError) -> SubscriberEdit in
+      try Importer.edit(merged, current, catalog: nil)
+    }
+    return try Self.applied(result, name: name, naming: naming)
+  }
+
+  /// What the store did, as the receiver reports it; what it did not do, as the error the receiver
+  /// answers by kind.
+  static func applied(_ result: UpdateResult<StateFileError>, name: String, naming: (String) -> String = { $0 }) throws -> Applied {
+    switch result {
+    case .created(let c): return Applied(subscriber: naming(name), created: true, newNotifications: c.notifications.count, newTransactions: c.transactions.count)
+    case .applied(let c): return Applied(subscriber: naming(name), created: false, newNotifications: c.notifications.count, newTransactions: c.transactions.count)
+    case .unchanged(_?): return Applied(subscriber: naming(name), created: false, newNotifications: 0, newTransactions: 0)
+    case .unchanged(nil): throw StateFileError(file: name, message: "the notification made no subscriber; nothing was created")
+    case .busy: throw SubscriberBusy(file: name, waited: FileLock.maxWait)
+    case .refused(let e), .failed(let e): throw e
+    }
+  }
+}
+
+/// `DIR/<originalTransactionId>.json` through the directory store, its blocking file work on the
+/// receiver's own threads (`BlockingWorkers`), never on Swift's cooperative threads, where a
+/// waiting lock would stall every other request.
 ///
 /// The lock is only ever tried on those threads, never waited for there: any local user can hold a
 /// subscriber's lock file, and eight requests waiting on it would take every thread, so other
 /// subscribers' notifications would wait too. A busy lock gives the thread back; the request
-/// sleeps (asynchronously, holding nothing) and tries again, for at most `FileLock.maxWait`, then
-/// fails with `SubscriberBusy` (503 and Retry-After) having written nothing.
+/// sleeps (asynchronously, holding nothing) and tries again, for at most `FileLock.maxWait`
+/// (`DirectorySubscriberStore`'s async `update`), then fails with `SubscriberBusy` (503 and
+/// Retry-After) having written nothing.
 public struct DirectorySink: SubscriberSink {
   public let directory: String
-  public init(directory: String) { self.directory = directory }
+  private let sink: StoreSink
+
+  public init(directory: String) {
+    self.directory = directory
+    let workers = BlockingWork { work in (try? await BlockingWorkers.shared.run(work)) != nil }
+    sink = StoreSink(store: DirectorySubscriberStore(directory: directory, blockingWork: workers))
+  }
 
   public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> Applied {
-    let path = directory + "/" + originalTransactionId + ".json"
-    let clock = ContinuousClock()
-    let deadline = clock.now + FileLock.maxWait
-    // The merge is made once, with the first try; a retry only writes it.
-    var attempt = try await BlockingWorkers.shared.run {
-      try Self.applyNow(input, verdicts: verdicts, path: path, otid: originalTransactionId)
-    }
-    var pause: Duration = .milliseconds(2)
-    while case .busy(let merged) = attempt {
-      guard clock.now + pause < deadline else { throw SubscriberBusy(file: PathName.fileName(of: path), waited: FileLock.maxWait) }
-      try? await Task.sleep(for: pause)
-      pause = min(pause * 2, .milliseconds(100))
-      attempt = try await BlockingWorkers.shared.run { try Self.write(merged, path: path) }
-    }
-    guard case .done(let applied) = attempt else { throw SubscriberBusy(file: PathName.fileName(of: path), waited: FileLock.maxWait) }
-    return applied
-  }
-
-  /// A write either done (what it changed) or not started because another writer holds the lock.
-  public enum Attempt: Sendable {
-    case done(Applied)
-    case busy(ImportMerge)
-  }
-
-  /// The redelivery check happens under the file's lock, inside the importer's merge (known
-  /// notificationUUIDs are never added twice), and a merge that adds nothing writes nothing: no
-  /// unlocked read of the subscriber and its whole journal before the locked one.
-  public static func applyNow(_ input: ImportInput, verdicts: any SignedDataChecking, path: String, otid: String,
-                       lockWait: FileLock.Wait = .tryOnce) throws -> Attempt {
-    let merged = try Importer.merge(inputs: [input], options: .init(originalTransactionId: otid, checker: verdicts))
-    return try write(merged, path: path, lockWait: lockWait)
-  }
-
-  static func write(_ merged: ImportMerge, path: String, lockWait: FileLock.Wait = .tryOnce) throws -> Attempt {
-    let name = PathName.fileName(of: path)
-    let written: Importer.Written
-    do {
-      written = try Importer.write(merged, to: path, catalog: nil, lockWait: lockWait)
-    } catch {
-      if error.kind == .busy { return .busy(merged) }
-      throw error
-    }
-    // The notification itself is in every merge, so nothing new means its UUID was there.
-    return .done(Applied(subscriber: name, created: written.created, newNotifications: written.newNotifications, newTransactions: written.newTransactions))
+    try await sink.apply(input, verdicts: verdicts, originalTransactionId: originalTransactionId, notificationUUID: notificationUUID)
   }
 }
 

@@ -131,7 +131,7 @@ struct ListenCommand: AsyncParsableCommand {
       do {
         try await SubscriberDatabase.open(url) { db in
           try await db.migrate()
-          let receiver = NotificationReceiver(verifier: verifier, sink: DatabaseSink(database: db, scratch: scratch), bundleId: bundleId)
+          let receiver = NotificationReceiver(verifier: verifier, sink: StoreSink.database(db, scratch: scratch), bundleId: bundleId)
           // serve --db: the API answers from the database too (ServeFromDatabase.swift).
           if let authority { return try await serveFromDatabase(db, receiver: receiver, authority: authority, scratch: scratch, url: url) }
           try await serve(receiver, target: url.description)

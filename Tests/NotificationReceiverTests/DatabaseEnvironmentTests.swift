@@ -19,7 +19,7 @@ struct DatabaseEnvironmentTests {
     let verifier = try JWSVerifier(extraRoots: [try TrustedRoot(fileContents: LocalAppStore.ca.rootDER, source: "test root")])
     let (first, second) = try await SubscriberDatabase.open(url) { db in
       try await db.migrate()
-      let receiver = NotificationReceiver(verifier: verifier, sink: DatabaseSink(database: db, scratch: scratch), bundleId: nil)
+      let receiver = NotificationReceiver(verifier: verifier, sink: StoreSink.database(db, scratch: scratch), bundleId: nil)
       let first = await receiver.receive(body: try LocalAppStore.renewal(environment: "Sandbox", otid: id, period: 1), contentType: "application/json")
       let second = await receiver.receive(body: try LocalAppStore.renewal(environment: "Production", otid: id, period: 2), contentType: "application/json")
       return (first, second)

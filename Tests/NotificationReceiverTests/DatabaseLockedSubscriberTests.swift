@@ -32,15 +32,17 @@ struct DatabaseLockedSubscriberTests {
       try await holderDB.migrate()
       // The other session: holds A's lock for 30 s (on code without a bound, A's answer waits for
       // it). Times are checked against that, not to the second: the suite runs in parallel.
+      let holds = Tally()
       let holding = Task {
         try await holderDB.update("\(a).json") { _ in
+          holds.add()  // the change runs with the row's lock held
           try await Task.sleep(for: .seconds(30))
           return nil
         }
       }
-      try await Task.sleep(for: .milliseconds(300))
+      try #require(await eventually(within: .seconds(20)) { holds.count > 0 }, "the other session never held A's lock")
       try await SubscriberDatabase.open(try Self.url) { db in
-        let receiver = NotificationReceiver(verifier: verifier, sink: DatabaseSink(database: db, scratch: scratch), bundleId: nil)
+        let receiver = NotificationReceiver(verifier: verifier, sink: StoreSink.database(db, scratch: scratch), bundleId: nil)
         let started = ContinuousClock.now
         async let forA = receiver.receive(body: try LocalAppStore.body("DID_RENEW", otid: a), contentType: "application/json")
         let forB = await receiver.receive(body: try LocalAppStore.body("DID_RENEW", otid: b), contentType: "application/json")
@@ -100,3 +102,4 @@ struct DatabaseLockedSubscriberTests {
     #expect(!FileManager.default.fileExists(atPath: tmp + "/" + name), "removed when listen stops")
   }
 }
+

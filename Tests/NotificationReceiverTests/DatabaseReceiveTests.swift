@@ -28,7 +28,7 @@ struct DatabaseReceiveTests {
     let statuses: [Int] = try await SubscriberDatabase.open(url) { first in
       try await first.migrate()
       return try await SubscriberDatabase.open(url) { second in
-        let receivers = [first, second].map { NotificationReceiver(verifier: verifier, sink: DatabaseSink(database: $0, scratch: scratch), bundleId: nil) }
+        let receivers = [first, second].map { NotificationReceiver(verifier: verifier, sink: StoreSink.database($0, scratch: scratch), bundleId: nil) }
         return await withTaskGroup(of: Int.self) { group in
           for (i, body) in deliveries.enumerated() {
             group.addTask { await receivers[i % 2].receive(body: body, contentType: "application/json").status }

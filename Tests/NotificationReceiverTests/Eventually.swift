@@ -29,3 +29,20 @@ func firstLine(of pipe: Pipe, within limit: Duration) -> String? {
     line.append(byte)
   }
 }
+
+/// Something a test counts from any task or thread (requests that reached the store, a lock taken),
+/// for `eventually` to wait on.
+final class Tally: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = 0
+  func add() {
+    lock.lock()
+    value += 1
+    lock.unlock()
+  }
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+}

@@ -47,20 +47,24 @@ import Glibc
     let safety = Task { try await Task.sleep(for: .seconds(30)); held.release() }
     defer { safety.cancel() }
     let bodiesForA = try (1...12).map { try LocalAppStore.body("DID_RENEW", otid: a, period: $0) }
+    // The directory's own sink, counted: a request is in flight once it has reached the store.
+    let reached = Tally()
+    let receiver = NotificationReceiver(verifier: try JWSVerifier(extraRoots: [try TrustedRoot(fileContents: LocalAppStore.ca.rootDER, source: "test root")]),
+                                        sink: CountedSink(inner: DirectorySink(directory: store.directory.path), reached: reached), bundleId: "com.example.subdash")
     let started = ContinuousClock.now
     async let forA: [(NotificationReceiver.Outcome, Duration)] = withTaskGroup(of: (NotificationReceiver.Outcome, Duration).self) { group in
       for body in bodiesForA {
         group.addTask {
-          let outcome = await store.post(body)
+          let outcome = await receiver.receive(body: body, contentType: "application/json")
           return (outcome, ContinuousClock.now - started)
         }
       }
       return await group.reduce(into: []) { $0.append($1) }
     }
     // B arrives once A's twelve requests are in flight (more than the 8 file threads).
-    try await Task.sleep(for: .milliseconds(300))
+    try #require(await eventually(within: .seconds(20)) { reached.count == bodiesForA.count }, "A's requests never all reached the store")
     let bStart = ContinuousClock.now
-    let forB = await store.post(try LocalAppStore.body("SUBSCRIBED", subtype: "INITIAL_BUY", otid: b))
+    let forB = await receiver.receive(body: try LocalAppStore.body("SUBSCRIBED", subtype: "INITIAL_BUY", otid: b), contentType: "application/json")
     let bTook = ContinuousClock.now - bStart
     #expect(forB.status == 200, "\(forB.message)")
     #expect(bTook < FileLock.maxWait, "B waited \(bTook) behind A's lock")
@@ -139,5 +143,15 @@ import Glibc
     #expect(http.value(forHTTPHeaderField: "Retry-After") == "5")
     #expect(took < FileLock.maxWait + .seconds(2), "answered after \(took)")
     #expect(!FileManager.default.fileExists(atPath: subscribers.appendingPathComponent("2000000100.json").path))
+  }
+}
+
+/// The real sink, with a count of the requests that reached it (past verification, at the store).
+struct CountedSink: SubscriberSink {
+  let inner: any SubscriberSink
+  let reached: Tally
+  func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> Applied {
+    reached.add()
+    return try await inner.apply(input, verdicts: verdicts, originalTransactionId: originalTransactionId, notificationUUID: notificationUUID)
   }
 }
