@@ -14,6 +14,11 @@ enum APIFailure: Error, Equatable {
   case extensionRefused(code: Int, message: String)
   case unreadable(String, String)
 
+  /// AppTransactionIdNotSupportedError: an appTransactionId where the endpoint takes only
+  /// transaction ids (Get Transaction Info, Finish Transaction).
+  static let appTransactionIdNotSupported = APIFailure.invalidRequest(
+    code: 4_000_048, message: "Invalid request. App transactions aren't supported by this endpoint.")
+
   var status: Int {
     switch self {
     case .unauthorized: 401

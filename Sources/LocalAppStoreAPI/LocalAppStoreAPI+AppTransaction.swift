@@ -37,7 +37,7 @@ extension LocalAppStoreAPI {
     guard let s = try customer(transactionId, env) else {
       // Apple: "Invalid request. App transactions aren't supported by this endpoint."
       if directory.subscriber(appTransactionId: transactionId, environment: env) != nil {
-        throw APIFailure.invalidRequest(code: 4_000_048, message: "Invalid request. App transactions aren't supported by this endpoint.")
+        throw APIFailure.appTransactionIdNotSupported
       }
       throw APIFailure.transactionNotFound
     }
@@ -49,6 +49,17 @@ extension LocalAppStoreAPI {
     case .refused(let why): throw APIFailure.invalidRequest(code: 4_000_000, message: "Bad request: \(why.message)")
     case .busy(let e), .failed(let e): throw APIFailure.unreadable(s.path, e.description)
     }
+  }
+
+  /// A transaction or renewal info as signed for `s`: with the customer's appTransactionId when the
+  /// file's payload has none (written before the simulator stamped it), the one Get App
+  /// Transaction Info answers with, so every payload of a customer names the same app transaction.
+  func stamped(_ s: SubscriberRecord, _ payload: JSON) -> JSON {
+    guard case .object(var o) = payload, o[AppTransactionIdentity.key] == nil,
+          let id = AppTransactionIdentity.id(of: s.state.subscriber, history: s.transactions, bundleId: s.bundleId ?? settings.check.bundleID)
+    else { return payload }
+    o[AppTransactionIdentity.key] = .string(id)
+    return .object(o)
   }
 
   /// The subscriber owning a transaction id, nil when none does (other failures thrown).

@@ -1,4 +1,3 @@
-import AppStoreAuth
 import AppStoreSigning
 import DashModel
 import Foundation
@@ -69,6 +68,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   /// Mass extensions by environment and requestIdentifier, one entry per run started (kept while
   /// the server runs, as test notifications are).
   var massExtensions: [String: MassExtensionProgress] = [:]
+  /// `--fault`s the next requests meet (Fault.swift).
+  var pendingFaults: [Fault] = []
 
   /// The URL of the notification receiver on the same server: TEST goes there without `notifyURL`.
   public func receiverStarted(at url: String) { lock.withLock { ownReceiver = url } }
@@ -105,6 +106,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
       environment = .production
     }
     let line = "\(request.method) \(LogText.clip(request.path, limit: 120))"
+    // In front of everything, as a gateway's failures are: even a request with a bad token meets it.
+    if let failed = await meetFault(line) { return failed }
     if let why = settings.check.rejection(authorization: request.authorization, now: wallClock()) {
       return Response(status: 401, body: [], log: "401 \(line): bearer token refused: \(why)")
     }
@@ -178,14 +181,20 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
 
   /// Get Transaction Info.
   private func transactionInfo(_ id: String, _ env: AppStoreEnvironment) throws -> [UInt8] {
-    let s = try directory.subscriber(owning: id, environment: env)
+    let s: SubscriberRecord
+    do { s = try directory.subscriber(owning: id, environment: env) } catch {
+      // Apple's page lists AppTransactionIdNotSupportedError for this endpoint: its path takes a
+      // transaction id, "which may be an original transaction identifier", not an app's.
+      if error == .transactionNotFound, directory.subscriber(appTransactionId: id, environment: env) != nil { throw APIFailure.appTransactionIdNotSupported }
+      throw error
+    }
     guard let t = s.transactions.last(where: { $0.transactionId == id }) ?? s.transactions.last else { throw APIFailure.transactionNotFound }
-    return object([("signedTransactionInfo", .string(try sign(t.json)))])
+    return object([("signedTransactionInfo", .string(try sign(stamped(s, t.json))))])
   }
 
   /// Get All Subscription Statuses (optionally `?status=1&status=4`).
   private func statuses(_ id: String, _ query: [(String, String)], _ env: AppStoreEnvironment) throws -> [UInt8] {
-    let s = try directory.subscriber(owning: id, environment: env)
+    let s = try directory.subscriber(owningAny: id, environment: env)
     let wanted = try query.filter { $0.0 == "status" }.map { (_, v) -> Int in
       guard let n = Int(v), (1...5).contains(n) else { throw APIFailure.invalidRequest(code: 4_000_031, message: "Invalid status.") }
       return n
@@ -199,10 +208,10 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
         var signedNow = latest
         signedNow.signedDate = now(of: s.state)
         var last: [(String, JSON)] = [("status", .int(status)), ("originalTransactionId", .string(latest.originalTransactionId ?? id)),
-                                      ("signedTransactionInfo", .string(try sign(signedNow.json)))]
+                                      ("signedTransactionInfo", .string(try sign(stamped(s, signedNow.json))))]
         if var r = s.state.subscriber.renewalInfo {
           r.signedDate = signedNow.signedDate
-          last.append(("signedRenewalInfo", .string(try sign(r.json))))
+          last.append(("signedRenewalInfo", .string(try sign(stamped(s, r.json)))))
         }
         groups.append(.object(JSONObject([
           ("subscriptionGroupIdentifier", .string(latest.subscriptionGroupIdentifier ?? "")),
@@ -219,14 +228,14 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     // The query is checked before the subscriber is looked up, as Apple answers a bad parameter
     // with its 400 whatever the id.
     let filter = refundsOnly ? HistoryFilter.refunds : try HistoryFilter(query)
-    let s = try directory.subscriber(owning: id, environment: env)
+    let s = try directory.subscriber(owningAny: id, environment: env)
     var all = s.transactions.filter(filter.keeps)
     if filter.descending { all.reverse() }
     let offset = try cursor(query.first { $0.0 == "revision" }?.1, prefix: "r", limit: all.count, failure: .invalidRevision)
     let page = Array(all[offset..<min(all.count, offset + settings.pageSize)])
     let next = offset + page.count
     return object([("revision", .string("r\(next)")), ("hasMore", .bool(next < all.count))] + appFields(s, env)
-                  + [("signedTransactions", .array(try page.map { .string(try sign($0.json)) }))])
+                  + [("signedTransactions", .array(try page.map { .string(try sign(stamped(s, $0.json))) }))])
   }
 
   /// Get Notification History: the body's `startDate`/`endDate` (ms, start within 180 days in

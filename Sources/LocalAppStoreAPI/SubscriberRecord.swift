@@ -124,6 +124,17 @@ final class SubscriberDirectory: @unchecked Sendable {
     throw .transactionNotFound
   }
 
+  /// The subscriber whose appTransactionId is `id`, in `environment`, if any. Asked after a lookup
+  /// by transaction id missed, through the same table (a miss costs a stat per file, not a read).
+  func subscriber(appTransactionId id: String, environment: AppStoreEnvironment) -> SubscriberRecord? {
+    guard !id.isEmpty, id.count <= 30, id.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return lock.withLock {
+      if let known = appTransactionOwner(id, environment) { return known }
+      refresh()
+      return appTransactionOwner(id, environment)
+    }
+  }
+
   /// The subscriber a fetch by order ID wrote (`fetchedFrom.orderId`), if any.
   func subscriber(orderId: String) -> SubscriberRecord? {
     lock.withLock {
@@ -145,6 +156,17 @@ final class SubscriberDirectory: @unchecked Sendable {
       guard let state = try? StateFile.load(path: file), state.subscriber.environment ?? .sandbox == environment else { continue }
       let record = try SubscriberRecord(path: file, state: state)
       if record.owns(transactionId: id) && record.isApp(bundleId) { return record }
+    }
+    return nil
+  }
+
+  private func appTransactionOwner(_ id: String, _ environment: AppStoreEnvironment) -> SubscriberRecord? {
+    for file in owners[id] ?? [] {
+      guard let state = try? StateFile.load(path: file), isOurs(state, in: environment),
+            let record = try? SubscriberRecord(path: file, state: state),
+            AppTransactionIdentity.id(of: state.subscriber, history: record.transactions, bundleId: record.bundleId ?? bundleId) == id
+      else { continue }
+      return record
     }
     return nil
   }
@@ -176,6 +198,12 @@ final class SubscriberDirectory: @unchecked Sendable {
       guard let state = try? StateFile.load(path: file), let record = try? SubscriberRecord(path: file, state: state) else { continue }
       var ids = Set(record.transactions.flatMap { [$0.transactionId, $0.originalTransactionId] }.compactMap { $0 })
       if let original = state.subscriber.originalTransactionId { ids.insert(original) }
+      // The customer's appTransactionId too: the endpoints Apple lets take one (statuses, history,
+      // refunds, app transaction) find its file like any other id; `owns` does not count it, so
+      // the ones that refuse it (Get Transaction Info, 4000048) still miss.
+      if let app = AppTransactionIdentity.id(of: state.subscriber, history: record.transactions, bundleId: record.bundleId ?? bundleId) {
+        ids.insert(app)
+      }
       let entry = Indexed(stamp: stamp, ids: Array(ids), orderId: FetchOrigin(document: state.document)?.orderId)
       indexed[file] = entry
       for id in entry.ids { owners[id, default: []].insertSorted(file) }

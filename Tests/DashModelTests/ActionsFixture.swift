@@ -128,7 +128,7 @@ enum ActionsFixture {
             "originalTransactionId": "1000000111", "productId": "\(product)", "autoRenewProductId": "\(next)",
             "autoRenewStatus": \(autoRenew), "signedDate": \(Int64(purchase.ms)), "environment": "Sandbox",
             "recentSubscriptionStartDate": 1735732800000, "renewalDate": \(Int64(expires.ms)),
-            "renewalPrice": \(renewalPrice ?? price), "currency": "USD"
+            "renewalPrice": \(renewalPrice ?? price), "currency": "USD", "appTransactionId": "704000000000000001"
             \(renewalExtras)
           }
         }

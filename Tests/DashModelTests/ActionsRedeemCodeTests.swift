@@ -17,6 +17,8 @@ struct ActionsRedeemCodeTests {
     let t = try #require(change.latest)
     #expect(change.transactions[0] == t)
     let expires = utc("2026-04-01T09:30:00Z")
+    // The customer's appTransactionId, in the transaction and the renewal info.
+    let app = AppTransactionIdentity.derived(bundleId: "com.example.birds", originalTransactionId: "2000000000000000")
     #expect(fields(t.json) == fields("""
       { "transactionId": "2000000000000000", "webOrderLineItemId": "3000000000000000",
         "originalTransactionId": "2000000000000000", "originalPurchaseDate": \(Int64(now.ms)),
@@ -25,14 +27,16 @@ struct ActionsRedeemCodeTests {
         "transactionReason": "PURCHASE", "price": 990, "currency": "USD", "quantity": 1,
         "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED",
         "environment": "Xcode", "storefront": "USA",
-        "offerType": 3, "offerIdentifier": "premium-intro", "offerDiscountType": "PAY_AS_YOU_GO", "offerPeriod": "P3M" }
+        "offerType": 3, "offerIdentifier": "premium-intro", "offerDiscountType": "PAY_AS_YOU_GO", "offerPeriod": "P3M",
+        "appTransactionId": "\(app)" }
       """))
     // Two more pay-as-you-go periods at 0.99: the next renewal still carries the offer.
     #expect(fields(try #require(change.renewal).json) == fields("""
       { "originalTransactionId": "2000000000000000", "productId": "pass.premium", "autoRenewProductId": "pass.premium",
         "autoRenewStatus": 1, "renewalDate": \(Int64(expires.ms)), "renewalPrice": 990, "currency": "USD",
         "offerType": 3, "offerIdentifier": "premium-intro", "offerDiscountType": "PAY_AS_YOU_GO", "offerPeriod": "P3M",
-        "environment": "Xcode", "recentSubscriptionStartDate": \(Int64(now.ms)), "signedDate": \(Int64(now.ms)) }
+        "environment": "Xcode", "recentSubscriptionStartDate": \(Int64(now.ms)), "signedDate": \(Int64(now.ms)),
+        "appTransactionId": "\(app)" }
       """))
     #expect(change.state.subscriber.offerPeriodsRemaining == 2)
     #expect(change.state.subscriber.redeemedOfferCodes == [

@@ -37,4 +37,31 @@ struct PayloadFactoryTests {
     #expect(renewal.source["appTransactionId"] == .string("704000000000000001"))
     #expect(renewal.bundleId == "com.example.birds")
   }
+
+  @Test func aNewCustomersFirstPurchaseNamesItsAppTransactionInTheTransactionAndTheRenewalInfo() throws {
+    let state = F.newCustomer(documentExtras: #""simulation": { "now": \#(Int64(Self.march.ms)) },"#)
+    guard case .success(let bought) = Simulator.buy(PurchaseRequest(productId: "pass.premium"), state: state, at: Self.march) else {
+      Issue.record("the simulator refused the purchase")
+      return
+    }
+    let first = try #require(bought.latest)
+    let original = try #require(first.originalTransactionId)
+    let expected = AppTransactionIdentity.derived(bundleId: try #require(first.bundleId), originalTransactionId: original)
+    #expect(first.source["appTransactionId"] == .string(expected))
+    #expect(bought.state.subscriber.renewalInfo?.source["appTransactionId"] == .string(expected))
+    // And it stays the customer's across the renewal that follows.
+    guard case .success(let renewed) = Simulator.apply(.advanceToNextEvent, to: bought.state, at: Self.march) else {
+      Issue.record("the simulator refused to renew")
+      return
+    }
+    #expect(renewed.transactions.allSatisfy { $0.source["appTransactionId"] == .string(expected) })
+    #expect(AppTransactionIdentity.id(of: renewed.state.subscriber, bundleId: nil) == expected)
+  }
+
+  @Test func aPlanActionOnAnOlderFileGivesTheRenewalInfoTheTransactionsAppTransactionId() throws {
+    var state = F.state()
+    state.subscriber.renewalInfo?.source["appTransactionId"] = nil
+    let change = try #require(try? Actions.apply(.setAutoRenew(false), to: state, at: F.midPeriod).get())
+    #expect(change.state.subscriber.renewalInfo?.source["appTransactionId"] == .string("704000000000000001"))
+  }
 }

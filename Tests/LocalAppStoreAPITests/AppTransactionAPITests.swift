@@ -1,4 +1,3 @@
-import AppStoreAuth
 import DashModel
 import Foundation
 import Testing
@@ -32,6 +31,42 @@ import Testing
     for r in [production, unknown] { #expect(r.status == 404 && ServeFixture.object(r)["errorCode"] as? Int == 4_040_019) }
     let bad = await s.get("/sandbox/inApps/v1/transactions/appTransactions/abc")
     #expect(bad.status == 400 && ServeFixture.object(bad)["errorCode"] as? Int == 4_000_006)
+  }
+
+  @Test func theEndpointsApplesPagesOpenToAnyIdTakeTheAppTransactionIdAndTransactionInfoRefusesIt() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    try s.add(example: "expired-voluntary")
+    let state = try StateFile.load(path: s.path)
+    let record = try SubscriberRecord(path: s.path, state: state)
+    let appTransactionId = try #require(AppTransactionIdentity.id(of: state.subscriber, history: record.transactions, bundleId: s.bundleID))
+    // Get All Subscription Statuses: the customer's, and every signed payload names its app transaction.
+    let statuses = await s.get("/sandbox/inApps/v1/subscriptions/\(appTransactionId)")
+    #expect(statuses.status == 200)
+    let groups = try #require(ServeFixture.object(statuses)["data"] as? [[String: Any]])
+    let last = try #require((groups.first?["lastTransactions"] as? [[String: Any]])?.first)
+    #expect(last["originalTransactionId"] as? String == ServeFixture.id)
+    let transaction = try await ServeFixture.verified(try #require(last["signedTransactionInfo"] as? String))
+    let renewal = try await ServeFixture.verified(try #require(last["signedRenewalInfo"] as? String))
+    #expect(transaction["appTransactionId"] as? String == appTransactionId && renewal["appTransactionId"] as? String == appTransactionId)
+    // Get Transaction History and Get Refund History.
+    let history = await s.get("/sandbox/inApps/v2/history/\(appTransactionId)")
+    let signed = try #require(ServeFixture.object(history)["signedTransactions"] as? [String])
+    #expect(history.status == 200 && signed.count == record.transactions.count)
+    for jws in signed { #expect(try await ServeFixture.verified(jws)["appTransactionId"] as? String == appTransactionId) }
+    #expect(await s.get("/sandbox/inApps/v2/refund/lookup/\(appTransactionId)").status == 200)
+    // Get Transaction Info takes transaction ids only: Apple's AppTransactionIdNotSupportedError.
+    let info = await s.get("/sandbox/inApps/v1/transactions/\(appTransactionId)")
+    #expect(info.status == 400 && ServeFixture.object(info)["errorCode"] as? Int == 4_000_048)
+    // The other customer's appTransactionId answers the other customer; a made-up one is still 4040010.
+    let other = try StateFile.load(path: s.directory + "/expired-voluntary.json")
+    let otherId = try #require(AppTransactionIdentity.id(of: other.subscriber, bundleId: s.bundleID))
+    #expect(otherId != appTransactionId)
+    let otherStatuses = ServeFixture.object(await s.get("/sandbox/inApps/v1/subscriptions/\(otherId)"))
+    let otherLast = ((otherStatuses["data"] as? [[String: Any]])?.first?["lastTransactions"] as? [[String: Any]])?.first
+    #expect(otherLast?["originalTransactionId"] as? String == other.subscriber.originalTransactionId)
+    let unknown = await s.get("/sandbox/inApps/v1/subscriptions/704999999999999999")
+    #expect(unknown.status == 404 && ServeFixture.object(unknown)["errorCode"] as? Int == 4_040_010)
   }
 
   @Test func aFileWithApplesOwnAppTransactionIdKeepsIt() async throws {

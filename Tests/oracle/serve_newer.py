@@ -46,6 +46,26 @@ check(app.bundleId == bundle and app.receiptType == Environment.SANDBOX, f"app t
 check(app.appTransactionId is not None and app.originalPurchaseDate is not None, f"app transaction fields: {app}")
 again = verifier.verify_and_decode_app_transaction(client.get_app_transaction_info(app.appTransactionId).signedAppTransactionInfo)
 check(again.appTransactionId == app.appTransactionId, "get_app_transaction_info by appTransactionId")
+# The appTransactionId is in every transaction and renewal info of the customer, and the endpoints
+# Apple documents as taking "any transactionId, originalTransactionId, or appTransactionId" take it;
+# Get Transaction Info does not (AppTransactionIdNotSupportedError).
+from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
+from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
+statuses = client.get_all_subscription_statuses(app.appTransactionId)
+last = statuses.data[0].lastTransactions[0]
+check(verifier.verify_and_decode_signed_transaction(last.signedTransactionInfo).appTransactionId == app.appTransactionId,
+      "status transaction's appTransactionId")
+check(verifier.verify_and_decode_renewal_info(last.signedRenewalInfo).appTransactionId == app.appTransactionId,
+      "status renewal info's appTransactionId")
+history = client.get_transaction_history(app.appTransactionId, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+check(history.signedTransactions and all(verifier.verify_and_decode_signed_transaction(t).appTransactionId == app.appTransactionId
+                                         for t in history.signedTransactions), "history by appTransactionId")
+client.get_refund_history(app.appTransactionId, None)
+try:
+    client.get_transaction_info(app.appTransactionId)
+    check(False, "get_transaction_info took an appTransactionId")
+except APIException as e:
+    check(e.api_error == APIError.APP_TRANSACTION_ID_NOT_SUPPORTED_ERROR, f"transaction info by appTransactionId: {e.raw_api_error}")
 try:
     client.get_app_transaction_info("1234567")
     check(False, "an unknown id answered an app transaction")

@@ -21,7 +21,11 @@ public enum Actions {
 
   public static func apply(_ a: PlanAction, to s: SubscriptionState, at now: Instant, timing: any RenewalTiming = TimeRate.realTime,
                            history: TransactionLookup? = nil) -> Result<Change, ActionError> {
-    outcome(a, s, now, timing, history ?? .inState(s)).map(\.change)
+    outcome(a, s, now, timing, history ?? .inState(s)).map { outcome in
+      var change = outcome.change
+      AppTransactionIdentity.stampRenewalInfo(&change.state)
+      return change
+    }
   }
 
   static func outcome(_ a: PlanAction, _ s: SubscriptionState, _ now: Instant, _ timing: any RenewalTiming,
@@ -39,7 +43,7 @@ public enum Actions {
       case .acceptWinBack(let id): return .success(try WinBack.outcome(offerId: id, ctx))
       case .setAutoRenew(let on): return .success(try AutoRenew.outcome(on: on, ctx))
       case .applyPromotionalOffer(let id, let productId): return .success(try PromotionalOffer.outcome(offerId: id, productId: productId, ctx))
-      case .buy(let id): return .success(try BuyOrResubscribe.outcome(productId: id, s, at: now))
+      case .buy(let id, let plan): return .success(try BuyOrResubscribe.outcome(productId: id, billingPlan: plan, s, at: now))
       case .extendRenewalDate(let days, let reason): return .success(try ExtendRenewal.outcome(days: days, reason: reason, ctx))
       case .refundTransaction(let id, let prorated):
         return .success(try RefundTransaction.outcome(transactionId: id, prorated: prorated, s, at: now, history: history))

@@ -21,6 +21,17 @@ public enum AppTransactionIdentity {
     return derived(bundleId: bundleId ?? subscriber.latestTransaction?.bundleId ?? "", originalTransactionId: original)
   }
 
+  /// Gives the renewal info the latest transaction's appTransactionId when it has none (Apple's
+  /// JWSRenewalInfoDecodedPayload carries it too): what the simulator and the plan actions call on
+  /// the state they are about to save, so a renewal info built before the first transaction (a
+  /// purchase) or kept from an older file matches the transactions.
+  static func stampRenewalInfo(_ state: inout SubscriptionState) {
+    guard var info = state.subscriber.renewalInfo, info.source[key] == nil,
+          let id = state.subscriber.latestTransaction?.source[key] else { return }
+    info.source[key] = id
+    state.subscriber.renewalInfo = info
+  }
+
   /// 18 digits from FNV-1a over the app and the original transaction id: "7" then 17 digits.
   public static func derived(bundleId: String, originalTransactionId: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325

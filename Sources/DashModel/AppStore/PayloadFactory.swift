@@ -53,7 +53,10 @@ enum PayloadFactory {
     t.storefront = p?.storefront ?? account.storefront
     t.storefrontId = p?.storefrontId
     t.currency = p?.currency ?? account.currency
-    if let app = p?.source["appTransactionId"] { t.source["appTransactionId"] = app }
+    // The customer's one appTransactionId (Apple: the same for every transaction of the Apple
+    // Account in the app): the previous transaction's, else the one derived for the subscription.
+    let key = AppTransactionIdentity.key
+    t.source[key] = p?.source[key] ?? .string(AppTransactionIdentity.derived(bundleId: t.bundleId ?? "", originalTransactionId: t.originalTransactionId ?? id))
     t.transactionReason = s.reason
     t.price = s.priceMilli
     t.offerType = s.offer?.type

@@ -135,6 +135,7 @@ struct SimContext {
     var settings = self.settings
     settings.now = now
     s.setSimulation(settings)
+    AppTransactionIdentity.stampRenewalInfo(&s)
     return Change(state: s, transactions: transactions, notifications: notifications, message: message)
   }
 
