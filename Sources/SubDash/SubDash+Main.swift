@@ -13,10 +13,19 @@ extension SubDash {
   /// that names no command and no existing path, and looks like a word rather than a path (no
   /// `/` or `.`), is taken as a command: the one meant is suggested, or the commands are named.
   static func main() {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    if arguments == ["--version"] {
+    // `--version` straight from argv: it is timed as a whole process against `jq --version`,
+    // and even making CommandLine.arguments' array of Strings shows in that figure.
+    if CommandLine.argc == 2, let word = CommandLine.unsafeArgv[1], strcmp(word, "--version") == 0 {
       LineOut.stdout(SubDashVersion.report())  // with the helpers found (Commands/Version.swift)
       Glibc.exit(0)
+    }
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "show", let show = ShowRequest.parseCommon(arguments.dropFirst()) {
+      // `show FILE [--json] [--ascii]`, what scripts run most, without ArgumentParser: its parse
+      // (every option of the command looked at by reflection) was half of the process. Any other
+      // `show` command line is parsed, and its mistakes reported, by ArgumentParser as before.
+      do { try show.run() } catch { CommandLineStyle.exit(Self.self, error: error, arguments: arguments) }
+      return
     }
     if let first = arguments.first, let complaint = unknownCommand(first) {
       CommandLineStyle.write(CommandLineStyle.prefix + complaint + "\nusage: subdash COMMAND [ARGS] or subdash [FILE|DIR] (subdash --help)\n")

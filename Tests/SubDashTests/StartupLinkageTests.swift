@@ -42,6 +42,28 @@ import Testing
     #expect(unexpected.isEmpty, "subdash now loads \(unexpected) at start: measure the cost (docs/benchmarks.md) and add it to StartupLinkageTests.allowed, or move the code out of subdash's start path")
   }
 
+  /// The release `subdash` carries the Swift runtime inside (`-static-stdlib`, Package.swift), so
+  /// its DT_NEEDED entries no longer name Swift libraries: Foundation linked in statically would
+  /// add no entry either. Symbols tell in both builds: a static copy defines them, a dynamic
+  /// reference names them as undefined, and either way they are in the symbol table.
+  static let forbiddenSymbols = [
+    "$s10Foundation",  // Foundation itself (FoundationEssentials' symbols start $s20FoundationEssentials)
+    "$s31FoundationInternationalization", "_ZN6icu_",  // and ICU under it
+    "sqlite3_open", "$s4GRDB",  // subdash-list's index
+    "$s7NIOCore", "deflateInit2_",  // SwiftNIO and its zlib
+  ]
+
+  @Test func subdashCarriesNoFoundationSQLiteOrNIOStaticallyEither() throws {
+    let elf = try ELFFile(contentsOf: Self.built("subdash"))
+    #expect(elf.hasSymbol(containing: "$s20FoundationEssentials"), "the symbol table was not read")
+    for symbol in Self.forbiddenSymbols {
+      #expect(!elf.hasSymbol(containing: symbol), "subdash carries \(symbol)… symbols: keep that code in a helper executable")
+    }
+    // The same reader finds them where they are.
+    let list = try ELFFile(contentsOf: Self.built("subdash-list"))
+    #expect(list.hasSymbol(containing: "$s4GRDB") && list.hasSymbol(containing: "sqlite3_open"))
+  }
+
   /// The check above covers the App Store verifier only if it is linked into `subdash` (as `verify`,
   /// `import` and `show` need it), which its symbols show.
   @Test func appStoreSigningIsLinkedIntoSubdash() throws {

@@ -40,6 +40,55 @@ struct Show: ParsableCommand {
   }
 
   func run() throws {
+    try ShowRequest(file: file, json: json, events: events, ascii: ascii,
+                    viewing: .init(now: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride()),
+                    subscriber: .init(originalTransactionId: subscriber.originalTransactionId)).run()
+  }
+}
+
+/// What `show` was asked, as plain values: ArgumentParser fills them from `Show`, and
+/// `ShowRequest.parseCommon` from the usual short command lines without ArgumentParser (its
+/// parse by reflection was half of a `show` process; SubDash+Main.swift).
+struct ShowRequest {
+  var file: String
+  var json = false
+  var events = 10
+  var ascii = false
+  var viewing = Viewing()
+  var subscriber = SubscriberChoice.Wanted()
+
+  /// --now and --retry-access, already checked.
+  struct Viewing {
+    var now: Instant?
+    var retryAccess: AccessPolicy.RetryAccess?
+    func nowOverride() -> Instant? { now }
+    func apply(to state: inout SubscriptionState) {
+      if let r = retryAccess { state.document.policy.billingRetryAccess = r }
+    }
+  }
+
+  /// `show FILE`, `show --json FILE`, `show FILE --ascii` …: one file and the flags --json and
+  /// --ascii, each at most once; nil for anything else (other options, help, a second file, an
+  /// argument starting with "-"), which ArgumentParser then parses and reports as always.
+  static func parseCommon(_ arguments: ArraySlice<String>) -> ShowRequest? {
+    var file: String?
+    var json = false, ascii = false
+    for a in arguments {
+      switch a {
+      case "--json" where !json: json = true
+      case "--ascii" where !ascii: ascii = true
+      default:
+        guard file == nil, let first = a.utf8.first, first != UInt8(ascii: "-") else { return nil }
+        file = a
+      }
+    }
+    guard let file else { return nil }
+    return ShowRequest(file: file, json: json, ascii: ascii)
+  }
+}
+
+extension ShowRequest {
+  func run() throws {
     var state: SubscriptionState
     do {
       state = try StateFile.load(path: file)
@@ -52,9 +101,9 @@ struct Show: ParsableCommand {
       for w in imported.warnings { LineOut.stderr("subdash: warning: " + w) }
       state = imported.state
     }
-    try viewing.apply(to: &state)
+    viewing.apply(to: &state)
     let wall = WallClock.now()
-    let (now, simulated) = WallClock.viewingTime(for: state, override: try viewing.nowOverride(), wall: wall)
+    let (now, simulated) = WallClock.viewingTime(for: state, override: viewing.nowOverride(), wall: wall)
     let report = Lifecycle.derive(state, at: now)
     // The whole history (inline and journal), for the summary and the timeline.
     let story = CustomerStory.derive(CustomerHistory.load(state, statePath: file), state: state, now: now)
@@ -99,7 +148,7 @@ struct Show: ParsableCommand {
     let recent = try recentEvents(state)
     var vm = ViewModel.derived(
       state: state, notifications: recent, fileName: file,
-      clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: try viewing.nowOverride()),
+      clock: DashClock(simulated: simulated ? now : nil, wall: wall, viewingAt: viewing.nowOverride()),
       options: DisplayOptions(readOnly: true, ascii: ascii, color: false))
     vm.story = story
     for line in PlainReport.lines(vm, ascii: ascii) { print(line) }

@@ -11,9 +11,18 @@ struct SubscriberChoice: ParsableArguments {
 
   /// A state file whose subscriber is another customer is refused, naming the one it holds.
   func check(_ state: SubscriptionState, file: String) throws {
-    guard let wanted = originalTransactionId else { return }
-    let held = state.subscriber.originalTransactionId
-    guard held != wanted else { return }
-    throw badInput("\(Sanitizer.clean(file)): holds originalTransactionId \(held.map(Sanitizer.clean) ?? "(none)"), not \(Sanitizer.clean(wanted))")
+    try Wanted(originalTransactionId: originalTransactionId).check(state, file: file)
+  }
+
+  /// The choice as a plain value (`show` is also parsed without ArgumentParser: ShowRequest).
+  struct Wanted {
+    var originalTransactionId: String?
+
+    func check(_ state: SubscriptionState, file: String) throws {
+      guard let wanted = originalTransactionId else { return }
+      let held = state.subscriber.originalTransactionId
+      guard held != wanted else { return }
+      throw badInput("\(Sanitizer.clean(file)): holds originalTransactionId \(held.map(Sanitizer.clean) ?? "(none)"), not \(Sanitizer.clean(wanted))")
+    }
   }
 }

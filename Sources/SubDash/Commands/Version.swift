@@ -11,17 +11,24 @@ enum SubDashVersion {
   /// `subdash --version` in full: the line above, then each helper executable and the file this
   /// `subdash` would run for it (or where it looked), so a partial install shows at a glance.
   static func report(executable: String? = ExecutablePath.current()) -> String {
-    let width = ExecutablePath.helpers.map(\.count).max() ?? 0
-    let lines = ExecutablePath.helpers.map { name in
-      let padded = name + String(repeating: " ", count: width - name.count)
+    // Plain loops: key paths and generic closures here cost as much as the rest of the process
+    // (the runtime instantiates their metadata by name on first use), and each helper is looked
+    // for once. `--version` is a whole-process figure (docs/benchmarks.md).
+    var width = 0
+    for name in ExecutablePath.helpers where name.utf8.count > width { width = name.utf8.count }
+    var out = text + "\nhelpers:"
+    var missing = false
+    for name in ExecutablePath.helpers {
+      out += "\n  " + name + String(repeating: " ", count: width - name.utf8.count) + "  "
       switch ExecutablePath.locate(name, executable: executable) {
-      case .success(let path): return "  \(padded)  \(path)"
-      case .failure(let missing): return "  \(padded)  missing (\(missing.places))"
+      case .success(let path): out += path
+      case .failure(let absent):
+        out += "missing (" + absent.places + ")"
+        missing = true
       }
     }
-    let missing = ExecutablePath.helpers.contains { if case .failure = ExecutablePath.locate($0, executable: executable) { true } else { false } }
-    let advice = missing ? ["install them with \(ExecutablePath.installCommand)"] : []
-    return ([text, "helpers:"] + lines + advice).joined(separator: "\n")
+    if missing { out += "\ninstall them with " + ExecutablePath.installCommand }
+    return out
   }
 
   static var build: String {
