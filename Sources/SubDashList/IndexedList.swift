@@ -35,9 +35,11 @@ final class IndexedList: ListRowSource {
         var rows = try store.list()
         if rows.isEmpty {
           // A new (or rebuilt) index: every file is read now, on all cores, and stored. A large
-          // directory takes seconds (100,000 files: about 6 s), so a person waiting is told why.
-          if isatty(2) != 0 { LineOut.stderr("subdash: indexing \(directory.path) (later opens read the index)…") }
-          _ = try store.refresh(names: nil, wall: wall)
+          // directory takes seconds (100,000 files: about 6 s), so a person waiting sees a bar.
+          let bar = IndexingProgress(directory: directory.path, ascii: !Terminal.localeIsUTF8())
+          defer { bar?.finish() }
+          bar?.start()
+          _ = try store.refresh(names: nil, wall: wall, progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
           rows = try store.list()
           checksAfterFirstScreen = false
         }
@@ -72,6 +74,9 @@ final class IndexedList: ListRowSource {
   }
 
   func filePath(_ name: String) -> String { directory.filePath(name) }
+
+  /// The index holds the stamps, not this list: once the index answered, the follow takes its own.
+  var loadedStamps: [String: FileStamp]? { store == nil ? directory.stamps : nil }
 
   func takeNotice() -> String? {
     defer { notice = nil }

@@ -71,6 +71,21 @@ import Testing
     #expect(try store.refresh(names: ["active.json", "gone.json"], wall: Self.wall).isEmpty)
   }
 
+  /// A first open of a large directory takes seconds: the list draws a bar from these counts.
+  @Test func aFirstOpenReportsItsProgressUpToEveryFile() throws {
+    let dir = try freshDirectory()
+    let store = try DirectoryStore(directory: dir)
+    var seen: [(done: Int, total: Int)] = []
+    let changes = try store.refresh(names: nil, wall: Self.wall) { done, total in seen.append((done, total)) }
+    #expect(!seen.isEmpty)
+    #expect(seen.last.map { $0.done == changes.upserts.count && $0.total == changes.upserts.count } == true)
+    #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.done < $1.done })
+    // Nothing to read: nothing to report.
+    seen = []
+    _ = try store.refresh(names: nil, wall: Self.wall) { done, total in seen.append((done, total)) }
+    #expect(seen.isEmpty)
+  }
+
   @Test func deletingOrDamagingTheIndexLosesNothing() throws {
     let dir = try freshDirectory()
     let store = try DirectoryStore(directory: dir)
