@@ -57,12 +57,18 @@ public struct ListState: Equatable, Sendable {
     rows = newRows
     search = nil
     counts = [:]
-    idCounts = [:]
-    for r in newRows {
+    // Sized up front: growing two dictionaries of 100,000 keys step by step rehashed every key
+    // many times over (a quarter of the list's first screen, issue 23).
+    var ids = [String: Int](minimumCapacity: newRows.count)
+    var files = [String: Int](minimumCapacity: newRows.count)
+    for (i, r) in newRows.enumerated() {
       counts[r.status, default: 0] += 1
-      if let id = r.originalTransactionId { idCounts[id, default: 0] += 1 }
+      if let id = r.originalTransactionId { ids[id, default: 0] += 1 }
+      // The first row of a file name wins, as before.
+      if let earlier = files.updateValue(i, forKey: r.file) { files[r.file] = earlier }
     }
-    byFile = Dictionary(newRows.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { a, _ in a })
+    idCounts = ids
+    byFile = files
     refresh()
   }
 
