@@ -33,7 +33,7 @@ import Testing
     let screen = FakeScreen(keys: keys)
     screen.size = (120, 40)
     #expect(DashboardApp(session: session, colorWanted: false)
-      .loop(on: screen, signals: nil, watcher: FileWatcher(path: path), ttyFD: screen.pipe.readFD, clock: { wall }) == 0)
+      .loop(on: screen, signals: nil, follower: DashboardApp.follower(of: path), ttyFD: screen.pipe.readFD, clock: { wall }) == 0)
     return screen
   }
 

@@ -62,7 +62,7 @@ final class FakeScreen: DashboardScreen {
   }
 
   func run(_ app: DashboardApp, _ path: String, _ screen: FakeScreen) -> Int32 {
-    app.loop(on: screen, signals: nil, watcher: FileWatcher(path: path), ttyFD: screen.pipe.readFD, clock: { wall })
+    app.loop(on: screen, signals: nil, follower: DashboardApp.follower(of: path), ttyFD: screen.pipe.readFD, clock: { wall })
   }
 
   @Test func aConfirmedKeyWritesTheFileAndTheNextFrameShowsIt() throws {

@@ -65,6 +65,26 @@ struct ELFFile {
     return needed
   }
 
+  /// The symbols this file uses but does not define (SHN_UNDEF in .symtab): in an object file,
+  /// every function, global and type from elsewhere that the compiled code calls or names.
+  func undefinedSymbols() throws -> Set<String> {
+    let reader = Reader(bytes: bytes, name: "ELF")
+    guard let table = sections.first(where: { $0.type == 2 /* SHT_SYMTAB */ }) else { return [] }
+    guard sections.indices.contains(table.link) else { throw Malformed(description: "symbol table names no string table") }
+    let strings = sections[table.link]
+    var out: Set<String> = []
+    var entry = 24  // entry 0 is the null symbol
+    while entry + 24 <= table.size {
+      let base = table.offset + entry
+      let nameIndex = try reader.int(at: base, 4)
+      if try reader.int(at: base + 6, 2) == 0 /* SHN_UNDEF */, nameIndex != 0 {
+        out.insert(try reader.string(at: strings.offset, nameIndex, limit: strings.size))
+      }
+      entry += 24
+    }
+    return out
+  }
+
   /// True when a symbol name in the static symbol table (.strtab) contains `fragment`.
   func hasSymbol(containing fragment: String) -> Bool {
     guard let table = sections.first(where: { $0.name == ".strtab" }),

@@ -1,3 +1,4 @@
+import DashModel
 import DashView
 import Glibc
 import Testing
@@ -49,7 +50,7 @@ func signalSelf(_ sig: Int32) { _ = pthread_kill(pthread_self(), sig) }
     let term = FakeTerminal()
     term.type("abq")
     var seen: [LoopEvent] = []
-    EventLoop(terminal: term, signals: nil, watcher: nil, ttyFD: term.readFD).run { event in
+    EventLoop(terminal: term, signals: nil, follower: nil, ttyFD: term.readFD).run { event in
       seen.append(event)
       return event == .key(.char("q")) ? .stop : .continue
     }
@@ -60,7 +61,7 @@ func signalSelf(_ sig: Int32) { _ = pthread_kill(pthread_self(), sig) }
     let term = FakeTerminal()
     var ticks = 0
     let started = Monotonic.nowMs()
-    EventLoop(terminal: term, signals: nil, watcher: nil, ttyFD: term.readFD).run(nextTimeout: { 20 }) { event in
+    EventLoop(terminal: term, signals: nil, follower: nil, ttyFD: term.readFD).run(nextTimeout: { 20 }) { event in
       if event == .tick { ticks += 1 }
       return ticks == 3 ? .stop : .continue
     }
@@ -74,7 +75,7 @@ func signalSelf(_ sig: Int32) { _ = pthread_kill(pthread_self(), sig) }
     term.hangUp()
     var seen: [LoopEvent] = []
     var timeouts = 0
-    EventLoop(terminal: term, signals: nil, watcher: nil, ttyFD: term.readFD).run(nextTimeout: { 10 }) { event in
+    EventLoop(terminal: term, signals: nil, follower: nil, ttyFD: term.readFD).run(nextTimeout: { 10 }) { event in
       seen.append(event)
       if event == .tick { timeouts += 1 }
       return timeouts == 2 ? .stop : .continue
@@ -83,33 +84,35 @@ func signalSelf(_ sig: Int32) { _ = pthread_kill(pthread_self(), sig) }
     #expect(seen == [.key(.char("x")), .ttyClosed, .tick, .tick])
   }
 
-  @Test func deliversFileChangesFromInotify() {
+  @Test func deliversTheStoresFollowWokenByInotify() {
     let dir = TempDir()
     dir.write("state.json", "1")
     let term = FakeTerminal()
-    let watcher = FileWatcher(path: dir.file("state.json"), useInotify: true)
+    let (store, name) = DirectorySubscriberStore.holding(dir.file("state.json"))
+    let follower = store.follower(watch: FileWatcher(path: dir.file("state.json"), useInotify: true), only: name)
     dir.write("state.json", "2")
     var seen: [LoopEvent] = []
-    EventLoop(terminal: term, signals: nil, watcher: watcher, ttyFD: term.readFD).run { event in
+    EventLoop(terminal: term, signals: nil, follower: follower, ttyFD: term.readFD).run { event in
       seen.append(event)
       return .stop
     }
-    #expect(seen == [.fileChanged])
+    #expect(seen == [.followed([.changed("state.json")])])
   }
 
   @Test func pollingWatcherIsCheckedWithoutACallerTimeout() {
     let dir = TempDir()
     dir.write("state.json", "1")
     let term = FakeTerminal()
-    let watcher = FileWatcher(path: dir.file("state.json"), useInotify: false)
+    let (store, name) = DirectorySubscriberStore.holding(dir.file("state.json"))
+    let follower = store.follower(watch: FileWatcher(path: dir.file("state.json"), useInotify: false), only: name)
     dir.write("tmp", "22")
     dir.rename("tmp", "state.json")
     var seen: [LoopEvent] = []
-    EventLoop(terminal: term, signals: nil, watcher: watcher, ttyFD: term.readFD).run { event in
+    EventLoop(terminal: term, signals: nil, follower: follower, ttyFD: term.readFD).run { event in
       seen.append(event)
       return .stop
     }
-    #expect(seen == [.fileChanged])  // no .tick: the caller never asked for one
+    #expect(seen == [.followed([.changed("state.json")])])  // no .tick: the caller never asked for one
   }
 
   @Test func signalsBecomeEventsAndSuspendResizeAndContinueAreHandled() throws {
@@ -117,7 +120,7 @@ func signalSelf(_ sig: Int32) { _ = pthread_kill(pthread_self(), sig) }
     let term = FakeTerminal()
     signalSelf(SIGWINCH)
     var seen: [LoopEvent] = []
-    let loop = EventLoop(terminal: term, signals: signals, watcher: nil, ttyFD: term.readFD)
+    let loop = EventLoop(terminal: term, signals: signals, follower: nil, ttyFD: term.readFD)
     loop.run { event in
       seen.append(event)
       return .stop

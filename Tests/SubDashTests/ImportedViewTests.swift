@@ -45,7 +45,7 @@ import Testing
                                    options: DisplayOptions(readOnly: true), nowOverride: nil, retryAccess: nil)
     let screen = FakeScreen(keys: "q")
     _ = DashboardApp(session: session, colorWanted: false)
-      .loop(on: screen, signals: nil, watcher: nil, ttyFD: screen.pipe.readFD, clock: { Instant(ms: 1_800_000_000_000) })
+      .loop(on: screen, signals: nil, follower: nil, ttyFD: screen.pipe.readFD, clock: { Instant(ms: 1_800_000_000_000) })
     // The status line wraps onto spare rows: read it as one sentence.
     let first = try #require(screen.frames.first).textDump.replacingOccurrences(of: "\n  ", with: " ")
     #expect(first.contains("import warning: $.data.signedTransactionInfo: \"signed_transaction_info_value\" is not a JWS"))

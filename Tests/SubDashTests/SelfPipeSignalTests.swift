@@ -23,7 +23,7 @@ import Testing
     let term = FakeTerminal()
     Thread.detachNewThread { kill(getpid(), SIGURG) }
     var seen: [LoopEvent] = []
-    EventLoop(terminal: term, signals: w, watcher: nil, ttyFD: term.readFD).run { event in
+    EventLoop(terminal: term, signals: w, follower: nil, ttyFD: term.readFD).run { event in
       seen.append(event)
       return .stop
     }

@@ -1,5 +1,3 @@
-import DashModel
-
 extension ListRow {
   /// The row for `state` at `now`, read from the same `LifecycleReport` the dashboard renders,
   /// so the list and the dashboard can never disagree about a subscriber.

@@ -1,5 +1,3 @@
-import DashModel
-
 extension ListRow {
   /// The row for `subdash list --json`: App Store field names where one exists, dates as
   /// milliseconds with an ISO twin (as `show --json` writes them).

@@ -1,10 +1,17 @@
-import DashModel
 import Dispatch
 
+/// Reading rows is the model's work, not the screen's: DashView only lays out rows it is given
+/// (a test checks its built objects for file and thread calls). Reads go through the directory
+/// store, so a row is derived from exactly the file `get` and `update` see.
 extension ListRow {
-  /// The row for the state file at `path`, derived at the moment the dashboard would show it:
-  /// `nowOverride` (`--now`), else the file's own simulated clock, else `wall`. A file that
-  /// cannot be read becomes an error row (listed, never dropped). `file` is the row's name.
+  /// The row for subscriber `name` of `store`, derived at the moment the dashboard would show it:
+  /// `nowOverride` (`--now`), else the file's own simulated clock, else `wall`. A file that cannot
+  /// be read becomes an error row (listed, never dropped).
+  public static func read(_ name: String, in store: DirectorySubscriberStore, nowOverride: Instant?, wall: Instant) -> ListRow {
+    read(path: store.path(of: name), file: name, nowOverride: nowOverride, wall: wall)
+  }
+
+  /// The same for the state file at `path`; `file` is the row's name.
   public static func read(path: String, file: String, nowOverride: Instant?, wall: Instant) -> ListRow {
     do {
       let state = try StateFile.load(path: path).forViewing()
@@ -20,6 +27,11 @@ extension ListRow {
     } catch {
       return .unreadable(file: file, error: error.description)
     }
+  }
+
+  /// `read` for many subscribers of `store` at once, keeping their order.
+  public static func readAll(_ names: [String], in store: DirectorySubscriberStore, nowOverride: Instant?, wall: Instant, workers: Int) -> [ListRow] {
+    readAll(names.map { (store.path(of: $0), $0) }, nowOverride: nowOverride, wall: wall, workers: workers)
   }
 
   /// `read` for many files at once, on every core (the first open of a large directory is all

@@ -31,7 +31,7 @@ public struct DirectorySubscriberStore: SubscriberStore {
     (DirectorySubscriberStore(directory: PathName.directory(of: path)), PathName.fileName(of: path))
   }
 
-  public func path(of name: String) -> String { directory + "/" + name }
+  public func path(of name: String) -> String { StateFileDirectory.path(name, in: directory) }
 
   // MARK: Reading
 
@@ -65,25 +65,19 @@ public struct DirectorySubscriberStore: SubscriberStore {
 
   // MARK: Following
 
+  /// The changes as they happen, for an async caller: the same `DirectoryFollower` the dashboard
+  /// and the list wait on in their loop, here with a portable watch that compares every file's
+  /// stamp each `followInterval` (the stamps are taken when the stream is made).
   public func follow() -> AsyncStream<SubscriberEvent> {
     let store = self
     return AsyncStream { continuation in
+      // Made here, where the stream is made (so are its stamps), and owned by the task alone.
+      let follower = DirectoryFollower(store: store, watch: ComparingWatch(pollIntervalMs: 0))
+      let interval = store.followInterval
       let task = Task {
-        var stamps = store.stamps()
         while !Task.isCancelled {
-          try? await Task.sleep(for: store.followInterval)
-          // The list's and the index's algorithm; a directory that cannot be read changes nothing.
-          let known = stamps
-          guard let found = try? StateFileDirectory.changes(
-            in: store.directory, reported: nil, known: { known[$0] }, knownNames: Array(known.keys)) else { continue }
-          for (name, stamp) in found.changed {
-            stamps[name] = stamp
-            continuation.yield(.changed(name))
-          }
-          for name in found.removed {
-            stamps[name] = nil
-            continuation.yield(.removed(name))
-          }
+          try? await Task.sleep(for: interval)
+          for event in follower.take() { continuation.yield(event) }
         }
         continuation.finish()
       }
@@ -91,10 +85,11 @@ public struct DirectorySubscriberStore: SubscriberStore {
     }
   }
 
-  private func stamps() -> [String: FileStamp] {
-    var out: [String: FileStamp] = [:]
-    for name in (try? list()) ?? [] { out[name] = FileStamp(path: path(of: name)) }
-    return out
+  /// A follow for a loop that waits on descriptors (the dashboard's and the list's): `watch`
+  /// wakes it, the follower decides what changed. `only`: one subscriber; `known`: see
+  /// `DirectoryFollower.init`.
+  public func follower(watch: any DirectoryWatch, only name: String? = nil, known: [String: FileStamp]? = nil) -> DirectoryFollower {
+    DirectoryFollower(store: self, watch: watch, only: name, known: known)
   }
 }
 

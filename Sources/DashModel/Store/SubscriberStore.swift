@@ -144,4 +144,11 @@ public enum SubscriberEvent: Sendable, Equatable {
   case changed(String)
   /// Gone from the store.
   case removed(String)
+
+  /// The subscriber this is about.
+  public var name: String {
+    switch self {
+    case .changed(let name), .removed(let name): return name
+    }
+  }
 }

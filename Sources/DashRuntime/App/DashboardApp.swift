@@ -16,8 +16,8 @@ package protocol DashboardScreen: LoopTerminal {
 
 extension Terminal: DashboardScreen {}
 
-/// The interactive dashboard: one loop on the main thread multiplexing keys, file events, signals
-/// and a clock tick that only runs while something on screen counts down.
+/// The interactive dashboard: one loop on the main thread multiplexing keys, the store's follow of
+/// the subscriber shown, signals and a clock tick that only runs while something on screen counts down.
 package struct DashboardApp {
   package let session: DashboardSession
   package let colorWanted: Bool
@@ -33,13 +33,20 @@ package struct DashboardApp {
     let signals = try SignalWatcher()
     let terminal = try Terminal.start(options: .init(color: colorWanted))
     defer { terminal.restore() }
-    return loop(on: terminal, signals: signals, watcher: FileWatcher(path: session.path), clock: WallClock.now)
+    return loop(on: terminal, signals: signals, follower: Self.follower(of: session.path), clock: WallClock.now)
+  }
+
+  /// The store's follow of the one subscriber at `path` (a `--db` dashboard's file is in the
+  /// mirror's directory, which `subdash-db mirror` rewrites as the database's NOTIFY arrives).
+  package static func follower(of path: String) -> DirectoryFollower {
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    return store.liveFollower(only: name)
   }
 
   /// The loop itself: every event becomes a `UIAction`, `reduce` decides, effects run through the
   /// session and report back as actions, and each frame's scroll extents return as `.laidOut`.
   /// - Parameter clock: the wall clock (a fixed one in tests).
-  package func loop(on terminal: DashboardScreen, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0,
+  package func loop(on terminal: DashboardScreen, signals: SignalWatcher?, follower: DirectoryFollower?, ttyFD: Int32 = 0,
             clock: () -> Instant) -> Int32 {
     var ui = UIState()
     // Each goes to the message log (`?`); the last stays on the status line.
@@ -99,7 +106,7 @@ package struct DashboardApp {
     _ = dispatch(.resized(width: size.width, height: size.height))
     draw()
 
-    EventLoop(terminal: terminal, signals: signals, watcher: watcher, ttyFD: ttyFD).run(nextTimeout: {
+    EventLoop(terminal: terminal, signals: signals, follower: follower, ttyFD: ttyFD).run(nextTimeout: {
       // While a background fetch runs, wake often enough to report its end promptly.
       let screen = session.msUntilScreenChanges(wall: clock(), ui)
       return refetch.isRunning || retention.isRunning ? min(screen ?? 50, 50) : screen
@@ -116,7 +123,7 @@ package struct DashboardApp {
       let action: UIAction
       switch event {
       case .key(let key): action = .keyPressed(key)
-      case .fileChanged: action = session.reload(wall: wall)
+      case .followed: action = session.reload(wall: wall)
       case .tick: action = .ticked(wall)
       case .resize: action = .resized(width: terminal.size.width, height: terminal.size.height)
       case .signal(let sig):

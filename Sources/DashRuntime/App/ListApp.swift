@@ -8,7 +8,8 @@ import Darwin
 
 /// The interactive subscriber list: `subdash DIR`. Enter opens a subscriber's dashboard (the
 /// same one `subdash FILE` opens, with the same options); when it closes, the list comes back on
-/// the same row. The directory is watched: new files appear, changed rows update and highlight.
+/// the same row. The directory store's follow keeps it live: new files appear, changed rows update
+/// and highlight, removed ones go.
 package struct ListApp {
   package let directoryPath: String
   /// Where rows come from; the files read directly when nil.
@@ -40,9 +41,11 @@ package struct ListApp {
     // or a Ctrl-C could land on a worker and kill the process with the terminal still raw.
     let signals = try SignalWatcher()
     let rows = source ?? ListDirectory(path: directoryPath, nowOverride: nowOverride)
+    // Watching starts before the files are read, so what is written meanwhile is reported after.
+    let watch = FileWatcher(directory: directoryPath)
     let wall0 = WallClock.now()
     var state = ListState(directory: title ?? directoryPath, rows: try rows.loadAll(wall: wall0), now: nowOverride ?? wall0)
-    let list = Session(rows: rows, watcher: FileWatcher(directory: directoryPath), nowOverride: nowOverride)
+    let list = Session(rows: rows, store: DirectorySubscriberStore(directory: directoryPath), watch: watch, nowOverride: nowOverride)
     var checkPending = rows.checksAfterFirstScreen
     list.notice(&state)
     while true {
@@ -59,14 +62,27 @@ package struct ListApp {
   /// What the list's rows come from and when "now" is, with the one way they reach the reducer.
   private final class Session {
     let rows: any ListRowSource
-    let watcher: FileWatcher
+    let store: DirectorySubscriberStore
+    private let watch: FileWatcher
+    /// The store's follow of every state file; made by `follow()` once the first screen is up.
+    private(set) var follower: DirectoryFollower?
     let nowOverride: Instant?
     var pageRows = 1
 
-    init(rows: any ListRowSource, watcher: FileWatcher, nowOverride: Instant?) {
+    init(rows: any ListRowSource, store: DirectorySubscriberStore, watch: FileWatcher, nowOverride: Instant?) {
       self.rows = rows
-      self.watcher = watcher
+      self.store = store
+      self.watch = watch
       self.nowOverride = nowOverride
+    }
+
+    /// Starts the store's follow from the stamps the rows were read at; rows from the index come
+    /// with none, and the follow then stamps every file itself, after the first screen is drawn.
+    func follow() -> DirectoryFollower {
+      if let follower { return follower }
+      let made = store.follower(watch: watch, known: rows.loadedStamps)
+      follower = made
+      return made
     }
 
     func now(_ wall: Instant) -> Instant { nowOverride ?? wall }
@@ -84,7 +100,7 @@ package struct ListApp {
       return left
     }
 
-    /// Files that changed (`names` as the watcher reported them; nil: compare every file).
+    /// Files that changed (`names` as the store's follow reported them; nil: compare every file).
     func changes(_ state: inout ListState, names: Set<String>?) {
       let wall = WallClock.now()
       let (upserts, removed) = rows.changes(names: names, wall: wall)
@@ -112,6 +128,7 @@ package struct ListApp {
       terminal.draw(ListRender.render(state, width: size.width, height: size.height, readOnly: options.readOnly, ascii: options.ascii))
     }
     draw()
+    let follower = list.follow()
     if checkFirst {
       // The first screen came from the index; now compare every file with it once.
       list.changes(&state, names: nil)
@@ -119,7 +136,7 @@ package struct ListApp {
       draw()
     }
     var ending = Ending.exit(0)
-    EventLoop(terminal: terminal, signals: signals, watcher: list.watcher).run(nextTimeout: {
+    EventLoop(terminal: terminal, signals: signals, follower: follower).run(nextTimeout: {
       // Wake only to fade a highlight or to move the countdowns on the next second.
       let now = list.now(WallClock.now())
       guard let until = state.pruneHighlights(at: now) else { return nowOverride == nil ? 1_000 : nil }
@@ -128,7 +145,7 @@ package struct ListApp {
       var effects: [ListEffect] = []
       switch event {
       case .key(let key): effects = list.reduce(&state, .keyPressed(key))
-      case .fileChanged: list.changes(&state, names: list.watcher.takeChangedNames())
+      case .followed(let events): list.changes(&state, names: Set(events.map(\.name)))
       case .tick: effects = list.reduce(&state, .ticked(list.now(WallClock.now())))
       case .resize: break
       case .signal(let sig):

@@ -6,17 +6,20 @@ import Glibc
 import Darwin
 #endif
 
-/// A directory of state files read as list rows. The files are the truth: every row is derived
-/// from a file's contents at a moment (`--now`, else the file's simulated clock, else the wall
-/// clock), and a file that cannot be read is listed with its error, never dropped.
+/// A directory of state files read as list rows, through the directory store (`ListRow.read`).
+/// The files are the truth: every row is derived from a file's contents at a moment (`--now`,
+/// else the file's simulated clock, else the wall clock), and a file that cannot be read is
+/// listed with its error, never dropped.
 package final class ListDirectory {
   package let path: String
+  package let store: DirectorySubscriberStore
   package let nowOverride: Instant?
   /// Each file's stamp when its row was read: what "changed" means.
   package private(set) var stamps: [String: FileStamp] = [:]
 
   package init(path: String, nowOverride: Instant?) {
     self.path = path
+    self.store = DirectorySubscriberStore(directory: path)
     self.nowOverride = nowOverride
   }
 
@@ -35,19 +38,14 @@ package final class ListDirectory {
 
   package static func filePath(_ name: String, in dir: String) -> String { StateFileDirectory.path(name, in: dir) }
 
-  package func row(_ name: String, wall: Instant) -> ListRow { Self.row(name, in: path, nowOverride: nowOverride, wall: wall) }
-
   /// One file's row at `wall`.
-  package static func row(_ name: String, in dir: String, nowOverride: Instant?, wall: Instant) -> ListRow {
-    ListRow.read(path: filePath(name, in: dir), file: name, nowOverride: nowOverride, wall: wall)
-  }
+  package func row(_ name: String, wall: Instant) -> ListRow { ListRow.read(name, in: store, nowOverride: nowOverride, wall: wall) }
 
   /// Every row, read on all cores (the first open of a large directory is file parsing).
   package func loadAll(wall: Instant) throws(StateFileError) -> [ListRow] {
-    let names = try Self.stateFileNames(in: path)
+    let names = try store.list()
     for name in names { stamps[name] = FileStamp(path: filePath(name)) }
-    return ListRow.readAll(names.map { (filePath($0), $0) }, nowOverride: nowOverride, wall: wall,
-                           workers: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    return ListRow.readAll(names, in: store, nowOverride: nowOverride, wall: wall, workers: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
   }
 
   /// Rows for files that changed since they were read, and names that are gone. `names` is what

@@ -7,8 +7,11 @@ import DashView
 package protocol ListRowSource: AnyObject {
   /// Every row, for the first screen.
   func loadAll(wall: Instant) throws(StateFileError) -> [ListRow]
+  /// The files' stamps `loadAll` took before reading them, where the store's follow starts; nil
+  /// when the rows came from the index (the follow then stamps the files itself).
+  var loadedStamps: [String: FileStamp]? { get }
   /// Rows for files that changed since they were read, and names that are gone. `names` is what
-  /// the watcher reported; nil means "compare every file".
+  /// the store's follow reported; nil means "compare every file".
   func changes(names: Set<String>?, wall: Instant) -> (upserts: [ListRow], removed: [String])
   /// The rows of these files derived again at `wall` (their renewal or expiry passed).
   func rows(due files: [String], wall: Instant) -> [ListRow]
@@ -22,6 +25,7 @@ package protocol ListRowSource: AnyObject {
 }
 
 extension ListDirectory: ListRowSource {
+  package var loadedStamps: [String: FileStamp]? { stamps }
   package func rows(due files: [String], wall: Instant) -> [ListRow] { files.map { row($0, wall: wall) } }
   package var checksAfterFirstScreen: Bool { false }
   package func takeNotice() -> String? { nil }

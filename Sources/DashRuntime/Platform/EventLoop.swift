@@ -1,3 +1,4 @@
+import DashModel
 import DashView
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +9,8 @@ import Darwin
 /// What woke the loop, in the order handled within one wakeup: signals, resize, keys, file, tick.
 package enum LoopEvent: Equatable {
   case key(Key)
-  /// The watched file may have changed (not debounced).
-  case fileChanged
+  /// Subscribers the store's follow reported written or removed (never empty).
+  case followed([SubscriberEvent])
   /// SIGINT, SIGTERM, SIGHUP (or any other watched signal the loop does not handle itself).
   case signal(Int32)
   /// The timeout returned by `nextTimeout` has elapsed.
@@ -35,7 +36,7 @@ package protocol LoopTerminal: AnyObject {
 
 extension Terminal: LoopTerminal {}
 
-/// The program's only loop: blocks in poll() on the tty, the file watcher and the signalfd, on
+/// The program's only loop: blocks in poll() on the tty, the store's follow and the signalfd, on
 /// the main thread. Nothing runs between events, so an idle dashboard costs no CPU and no
 /// wakeups unless the caller asks for a timeout.
 ///
@@ -46,7 +47,7 @@ package final class EventLoop {
   private let terminal: LoopTerminal
   private let ttyFD: Int32
   private let signals: SignalWatcher?
-  private let watcher: FileWatcher?
+  private let follower: DirectoryFollower?
   // The state of one `run`:
   /// Cleared when the tty hangs up: polling it then would return at once forever.
   private var ttyOpen = true
@@ -55,10 +56,10 @@ package final class EventLoop {
   /// Our own Ctrl-Z resume already repainted; the SIGCONT that follows it must not again.
   private var ignoreNextContinue = false
 
-  package init(terminal: LoopTerminal, signals: SignalWatcher?, watcher: FileWatcher?, ttyFD: Int32 = 0) {
+  package init(terminal: LoopTerminal, signals: SignalWatcher?, follower: DirectoryFollower?, ttyFD: Int32 = 0) {
     self.terminal = terminal
     self.signals = signals
-    self.watcher = watcher
+    self.follower = follower
     self.ttyFD = ttyFD
   }
 
@@ -94,8 +95,8 @@ package final class EventLoop {
     let started = Monotonic.nowMs()
     var timeout: Int32 = requested ?? -1
     // Stat polling has no descriptor to wait on, so it bounds the wait instead.
-    if let watcher, watcher.fd == nil {
-      let due = nextStatCheck ?? started + Int64(watcher.pollIntervalMs)
+    if let follower, follower.descriptor == nil {
+      let due = nextStatCheck ?? started + Int64(follower.pollIntervalMs)
       nextStatCheck = due
       let wait = Int32(clamping: max(0, due - started))
       timeout = timeout < 0 ? wait : min(timeout, wait)
@@ -109,7 +110,7 @@ package final class EventLoop {
     var fds: [pollfd] = []
     let ttyIndex = ttyOpen ? append(&fds, ttyFD) : nil
     let signalIndex = signals.map { append(&fds, $0.fd) }
-    let watchIndex = watcher?.fd.map { append(&fds, $0) }
+    let watchIndex = follower?.descriptor.map { append(&fds, $0) }
     let rc = poll(&fds, nfds_t(fds.count), timeout)
     // EINTR (a signal not routed through signalfd) is just a wakeup: fall through and drain.
     if rc < 0 && errno != EINTR && errno != EAGAIN && errno != ENOMEM {
@@ -175,17 +176,22 @@ package final class EventLoop {
     return true
   }
 
-  /// The watched file: inotify's descriptor when it has one, else a stat poll when due. False: stop.
+  /// The store's follow: taken when its descriptor is readable, else when its poll is due. False: stop.
   private func fileChange(_ ready: Ready, _ handle: (LoopEvent) -> LoopControl) -> Bool {
-    guard let watcher else { return true }
+    guard let follower else { return true }
     let now = Monotonic.nowMs()
-    if watcher.fd != nil {
-      if ready.watcher, watcher.drain(), handle(.fileChanged) == .stop { return false }
-    } else if let due = nextStatCheck, now >= due {
-      nextStatCheck = now + Int64(watcher.pollIntervalMs)
-      if watcher.drain(), handle(.fileChanged) == .stop { return false }
+    let due: Bool
+    if follower.descriptor != nil {
+      due = ready.watcher
+    } else if let at = nextStatCheck, now >= at {
+      nextStatCheck = now + Int64(follower.pollIntervalMs)
+      due = true
+    } else {
+      due = false
     }
-    return true
+    guard due else { return true }
+    let events = follower.take()
+    return events.isEmpty || handle(.followed(events)) != .stop
   }
 
   private func append(_ fds: inout [pollfd], _ fd: Int32) -> Int {

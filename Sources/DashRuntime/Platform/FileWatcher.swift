@@ -178,3 +178,25 @@ package final class FileWatcher {
   }
   #endif
 }
+
+/// The live watch of a directory store's follow: inotify names what was written (a stat poll,
+/// or lost events, say only "compare").
+extension FileWatcher: DirectoryWatch {
+  package var descriptor: Int32? { fd }
+
+  package func take() -> WatchReport {
+    guard drain() else { return .nothing }
+    if watchesAllStateFiles { return takeChangedNames().map { .written($0) } ?? .unknown }
+    return fd != nil ? .written([String(decoding: name, as: UTF8.self)]) : .unknown
+  }
+}
+
+extension DirectorySubscriberStore {
+  /// The follow the dashboard (`only` its file) and the list (every state file) wait on in their
+  /// loop: this store's `DirectoryFollower`, woken by a `FileWatcher` made now (so it should be
+  /// made before the files are read). `SUBDASH_NO_INOTIFY=1` or no inotify: a stat poll.
+  package func liveFollower(only name: String? = nil, known: [String: FileStamp]? = nil) -> DirectoryFollower {
+    let watch = name.map { FileWatcher(path: path(of: $0)) } ?? FileWatcher(directory: directory)
+    return follower(watch: watch, only: name, known: known)
+  }
+}

@@ -1,3 +1,5 @@
+import DashModel
+
 /// What a support person types to find subscribers: words separated by spaces, all of which must
 /// match. `status:grace` and `flag:refunded` match the status or a flag by name (a prefix is
 /// enough: `status:ret`); `product:premium` matches the product id or name; any other word

@@ -1,3 +1,5 @@
+import DashModel
+
 /// What the filter searches, laid out for a scan of 100,000 rows per keystroke: every row's
 /// lowercased search text and product text in one byte buffer (no per-row arrays to retain and
 /// release), and its status and flags as one bit mask. A changed row's new text is appended and

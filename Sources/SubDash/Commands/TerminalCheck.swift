@@ -1,3 +1,4 @@
+import DashModel
 import DashRuntime
 import ArgumentParser
 import DashView
@@ -68,7 +69,8 @@ struct TerminalCheck: ParsableCommand {
 
     var exitCode: Int32 = 0
     terminal.draw(state.render(size: terminal.size))
-    EventLoop(terminal: terminal, signals: signals, watcher: watcher).run(nextTimeout: {
+    let (store, name) = DirectorySubscriberStore.holding(file)
+    EventLoop(terminal: terminal, signals: signals, follower: store.follower(watch: watcher, only: name)).run(nextTimeout: {
       state.msUntilNextDeadline(now: Monotonic.nowMs())
     }) { event in
       let now = Monotonic.nowMs()
@@ -81,7 +83,7 @@ struct TerminalCheck: ParsableCommand {
         fatalError("terminal-check: deliberate crash requested with --crash")
       case .key(let key):
         state.lastKey = key.description
-      case .fileChanged:
+      case .followed:
         state.reloadDue = now + CheckState.debounceMs  // writers come in bursts; reload once
       case .signal(let sig):
         exitCode = 128 + sig
