@@ -387,6 +387,10 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     case .refused(let other): throw APIFailure.extensionRefused(code: 4_030_004, message: other.message)
     case .busy(let e), .failed(let e): throw APIFailure.unreadable(s.path, e.description)
     }
+    // Family members follow the purchaser's new date (Apple: automatically), through the same store.
+    let (directoryStore, name) = DirectorySubscriberStore.holding(s.path)
+    // A member that cannot follow (its own access ended) is its own business: the purchaser's answer stands.
+    _ = await FamilyExtension.extendMembers(after: saved, in: store ?? directoryStore, skipping: name, wall: wall)
     let t = saved.state.subscriber.latestTransaction
     return object([("originalTransactionId", .string(t?.originalTransactionId ?? originalId)),
                    ("webOrderLineItemId", .string(t?.webOrderLineItemId ?? "")), ("success", .bool(true)),

@@ -22,7 +22,7 @@ extension MassExtension {
     let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
       try decide(current, days: days, reason: reason, wall: wall, includes: includes, refusal: refusal)
     }
-    return outcome(result, refusal.value)
+    return withFamily(outcome(result, refusal.value)) { FamilyExtension.extendMembers(after: $0, in: store, skipping: name, wall: wall) }
   }
 
   /// The same for a subscriber of any store (`serve --db`'s is the team database).
@@ -32,7 +32,22 @@ extension MassExtension {
     let result = await store.update(existing: name) { (current) throws(ActionError) -> SubscriberEdit in
       try decide(current, days: days, reason: reason, wall: wall, includes: includes, refusal: refusal)
     }
-    return outcome(result, refusal.value)
+    let saved = outcome(result, refusal.value)
+    guard case .extended(let change) = saved else { return saved }
+    return withFamily(saved, await FamilyExtension.extendMembers(after: change, in: store, skipping: name, wall: wall))
+  }
+
+  /// A purchaser's extension extends its family members (Apple: automatically); their lines join
+  /// the purchaser's message, one a line.
+  private static func withFamily(_ saved: FileOutcome, _ members: (Change) -> [FamilyExtension.MemberOutcome]) -> FileOutcome {
+    guard case .extended(let change) = saved else { return saved }
+    return withFamily(saved, members(change))
+  }
+
+  private static func withFamily(_ saved: FileOutcome, _ members: [FamilyExtension.MemberOutcome]) -> FileOutcome {
+    guard case .extended(var change) = saved, !members.isEmpty else { return saved }
+    change.message += members.map { "\n  " + $0.line }.joined()
+    return .extended(change)
   }
 
   /// The decision on the locked state, for both: the extension, or the failure the eligibility

@@ -21,6 +21,11 @@ public enum MassExtension {
                            timing: any RenewalTiming = TimeRate.realTime) -> Outcome {
     let ctx = ActionContext(state: state, now: now, timing: timing)
     if state.subscriber.environment == .production { return .notIncluded(ActionError.productionData("Extending a renewal date").message) }
+    // A linked family member is extended with its purchaser (Apple: automatically), not as one of
+    // the request's subscribers: neither a success nor a FAILURE of its own.
+    if ctx.latest?.isFamilyShared == true, FamilyExtension.purchaser(of: state) != nil {
+      return .notIncluded("a family member: it follows its purchaser's extension")
+    }
     guard ctx.status == .active || ctx.status == .billingGracePeriod else {
       return .notIncluded("not an active subscriber (\(ctx.status.map { "\($0)" } ?? "never subscribed"))")
     }

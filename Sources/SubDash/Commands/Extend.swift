@@ -50,7 +50,13 @@ struct Extend: ParsableCommand {
     switch save(path, { state, now in
       Actions.apply(.extendRenewalDate(days: days, reason: code), to: state, at: now, timing: DashboardSession.timing(of: state))
     }) {
-    case .saved(let change): LineOut.stdout(change.message)
+    case .saved(let change):
+      LineOut.stdout(change.message)
+      // Family members in the same directory follow the purchaser (Apple extends them automatically).
+      let (store, name) = DirectorySubscriberStore.holding(path)
+      for member in FamilyExtension.extendMembers(after: change, in: store, skipping: name, wall: WallClock.now()) {
+        LineOut.stdout(member.line)
+      }
     case .refused(let message): LineOut.stderr("subdash: \(message)"); throw ExitCode(1)
     case .badFile(let message): LineOut.stderr("subdash: \(message)"); throw ExitCode(2)
     }
