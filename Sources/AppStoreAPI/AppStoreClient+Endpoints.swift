@@ -13,6 +13,12 @@ extension AppStoreClient {
                    path: "/inApps/v1/transactions/" + Self.segment(id))
   }
 
+  /// Get App Transaction Info (API 1.17): any transaction id of the customer.
+  public func appTransactionInfo(_ id: String, environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> [UInt8] {
+    try await send(endpoint: "Get App Transaction Info", environment: environment, method: .GET,
+                   path: "/inApps/v1/transactions/appTransactions/" + Self.segment(id))
+  }
+
   /// Look Up Order ID exists in production only.
   public func lookUpOrder(_ orderID: String) async throws(AppStoreAPIError) -> [UInt8] {
     try await send(endpoint: "Look Up Order ID", environment: .production, method: .GET,

@@ -15,6 +15,9 @@ public struct FetchResult: Sendable {
   public let responses: [Response]
   public let transactionCount: Int
   public let notificationCount: Int
+  /// Get App Transaction Info's answer (`{"signedAppTransactionInfo": …}`), nil when the server
+  /// has none for the customer (404) or does not know the endpoint.
+  public var appTransaction: [UInt8]? = nil
 }
 
 public enum EnvironmentChoice: String, Sendable, CaseIterable {
@@ -48,7 +51,8 @@ public struct Fetcher: Sendable {
     let rest = try await fetch(transactionID: id, environment: .production)
     return FetchResult(environment: rest.environment, transactionID: id, orderID: orderID,
                        responses: [.init(endpoint: "Look Up Order ID", body: lookup)] + rest.responses,
-                       transactionCount: rest.transactionCount, notificationCount: rest.notificationCount)
+                       transactionCount: rest.transactionCount, notificationCount: rest.notificationCount,
+                       appTransaction: rest.appTransaction)
   }
 
   /// `auto` asks production first and sandbox only on Apple's TransactionIdNotFound (4040010), as Apple recommends.
@@ -88,6 +92,7 @@ public struct Fetcher: Sendable {
         + "\(Instant(ms: (now.timeIntervalSince1970 * 1000).rounded(.down))) (the server keeps \(environment == .production ? 180 : 30) days; older ones are not in its history)")
     }
     let refunds = try await client.refundHistory(id, environment: environment)
+    let appTransaction = try await appTransactionInfo(id, environment)
     var responses: [FetchResult.Response] = [.init(endpoint: "Get Transaction Info", body: info),
                                              .init(endpoint: "Get All Subscription Statuses", body: statuses)]
     responses += history.map { .init(endpoint: "Get Transaction History", body: $0) }
@@ -96,7 +101,22 @@ public struct Fetcher: Sendable {
     try checkBundle(responses, environment)
     return FetchResult(environment: environment, transactionID: id, orderID: nil, responses: responses,
                        transactionCount: Self.count(history, key: "signedTransactions"),
-                       notificationCount: Self.count(notifications, key: "notificationHistory"))
+                       notificationCount: Self.count(notifications, key: "notificationHistory"), appTransaction: appTransaction)
+  }
+
+  /// Get App Transaction Info: since when the customer has the app, and their appTransactionId.
+  /// A 404 (no app transaction, 4040019, or a server without the endpoint) leaves it out: the
+  /// subscription data stands without it. Any other failure fails the fetch like every call.
+  func appTransactionInfo(_ id: String, _ environment: AppStoreEnvironment) async throws(AppStoreAPIError) -> [UInt8]? {
+    do {
+      let body = try await client.appTransactionInfo(id, environment: environment)
+      try checkBundle([.init(endpoint: "Get App Transaction Info", body: body)], environment)
+      return body
+    } catch {
+      guard case .apple(_, _, 404, _, _) = error else { throw error }
+      progress("app transaction: none (HTTP 404)")
+      return nil
+    }
   }
 
   /// Every answer is the credentials' app's, or the fetch fails before anything is written.

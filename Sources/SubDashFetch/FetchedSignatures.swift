@@ -16,8 +16,8 @@ struct FetchedSignatures: SignedDataChecking {
   static func verify(_ result: FetchResult, verifier: JWSVerifier) async -> FetchedSignatures {
     var verdicts: [String: SignatureVerdict] = [:]
     var pending: [String] = []
-    for response in result.responses {
-      if let json = try? JSONSerialization.jsonObject(with: Data(response.body)) { collect(json, into: &pending) }
+    for body in result.responses.map(\.body) + (result.appTransaction.map { [$0] } ?? []) {
+      if let json = try? JSONSerialization.jsonObject(with: Data(body)) { collect(json, into: &pending) }
     }
     while let jws = pending.popLast() {
       if verdicts[jws] != nil { continue }

@@ -29,11 +29,19 @@ enum FetchedState {
     let original = originalTransactionID(result) ?? result.transactionID
     let options = Importer.Options(originalTransactionId: original, checker: checker)
     let merged = try Importer.merge(inputs: inputs(result), options: options)
+    // Checked before anything is written: a bad app transaction stops the fetch like a bad page.
+    let app = try result.appTransaction.map {
+      try FetchedAppTransaction(response: $0, checker: checker, bundleId: merged.latestTransaction?.bundleId ?? merged.transactions.last?.bundleId ?? "",
+                                environment: result.environment.displayName)
+    }
     let catalog = try catalogPath.map { catalogPath throws(StateFileError) in try Importer.catalogChoice(catalogPath: catalogPath, statePath: path) }
     let origin = FetchOrigin(transactionId: result.transactionID, orderId: result.orderID, environment: result.environment.displayName,
                              baseURL: baseURL, roots: roots.map(absolute), fetchedDate: Instant(ms: (now.timeIntervalSince1970 * 1000).rounded()))
     // How to fetch again is recorded in the same locked write as what was fetched.
-    let written = try Importer.write(merged, to: path, catalog: catalog) { document in origin.write(into: &document) }
+    let written = try Importer.write(merged, to: path, catalog: catalog) { document in
+      origin.write(into: &document)
+      app?.write(into: &document)
+    }
     return Written(created: written.created, newTransactions: written.newTransactions, newNotifications: written.newNotifications)
   }
 
