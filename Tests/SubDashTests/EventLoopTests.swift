@@ -115,6 +115,24 @@ func signalSelf(_ sig: Int32) { _ = pthread_kill(pthread_self(), sig) }
     #expect(seen == [.followed([.changed("state.json")])])  // no .tick: the caller never asked for one
   }
 
+  /// The list's follow: every state file of the directory, woken by inotify's names or, without
+  /// it, by the directory's stat poll; hidden temporary files are never subscribers.
+  @Test(arguments: [true, false]) func theListsFollowReportsANewStateFile(inotify: Bool) {
+    let dir = TempDir()
+    dir.write("a.json", "1")
+    let term = FakeTerminal()
+    let store = DirectorySubscriberStore(directory: dir.path)
+    let follower = store.follower(watch: FileWatcher(directory: dir.path, useInotify: inotify))
+    dir.write(".b.json.tmp", "2")
+    dir.rename(".b.json.tmp", "b.json")
+    var seen: [LoopEvent] = []
+    EventLoop(terminal: term, signals: nil, follower: follower, ttyFD: term.readFD).run { event in
+      seen.append(event)
+      return .stop
+    }
+    #expect(seen == [.followed([.changed("b.json")])])
+  }
+
   @Test func signalsBecomeEventsAndSuspendResizeAndContinueAreHandled() throws {
     let signals = try SignalWatcher(signals: [SIGUSR1, SIGWINCH, SIGTSTP, SIGCONT])
     let term = FakeTerminal()
