@@ -118,26 +118,15 @@ let package = Package(
       dependencies: ["AppStoreAPI", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashFetch"
     ),
-    // A loopback App Store Server API for tests and the e2e script; checks the bearer JWT like Apple.
-    // The App Store Server API's bearer JWT, checked as Apple checks it (the mock and `subdash serve`).
-    .target(name: "AppStoreAuth", dependencies: ["DashModel", .product(name: "Crypto", package: "swift-crypto")]),
-    .target(
-      name: "MockAppStore",
-      dependencies: [
-        "AppStoreAuth", "DashModel",
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdTLS", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
-      ]
-    ),
-    .executableTarget(name: "SubDashMockAppStore", dependencies: ["MockAppStore", "AppStoreAuth", "AppStoreSigning"]),
+    // The client is tested against `subdash serve` itself (LocalAppStoreAPI behind subdash-listen's
+    // request handling, over HTTP or HTTPS on loopback): its rate limit, --fault and token checks.
     .testTarget(
       name: "AppStoreAPITests",
       dependencies: [
-        "AppStoreAPI", "MockAppStore", "AppStoreAuth", "AppStoreSigning", "subdash-fetch", "DashModel",
+        "AppStoreAPI", "LocalAppStoreAPI", "AppStoreSigning", "subdash-fetch", "subdash-listen", "DashModel",
         .product(name: "X509", package: "swift-certificates"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
     .testTarget(
@@ -169,13 +158,17 @@ let package = Package(
     // The App Store Server API answered from a directory of state files, signed by the local CA
     // (`subdash serve`, `listen --serve-api`): requests in, answers out; subdash-listen's server hands
     // it requests. What it sends (test notifications, Retention Messaging performance tests) goes
-    // through NotificationDelivery's sender.
-    .target(name: "LocalAppStoreAPI", dependencies: ["AppStoreAuth", "AppStoreSigning", "DashModel", "NotificationDelivery"]),
+    // through NotificationDelivery's sender. Bearer tokens are checked here as Apple checks them
+    // (BearerCheck, swift-crypto): only the server checks them.
+    .target(
+      name: "LocalAppStoreAPI",
+      dependencies: ["AppStoreSigning", "DashModel", "NotificationDelivery", .product(name: "Crypto", package: "swift-crypto")]
+    ),
     // `subdash listen`: the HTTP server (Hummingbird) around NotificationReceiver, exec'd by `subdash`.
     .executableTarget(
       name: "subdash-listen",
       dependencies: [
-        "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase", "LocalAppStoreAPI", "AppStoreAuth", "NotificationDelivery", "CommandLineStyle",
+        "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase", "LocalAppStoreAPI", "NotificationDelivery", "CommandLineStyle",
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -214,7 +207,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LocalAppStoreAPITests",
-      dependencies: ["LocalAppStoreAPI", "AppStoreAuth", "AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: ["LocalAppStoreAPI", "AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]
     ),
     .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel", "DashView", "DashRuntime"]),
     .testTarget(name: "SubscriberIndexTests", dependencies: ["SubscriberIndex", "DashView", "DashModel"]),

@@ -1,4 +1,3 @@
-import AppStoreAuth
 import AppStoreSigning
 import ArgumentParser
 import Crypto
@@ -64,6 +63,8 @@ struct ListenCommand: AsyncParsableCommand {
   var notify: String?
   @Option(name: .customLong("rate-limit"), help: ArgumentHelp("With --serve-api: requests a second per endpoint; more are refused with 429, 4290000 and Retry-After, as Apple does.", valueName: "N/s"))
   var rateLimit: String?
+  @Option(name: .customLong("fault"), help: ArgumentHelp("With --serve-api: the next request meets this failure instead of its answer: STATUS[:CODE] (500:5000001, 503) or delay:SECONDS; repeatable, met in order.", valueName: "FAULT"))
+  var faults: [String] = []
 
   func validate() throws {
     let namesDatabase = database != nil || databaseFile != nil
@@ -76,8 +77,11 @@ struct ListenCommand: AsyncParsableCommand {
       guard keyId != nil, issuerId != nil, key != nil, bundleId != nil else {
         throw ValidationError("the API (subdash serve) checks bearer tokens as Apple does: give --key-id, --issuer-id, --key FILE and --bundle-id")
       }
-    } else if keyId != nil || issuerId != nil || key != nil || ca != nil || appAppleId != nil || notify != nil || rateLimit != nil {
-      throw ValidationError("--key-id, --issuer-id, --key, --ca, --app-apple-id, --notify and --rate-limit go with --serve-api")
+    } else if keyId != nil || issuerId != nil || key != nil || ca != nil || appAppleId != nil || notify != nil || rateLimit != nil || !faults.isEmpty {
+      throw ValidationError("--key-id, --issuer-id, --key, --ca, --app-apple-id, --notify, --rate-limit and --fault go with --serve-api")
+    }
+    for fault in faults where LocalAppStoreAPI.Fault(fault) == nil {
+      throw ValidationError("--fault \(LogText.clip(fault, limit: 40)): give STATUS[:CODE] (400…599, an Apple code of that status: 500:5000001) or delay:SECONDS (up to 600)")
     }
     if let rateLimit, LocalAppStoreAPI.rateLimit(rateLimit) == nil { throw ValidationError("--rate-limit must be N/s with N 1…9999999 (e.g. 5/s)") }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
@@ -151,9 +155,11 @@ struct ListenCommand: AsyncParsableCommand {
   func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender, store: (any SubscriberStore)? = nil) throws -> LocalAppStoreAPI {
     guard let keyId, let issuerId, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
     let check = BearerCheck(publicKey: try bearerKey(), keyID: keyId, issuerID: issuerId, bundleID: bundleId)
-    return LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify,
-                                                                                rateLimit: rateLimit.flatMap(LocalAppStoreAPI.rateLimit)),
-                            authority: authority, sender: sender, store: store)
+    let api = LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify,
+                                                                                    rateLimit: rateLimit.flatMap(LocalAppStoreAPI.rateLimit)),
+                               authority: authority, sender: sender, store: store)
+    api.inject(faults.compactMap(LocalAppStoreAPI.Fault.init))
+    return api
   }
 
   /// The key bearer tokens are checked with, from `--key`. A private key is a secret: refused when
@@ -244,22 +250,8 @@ struct ListenCommand: AsyncParsableCommand {
                             idleTimeout: amount(idleTimeout))
   }
 
-  /// An App Store Server API request: bodies are small JSON objects (64 KiB at most).
-  func answer(_ api: LocalAppStoreAPI, _ request: Request) async throws -> Response {
-    var request = request
-    let body: ByteBuffer
-    do { body = try await request.collectBody(upTo: 64 << 10) } catch {
-      log("413 \(request.method) \(LogText.clip(request.uri.path, limit: 120)): body over 64 KiB")
-      return Response(status: .contentTooLarge)
-    }
-    let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-    let answer = await api.respond(.init(method: request.method.rawValue, path: request.uri.path, query: query,
-                                         authorization: request.headers[.authorization], body: Array(buffer: body)))
-    log("api: " + answer.log)
-    var headers: HTTPFields = answer.body.isEmpty ? [:] : [.contentType: "application/json"]
-    if let retry = answer.retryAfter { headers[.retryAfter] = String(retry) }
-    return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
-  }
+  /// An App Store Server API request (APIExchange.swift).
+  func answer(_ api: LocalAppStoreAPI, _ request: Request) async throws -> Response { await APIExchange.answer(api, request, log: log) }
 
   func log(_ line: String) { FileHandle.standardError.write(Data("\(logPrefix): \(line)\n".utf8)) }
 

@@ -2,7 +2,7 @@
 import Crypto
 import DashModel
 import Foundation
-import MockAppStore
+import LocalAppStoreAPI
 import Testing
 
 @Suite("The bearer token Apple wants")

@@ -2,7 +2,6 @@ import AppStoreAPI
 import AppStoreSigning
 import DashModel
 import Foundation
-import MockAppStore
 import Testing
 @testable import subdash_fetch
 
@@ -10,11 +9,10 @@ import Testing
 struct FetchedSignaturesTests {
   func fetch(signedBy ca: LocalCertificateAuthority) async throws -> FetchResult {
     let team = Team()
-    let mock = MockAppStore(check: team.check, signer: { (try? ca.sign(payloadJSON: Array($0.utf8))) ?? "" })
-    mock.add(.monthly(originalTransactionID: "2000000600", renewals: 2, environment: "Sandbox"), environment: "sandbox")
-    return try await withMockServer(mock) { url in
+    let server = try LocalServer(team, authority: ca)
+    return try await server.run { url in
       try await withClient(team, url, clock: RecordedSleeps().clock()) { client in
-        try await Fetcher(client: client).fetch(transactionID: "2000000600", choice: .sandbox)
+        try await Fetcher(client: client).fetch(transactionID: Customer.active, choice: .sandbox)
       }
     }
   }
@@ -25,7 +23,7 @@ struct FetchedSignaturesTests {
     let result = try await fetch(signedBy: ca)
     let verifier = try JWSVerifier(extraRoots: [TrustedRoot(certificate: ca.root, name: "test root")])
     let signatures = await FetchedSignatures.verify(result, verifier: verifier)
-    // 3 history transactions, the status and info ones, 1 renewal info, 3 notifications and the transactions nested in them.
+    // 5 history transactions, the status and info ones, 1 renewal info, the notifications and the transactions nested in them.
     #expect(signatures.verdicts.count >= 7)
     #expect(signatures.verdicts.values.allSatisfy { $0 == .trustedRoot(environment: "Sandbox") })
   }

@@ -1,7 +1,6 @@
 import AppStoreAPI
 import Crypto
 import Foundation
-import MockAppStore
 import NIOSSL
 import Testing
 import X509
@@ -53,17 +52,15 @@ struct TLSRootTests {
   func rootIsNeeded() async throws {
     let server = try PrivateServer()
     let team = Team()
-    let mock = MockAppStore(check: team.check)
-    mock.add(.monthly(originalTransactionID: "2000000700", renewals: 0, environment: "Production"), environment: "production")
-    let tls = server.tls
+    let local = try LocalServer(team)
     let root = server.rootPEMPath
-    let (trusted, refused) = try await withMockServer(mock, tls: tls) { url in
+    let (trusted, refused) = try await local.run(tls: server.tls) { url in
       #expect(url.hasPrefix("https://127.0.0.1:"))
       let body = try await withClient(team, url, clock: RecordedSleeps().clock(), trustRootFiles: [root]) { client in
-        try await client.transactionInfo("2000000700", environment: .production)
+        try await client.transactionInfo(Customer.active, environment: .sandbox)
       }
       let error = try await withClient(team, url, clock: RecordedSleeps().clock(), retry: RetryPolicy(maxAttempts: 1)) { client in
-        await fetchError { _ = try await client.transactionInfo("2000000700", environment: .production) }
+        await fetchError { _ = try await client.transactionInfo(Customer.active, environment: .sandbox) }
       }
       return (body, error)
     }

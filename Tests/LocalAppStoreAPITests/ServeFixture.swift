@@ -1,4 +1,3 @@
-import AppStoreAuth
 import AppStoreSigning
 import Crypto
 import DashModel

@@ -7,7 +7,7 @@ struct Serve: ParsableCommand {
     commandName: "serve",
     abstract: "Answer the App Store Server API for the subscribers in DIR, signed by the local test CA, and receive notifications (runs subdash-listen --serve-api).")
 
-  @Argument(parsing: .captureForPassthrough, help: "--port PORT --key-id KID --issuer-id ISS --key FILE.p8 --bundle-id ID [--ca DIR] [--notify URL] [--app-apple-id N] [--rate-limit N/s] DIR.")
+  @Argument(parsing: .captureForPassthrough, help: "--port PORT --key-id KID --issuer-id ISS --key FILE.p8 --bundle-id ID [--ca DIR] [--notify URL] [--app-apple-id N] [--rate-limit N/s] [--fault FAULT]... DIR.")
   var arguments: [String] = []
 
   func run() throws {
@@ -44,6 +44,9 @@ struct Serve: ParsableCommand {
                            writes go to each subscriber's row under its lock (docs/serve.md).
       --rate-limit N/s     At most N requests a second per endpoint; more get Apple's 429 (4290000)
                            with Retry-After (UNIX ms), so clients' retries can be tested.
+      --fault FAULT        The next request meets this failure first: STATUS:CODE (500:5000001, with
+                           Apple's error body), STATUS (503, no body) or delay:SECONDS; repeatable,
+                           met in order (docs/notifications.md).
       --max-connections N, --idle-timeout S   Connection limits (see subdash listen --help).
 
     ENDPOINTS (production /inApps/..., sandbox /sandbox/inApps/...): Get All Subscription Statuses,
