@@ -74,7 +74,8 @@ let package = Package(
     // apart so GRDB and Foundation never reach DashModel, DashView or `subdash show`'s start-up.
     .target(
       name: "SubscriberIndex",
-      dependencies: ["DashModel", "DashView", .product(name: "GRDB", package: "GRDB.swift")]
+      // GRDBSQLite: the rows of a list are read straight from SQLite's columns (DirectoryStore.list).
+      dependencies: ["DashModel", "DashView", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
     ),
     // App Store JWS: verify ES256 + x5c chains to Apple Root CA - G3 (or extra roots), and a local
     // test CA that signs like the App Store. Heavy crypto lives here, never in DashModel.

@@ -1,6 +1,7 @@
 import DashModel
 import DashView
 import GRDB
+import GRDBSQLite
 
 /// The `subscriber` table: one `ListRow` per file, with the file's stamp. Columns rather than a
 /// JSON blob, so a future query can filter in SQL (status, product, ids) on indexes.
@@ -62,6 +63,36 @@ enum IndexRow {
     r.simulatedNow = (row[13] as Double?).map(Instant.init(ms:))
     r.changesAt = (row[14] as Double?).map(Instant.init(ms:))
     return r
+  }
+
+  /// The same row read straight from a stepped statement over `columns` (DirectoryStore.list).
+  /// A NULL where text belongs reads as empty, and an unknown status as a file error, rather
+  /// than trapping on a damaged index.
+  static func decode(_ s: OpaquePointer) -> ListRow {
+    var r = ListRow(file: text(s, 0) ?? "", status: ListStatus(rawValue: text(s, 5) ?? "") ?? .fileError)
+    r.originalTransactionId = text(s, 1)
+    r.appAccountToken = text(s, 2)
+    r.productId = text(s, 3)
+    r.productName = text(s, 4)
+    if let dueKind = text(s, 6), let kind = ListRow.Due.Kind(rawValue: dueKind), let dueMs = real(s, 7) { r.due = .init(kind, Instant(ms: dueMs)) }
+    r.flags = pieces(text(s, 8) ?? "").compactMap { ListFlag(rawValue: $0) }
+    r.lastEvent = text(s, 9)
+    r.lastEventDate = real(s, 10).map(Instant.init(ms:))
+    r.otherIds = pieces(text(s, 11) ?? "")
+    r.error = text(s, 12)
+    r.simulatedNow = real(s, 13).map(Instant.init(ms:))
+    r.changesAt = real(s, 14).map(Instant.init(ms:))
+    return r
+  }
+
+  private static func text(_ s: OpaquePointer, _ column: Int32) -> String? {
+    guard sqlite3_column_type(s, column) != SQLITE_NULL, let bytes = sqlite3_column_text(s, column) else { return nil }
+    let count = Int(sqlite3_column_bytes(s, column))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: max(0, count)), as: UTF8.self)
+  }
+
+  private static func real(_ s: OpaquePointer, _ column: Int32) -> Double? {
+    sqlite3_column_type(s, column) == SQLITE_NULL ? nil : sqlite3_column_double(s, column)
   }
 
   /// Splits a stored list on its U+0001 separator by bytes (100,000 rows are decoded per open;

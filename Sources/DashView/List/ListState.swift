@@ -61,11 +61,14 @@ public struct ListState: Equatable, Sendable {
     // many times over (a quarter of the list's first screen, issue 23).
     var ids = [String: Int](minimumCapacity: newRows.count)
     var files = [String: Int](minimumCapacity: newRows.count)
-    for (i, r) in newRows.enumerated() {
-      counts[r.status, default: 0] += 1
-      if let id = r.originalTransactionId { ids[id, default: 0] += 1 }
+    // By index, reading the three fields: a loop variable would copy (retain and release) every
+    // field of every row.
+    for i in newRows.indices {
+      counts[newRows[i].status, default: 0] += 1
+      if let id = newRows[i].originalTransactionId { ids[id, default: 0] += 1 }
       // The first row of a file name wins, as before.
-      if let earlier = files.updateValue(i, forKey: r.file) { files[r.file] = earlier }
+      let file = newRows[i].file
+      if let earlier = files.updateValue(i, forKey: file) { files[file] = earlier }
     }
     idCounts = ids
     byFile = files
