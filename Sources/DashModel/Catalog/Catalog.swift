@@ -9,6 +9,8 @@ public struct Catalog: Equatable, Sendable {
   /// Built by `subdash import` from transactions, not from a .storekit file: levels are unknown,
   /// so plan actions refuse to run (`_derivedFromTransactions`, docs/import.md).
   public var derivedFromTransactions: Bool
+  /// Consumables, non-consumables and non-renewing subscriptions: listed, never plans to switch to.
+  public var otherProducts: [OtherProduct] = []
 
   public init(groups: [SubscriptionGroup], settings: StoreKitSettings = StoreKitSettings(), formatVersion: String? = nil, derivedFromTransactions: Bool = false) {
     self.groups = groups
@@ -23,6 +25,12 @@ public struct Catalog: Equatable, Sendable {
     guard let id else { return nil }
     for g in groups { if let p = g.subscriptions.first(where: { $0.productID == id }) { return p } }
     return nil
+  }
+
+  /// The consumable, non-consumable or non-renewing subscription with this id.
+  public func otherProduct(_ id: String?) -> OtherProduct? {
+    guard let id else { return nil }
+    return otherProducts.first { $0.productID == id }
   }
 
   public func group(of productId: String?) -> SubscriptionGroup? {

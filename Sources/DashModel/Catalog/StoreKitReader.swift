@@ -1,5 +1,6 @@
-/// Reads the subscription part of an Xcode `.storekit` file (format 3, 4 and 5) as it is.
-/// The same reader serves an inline catalog in the state file, which uses the same keys.
+/// Reads an Xcode `.storekit` file (format 3, 4 and 5) as it is: its subscription groups, and its
+/// consumables, non-consumables and non-renewing subscriptions (`OtherProduct`, shown, not
+/// simulated). The same reader serves an inline catalog in the state file, which uses the same keys.
 public enum StoreKitReader {
   public static func read(_ r: ObjectReader) throws(DecodeError) -> Catalog {
     var settings = StoreKitSettings()
@@ -16,6 +17,10 @@ public enum StoreKitReader {
       version = "\(try v.int("major") ?? 0).\(try v.int("minor") ?? 0)"
     }
     let groups = try r.objects("subscriptionGroups") { (g) throws(DecodeError) in try readGroup(g) } ?? []
+    let products = try r.objects("products") { (p) throws(DecodeError) in try readOtherProduct(p, defaultType: nil) } ?? []
+    let nonRenewing = try r.objects("nonRenewingSubscriptions") { (p) throws(DecodeError) in
+      try readOtherProduct(p, defaultType: "NonRenewingSubscription")
+    } ?? []
     var seen: Set<String> = []
     for g in groups {
       for p in g.subscriptions {
@@ -24,8 +29,16 @@ public enum StoreKitReader {
         }
       }
     }
-    return Catalog(groups: groups, settings: settings, formatVersion: version,
-                   derivedFromTransactions: try r.bool("_derivedFromTransactions") ?? false)
+    // One product id names one product: a transaction for it must not read as two things.
+    for (key, list) in [("products", products), ("nonRenewingSubscriptions", nonRenewing)] {
+      for p in list where !seen.insert(p.productID).inserted {
+        throw DecodeError(r.path.appending(key), "product id \"\(p.productID)\" appears twice")
+      }
+    }
+    var catalog = Catalog(groups: groups, settings: settings, formatVersion: version,
+                          derivedFromTransactions: try r.bool("_derivedFromTransactions") ?? false)
+    catalog.otherProducts = products + nonRenewing
+    return catalog
   }
 
   static func readGroup(_ g: ObjectReader) throws(DecodeError) -> SubscriptionGroup {

@@ -13,6 +13,9 @@ public enum PurchaseVerdict: Equatable, Sendable {
     guard let t = state.subscriber.latestTransaction else { return nil }
     let id = t.productId ?? "(no productId)"
     if let type = t.type, type != autoRenewable { return .notASubscription(type: type, productId: id) }
+    // A transaction without a `type` (older or partial data) whose product the catalog lists as a
+    // consumable, non-consumable or non-renewing subscription is that.
+    if let other = state.catalog.otherProduct(t.productId) { return .notASubscription(type: other.kind.transactionType, productId: id) }
     // A catalog derived from the transactions holds every product they name; a .storekit file
     // given with --catalog may not.
     if let pid = t.productId, state.catalog.product(pid) == nil { return .unknownProduct(pid) }
@@ -20,7 +23,9 @@ public enum PurchaseVerdict: Equatable, Sendable {
   }
 
   /// `show --json`'s `purchase`: the latest transaction's product and type, and two flags a
-  /// script can test (`autoRenewableSubscription`, `inCatalog`); nil without a transaction.
+  /// script can test (`autoRenewableSubscription`, `inCatalog`), with the catalog's `displayName`
+  /// and `catalogType` for a product it lists outside its subscription groups; nil without a
+  /// transaction.
   public static func json(_ state: SubscriptionState) -> JSON? {
     guard let t = state.subscriber.latestTransaction else { return nil }
     let verdict = of(state)
@@ -28,7 +33,14 @@ public enum PurchaseVerdict: Equatable, Sendable {
     w.set("productId", t.productId)
     w.set("type", t.type)
     if case .notASubscription? = verdict { w.set("autoRenewableSubscription", false) } else { w.set("autoRenewableSubscription", true) }
-    w.set("inCatalog", t.productId.map { state.catalog.product($0) != nil } ?? false)
+    let other = state.catalog.otherProduct(t.productId)
+    w.set("inCatalog", t.productId.map { state.catalog.product($0) != nil || other != nil } ?? false)
+    // What the catalog calls it, when it lists it as a consumable, non-consumable or
+    // non-renewing subscription.
+    if let other {
+      w.set("displayName", other.displayName)
+      w.set("catalogType", other.kind.transactionType)
+    }
     switch verdict {
     case .notASubscription?: w.set("verdict", "notASubscription")
     case .unknownProduct?: w.set("verdict", "unknownProduct")

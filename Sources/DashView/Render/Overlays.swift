@@ -208,9 +208,12 @@ enum Overlays {
     let currency = PlanText.currency(vm)
     // Narrow boxes give each item two rows: its name, then what choosing it would do.
     let perItem = min(c.frame.width - 2, 76) < 60 ? 2 : 1
-    let r = centred(c, width: 76, lines: picker.items.count * perItem + 1)
+    // The buy list holds plans only; what else the catalog sells is said under it, not offered.
+    let note = picker.kind == .buy ? OtherProductsText.buyNote(vm.state.catalog) : nil
+    let noteRows = note == nil ? 0 : 1
+    let r = centred(c, width: 76, lines: picker.items.count * perItem + 1 + noteRows)
     c.box(r, title: picker.kind.title)
-    let visible = max(1, (r.height - 3) / perItem)
+    let visible = max(1, (r.height - 3 - noteRows) / perItem)
     let start = picker.selection >= visible ? picker.selection - visible + 1 : 0
     for (row, i) in (start..<min(picker.items.count, start + visible)).enumerated() {
       let item = picker.items[i]
@@ -221,6 +224,7 @@ enum Overlays {
       if selected { lines = lines.map { $0.styled { $0.reverse = true } } }
       for (k, line) in lines.enumerated() { c.draw(line, x: r.x + 1, y: r.y + 1 + row * perItem + k, width: r.width - 2) }
     }
+    if let note, r.height > 4 { c.draw(Line(note, Style(.dim)), x: r.x + 2, y: r.maxY - 3, width: r.width - 4) }
     let hint = Line([Run("Enter", Style(.keyHint, bold: true)), Run(" choose   "), Run("Esc", Style(.keyHint, bold: true)), Run(" cancel")])
     c.draw(hint, x: r.x + 2, y: r.maxY - 2, width: r.width - 4)
   }

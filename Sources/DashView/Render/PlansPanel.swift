@@ -1,7 +1,8 @@
 import DashModel
 
 /// The group's tiers by level, the current one marked ●, a pending one ◆, and for each what
-/// choosing it would do now (from the model's preview).
+/// choosing it would do now (from the model's preview); under them the catalog's products that
+/// are not plans (consumables, non-consumables, non-renewing subscriptions).
 enum PlansPanel {
   static func title(_ vm: ViewModel) -> String {
     vm.report.group.map { "Plans in \($0.name)" } ?? "Plans"
@@ -9,7 +10,8 @@ enum PlansPanel {
 
   static func lines(_ vm: ViewModel, _ ui: UIState, width: Int, glyphs g: Glyphs) -> [Line] {
     let r = vm.report
-    guard let group = r.group ?? vm.state.currentGroup else { return [Line("no subscription group in the catalog", Style(.dim))] }
+    let others = OtherProductsText.lines(vm.state.catalog, currency: PlanText.currency(vm), glyphs: g)
+    guard let group = r.group ?? vm.state.currentGroup else { return [Line("no subscription group in the catalog", Style(.dim))] + others }
     let tiers = group.tiers
     let current = r.product
     let pendingId = r.pendingChange?.toProductId ?? {
@@ -50,7 +52,7 @@ enum PlansPanel {
       return Line(spans)
     }
     if let sharedRefusal { lines.append(Line("no plan change: " + sharedRefusal, Style(.dim))) }
-    return lines
+    return lines + others
   }
 
   /// What choosing `p` would do; `subscriptionWide` when the refusal is about the subscription

@@ -5,8 +5,10 @@ import DashModel
 /// One verdict for the whole screen: the banner, the plan panel and the keys all say the same
 /// thing, instead of "EXPIRED" above "never subscribed" and a refund key for a stranger's product.
 enum ForeignPurchase: Equatable {
-  /// `type` is Apple's `type` ("Consumable", "Non-Consumable", "Non-Renewing Subscription").
-  case notASubscription(type: String, productId: String)
+  /// `type` is Apple's `type` ("Consumable", "Non-Consumable", "Non-Renewing Subscription");
+  /// `product` names it: the catalog's display name and the id ("500 coins (com.example.coins)")
+  /// when the catalog lists it, else the id.
+  case notASubscription(type: String, product: String)
   /// An auto-renewable subscription's product that is not in the catalog the file was read with.
   case unknownProduct(String)
 
@@ -15,7 +17,9 @@ enum ForeignPurchase: Equatable {
   /// The model's verdict (`PurchaseVerdict`, which `show --json` reports too).
   static func of(_ state: SubscriptionState) -> ForeignPurchase? {
     switch PurchaseVerdict.of(state) {
-    case .notASubscription(let type, let id)?: return .notASubscription(type: type, productId: id)
+    case .notASubscription(let type, let id)?:
+      guard let other = state.catalog.otherProduct(id), other.displayName != id else { return .notASubscription(type: type, product: id) }
+      return .notASubscription(type: type, product: "\(other.displayName) (\(id))")
     case .unknownProduct(let id)?: return .unknownProduct(id)
     case nil: return nil
     }
