@@ -43,13 +43,13 @@ struct DatabaseOption: ParsableArguments {
     }
     let parsed: DatabaseURL
     do { parsed = try DatabaseURL(text) } catch { throw failure(error) }
-    return parsed.withLibpqPassword(environment: environment) { FileHandle.standardError.write(Data("subdash db: \($0)\n".utf8)) }
+    return parsed.withLibpqPassword(environment: environment) { FileHandle.standardError.write(Data("subdash: \($0)\n".utf8)) }
   }
 }
 
 /// One line on stderr, then the error's exit code.
 func failure(_ error: DatabaseError) -> ExitCode {
-  FileHandle.standardError.write(Data("subdash db: \(error.description)\n".utf8))
+  FileHandle.standardError.write(Data("subdash: \(error.description)\n".utf8))
   return ExitCode(error.exitCode)
 }
 
@@ -130,7 +130,7 @@ struct Mirror: AsyncParsableCommand {
     try await withDatabase(url) { database in
       // Listen first, then export (DirectoryMirror): a change committed in between is rewritten,
       // never missed; a row NOTIFY brings is written only when newer than the directory's copy.
-      let mirror = DirectoryMirror(directory: directory) { FileHandle.standardError.write(Data("subdash db: \($0)\n".utf8)) }
+      let mirror = DirectoryMirror(directory: directory) { FileHandle.standardError.write(Data("subdash: \($0)\n".utf8)) }
       try await mirror.run(database) { count in
         // Unbuffered: the parent waits for this line before it opens the list.
         RowWrites.reply(.ready(count: count, directory: directory))

@@ -49,6 +49,9 @@ struct DeliverCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // A state file that is not there is one error line, before anything is made (a test CA
+    // created in a fresh home would print its trust lines above it).
+    guard FileManager.default.fileExists(atPath: file) else { throw Self.fail("\(file): no such state file; nothing was created") }
     let authority: LocalCertificateAuthority
     do { authority = try LocalCertificateAuthority.loadOrCreate(in: ca, trustedBy: "your server", say: Self.say) } catch {
       throw Self.fail("\(ca ?? LocalCertificateAuthority.defaultDirectory()): \(error)")
@@ -134,7 +137,7 @@ struct DeliverCommand: AsyncParsableCommand {
   }
 
   static func fail(_ message: String) -> ExitCode {
-    say("subdash deliver: " + message.split(whereSeparator: \.isNewline).joined(separator: " "))
+    say("subdash: " + message.split(whereSeparator: \.isNewline).joined(separator: " "))
     return ExitCode(2)
   }
 

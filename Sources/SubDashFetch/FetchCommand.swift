@@ -66,6 +66,12 @@ struct FetchCommand: AsyncParsableCommand {
     if orderID != nil, choice == .sandbox {
       throw ValidationError("--order-id works in production only (Apple has no sandbox Look Up Order ID)")
     }
+    // A URL no request can go to is said at once, not after four retries.
+    if let baseURL {
+      guard let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host?.isEmpty == false else {
+        throw ValidationError("--base-url must be an http:// or https:// URL with a host, not \(baseURL)")
+      }
+    }
     let progress = Progress(quiet: quiet)
     let result: FetchResult
     do {
@@ -88,10 +94,10 @@ struct FetchCommand: AsyncParsableCommand {
       }
     } catch let error as AppStoreAPIError {
       if refresh, case .credentials = error {
-        progress.always("subdash fetch: \(error.description); \(Self.refreshCredentialsHint)")
+        progress.always("subdash: \(error.description); \(Self.refreshCredentialsHint)")
         throw ExitCode(error.exitCode)
       }
-      progress.always("subdash fetch: \(error.description); \(output) was not written")
+      progress.always("subdash: \(error.description); \(output) was not written")
       throw ExitCode(error.exitCode)
     }
     let verifier: JWSVerifier
@@ -101,7 +107,7 @@ struct FetchCommand: AsyncParsableCommand {
         return try TrustedRoot(fileContents: [UInt8](data), source: path)
       })
     } catch {
-      progress.always("subdash fetch: \(error); \(output) was not written")
+      progress.always("subdash: \(error); \(output) was not written")
       throw ExitCode(2)
     }
     let signatures = await FetchedSignatures.verify(result, verifier: verifier)
@@ -111,7 +117,7 @@ struct FetchCommand: AsyncParsableCommand {
                                        catalogPath: catalog, now: Date())
     } catch {
       // Import and state-file errors already name the input or file, line and JSON path.
-      progress.always("subdash fetch: \(error)")
+      progress.always("subdash: \(error)")
       throw ExitCode(2)
     }
     // What changed first: the dashboard's refresh key shows this line on its status line.

@@ -39,7 +39,7 @@ struct TokenCommand: ParsableCommand {
         environment: ProcessInfo.processInfo.environment)
       token = try BearerToken(credentials: credentials).token(now: Date())
     } catch {
-      FileHandle.standardError.write(Data("subdash: token: \(error)\n".utf8))
+      FileHandle.standardError.write(Data("subdash: \(error)\n".utf8))
       throw ExitCode(2)
     }
     print(token)

@@ -255,8 +255,10 @@ struct ListenCommand: AsyncParsableCommand {
 
   func log(_ line: String) { FileHandle.standardError.write(Data("\(logPrefix): \(line)\n".utf8)) }
 
+  /// An error that ends the command: the one error prefix every subdash command uses (its log
+  /// lines keep `subdash listen:` / `subdash serve:`).
   func fail(_ message: String, code: Int32 = 2) -> ExitCode {
-    log(message)
+    FileHandle.standardError.write(Data("subdash: \(message)\n".utf8))
     return ExitCode(code)
   }
 }

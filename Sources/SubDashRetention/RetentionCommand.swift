@@ -65,7 +65,7 @@ struct RetentionCommand: AsyncParsableCommand {
   }
 
   static func fail(_ message: String) -> ExitCode {
-    say("subdash retention: " + message.split(whereSeparator: \.isNewline).joined(separator: " "))
+    say("subdash: " + message.split(whereSeparator: \.isNewline).joined(separator: " "))
     return ExitCode(2)
   }
 }

@@ -140,7 +140,7 @@ import Testing
     let url = template.replacingOccurrences(of: "PW", with: Self.password)
     let r = try CommandLineTests().run(["db", "export", "/nonexistent-subdash-dir", "--db", url])
     #expect(r.status == 64)
-    #expect(r.stderr.hasPrefix("subdash db: "))
+    #expect(r.stderr.hasPrefix("subdash: "))
     #expect(!r.stderr.contains(Self.password))
     #expect(r.stderr.contains("team:***@"))
   }

@@ -46,8 +46,8 @@ package final class BackgroundFetch {
     return .actionFailed(last.isEmpty ? "refresh failed (status \(ended.exitCode))" : Self.short(last))
   }
 
-  /// "subdash fetch: " is noise on the dashboard's own status line.
+  /// The error prefix "subdash: " is noise on the dashboard's own status line.
   package static func short(_ line: String) -> String {
-    line.hasPrefix("subdash fetch: ") ? String(line.dropFirst("subdash fetch: ".count)) : line
+    line.hasPrefix("subdash: ") ? String(line.dropFirst("subdash: ".count)) : line
   }
 }

@@ -48,7 +48,7 @@ struct SimulateClock {
     // The clock never moves back, so an --until in the past can only apply overdue events; say
     // so, rather than let "nothing was due" suggest the date was reached.
     if let until, let clock = try? readClock(opening: opening), until < clock {
-      LineOut.stderr("subdash simulate: --until \(Format.date(until)) is before the file's clock (\(Format.date(clock))); the clock never moves back")
+      LineOut.stderr("subdash: --until \(Format.date(until)) is before the file's clock (\(Format.date(clock))); the clock never moves back")
     }
     var done = 0
     // --fast stops at the last lifecycle event: win-back eligibility changes are invisible on

@@ -27,7 +27,7 @@ enum SimulateLongRun {
     guard let clock = try? Simulator.clock(state, opening: opening), until > clock,
           let size = try? Simulator.size(until: until, state, opening: opening, limit: limit),
           !size.complete else { return }
-    LineOut.stderr("subdash simulate: --until \(SimulateClock.when(until)) would apply more than \(counted(limit, "event")) (about \(size.estimate) at this file's rate); nothing was written. Give --max-events \(size.estimate + size.estimate / 10) (or more) to run it, or an earlier --until")
+    LineOut.stderr("subdash: --until \(SimulateClock.when(until)) would apply more than \(counted(limit, "event")) (about \(size.estimate) at this file's rate); nothing was written. Give --max-events \(size.estimate + size.estimate / 10) (or more) to run it, or an earlier --until")
     throw ExitCode(1)
   }
 }

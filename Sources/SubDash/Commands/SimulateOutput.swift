@@ -39,7 +39,7 @@ struct SimulateOutput {
     for (label, n) in s.notifications.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
       LineOut.stdout("  \(label): \(n)")
     }
-    for f in s.failures.prefix(10) { LineOut.stderr("subdash simulate: \(f)") }
+    for f in s.failures.prefix(10) { LineOut.stderr("subdash: \(f)") }
     if s.skipped > 0 { LineOut.stdout("  (\(counted(s.skipped, "mix event")) skipped: the subscriber's state did not allow it then)") }
     let rate = seconds > 0 ? Int((s.subscriberMonths / seconds).rounded()) : 0
     LineOut.stdout("\(counted(s.subscribers, "subscriber")) advanced; \(Int(s.subscriberMonths)) subscriber-months in \(String(format3(seconds))) s (\(rate) subscriber-months/s)")

@@ -18,32 +18,32 @@ struct SimulateScenario {
       let text = try ScenarioFile.read(path: script)
       scenario = try ScenarioParser.parse(text, fileName: PathName.fileName(of: script))
     } catch let e as ScenarioSyntaxError {
-      LineOut.stderr(e.description)
+      LineOut.stderr("subdash: " + e.description)
       return 2
     } catch let e as StateFileError {
-      LineOut.stderr(e.description)
+      LineOut.stderr("subdash: " + e.description)
       return 2
     } catch {
-      LineOut.stderr("\(script): cannot read the script: \(oneLine(error))")
+      LineOut.stderr("subdash: \(script): cannot read the script: \(oneLine(error))")
       return 2
     }
     var scratch: String?
     let statePath: String
     if let file {
       if scenario.createsFile, FileManager.default.fileExists(atPath: file) {
-        LineOut.stderr("\(file) already exists and the script builds its own starting file (catalog/state line); remove the file, or check the script on a scratch copy with --check SCRIPT (no FILE)")
+        LineOut.stderr("subdash: \(file) already exists and the script builds its own starting file (catalog/state line); remove the file, or check the script on a scratch copy with --check SCRIPT (no FILE)")
         return 2
       }
       statePath = file
     } else {
       guard scenario.createsFile else {
-        LineOut.stderr("\(scenario.fileName): the script has no catalog or state line, so it needs a FILE to run on")
+        LineOut.stderr("subdash: \(scenario.fileName): the script has no catalog or state line, so it needs a FILE to run on")
         return 2
       }
       // Private and unguessable (mkdtemp, 0700, checked ours), as every scratch directory.
       let dir: String
       do { dir = try PrivateDirectory.makeTemporary("subdash-scenario") } catch {
-        LineOut.stderr(error.description)
+        LineOut.stderr("subdash: " + error.description)
         return 2
       }
       scratch = dir
@@ -62,8 +62,7 @@ struct SimulateScenario {
       LineOut.stderr("\(scenario.fileName): ok (\(counted(report.steps, "step")), \(counted(report.expectations, "expectation")), \(counted(report.notifications, "notification")))")
       return 0
     } catch {
-      LineOut.stderr(error.description)
-      if scratch != nil { LineOut.stderr("scratch state kept at \(statePath)") }
+      LineOut.stderr("subdash: " + error.description + (scratch != nil ? " (scratch state kept at \(statePath))" : ""))
       return error.exitCode
     }
   }

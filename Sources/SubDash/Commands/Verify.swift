@@ -49,7 +49,15 @@ struct Verify: ParsableCommand {
     let allValid = runBlocking {
       var allValid = true
       for input in inputs {
-        for line in await Self.report(input: input, verifier: verifier, json: json) {
+        // An input that cannot be read is an error of the command (stderr, one line, the one
+        // prefix), not a verdict on signed data.
+        let bytes: [UInt8]
+        do throws(ImportError) { bytes = try Importer.readInput(input).bytes } catch {
+          LineOut.stderr("subdash: " + error.description)
+          allValid = false
+          continue
+        }
+        for line in await Self.report(input: input, bytes: bytes, verifier: verifier, json: json) {
           allValid = allValid && line.valid
           LineOut.stdout(line.text)
         }
@@ -65,8 +73,12 @@ struct Verify: ParsableCommand {
   }
 
   static func report(input: String, verifier: JWSVerifier, json: Bool) async -> [Line] {
+    await report(input: input, bytes: readInput(input), verifier: verifier, json: json)
+  }
+
+  static func report(input: String, bytes: [UInt8]?, verifier: JWSVerifier, json: Bool) async -> [Line] {
     let items: [SignedItem]
-    switch signedItems(readInput(input)) {
+    switch signedItems(bytes) {
     case .failure(let error): return [line(input, nil, .failure(error), json: json)]
     case .success(let found): items = found
     }
