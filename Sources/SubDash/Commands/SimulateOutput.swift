@@ -40,6 +40,14 @@ struct SimulateOutput {
       LineOut.stdout("  \(label): \(n)")
     }
     for f in s.failures.prefix(10) { LineOut.stderr("subdash: \(f)") }
+    if !s.cancelPages.isEmpty {
+      let fromServer = s.cancelPages.filter { $0.outcome?.offer?.source == .realtime }.count
+      let defaults = s.cancelPages.filter { $0.outcome?.offer?.source == .defaultMessage }.count
+      let sent = s.cancelPages.filter { $0.outcome?.requestIdentifier != nil }.count
+      LineOut.stdout("  cancel pages: \(s.cancelPages.count) (\(counted(sent, "realtime request")) sent; \(fromServer) chosen by the developer's server, "
+        + "\(defaults) default message, \(s.cancelPages.count - fromServer - defaults) none); every one cancelled")
+      for p in s.cancelPages.compactMap(\.problem).prefix(3) { LineOut.stderr("subdash: cancel page: \(p)") }
+    }
     if s.skipped > 0 { LineOut.stdout("  (\(counted(s.skipped, "mix event")) skipped: the subscriber's state did not allow it then)") }
     let rate = seconds > 0 ? Int((s.subscriberMonths / seconds).rounded()) : 0
     LineOut.stdout("\(counted(s.subscribers, "subscriber")) advanced; \(Int(s.subscriberMonths)) subscriber-months in \(String(format3(seconds))) s (\(rate) subscriber-months/s)")

@@ -31,15 +31,21 @@ struct SimulatePopulation {
     var failures: [String] = []
     /// Mix events the subscriber's state did not allow when they came (a refund after expiry).
     var skipped = 0
+    /// The cancel page each member who turned auto-renew off saw (issue 21 §2).
+    var cancelPages: [Population.RetentionShown] = []
   }
 
   func run() throws -> Summary {
-    let population = Population(directory: directory, count: count, seed: seed, mix: mix, months: months,
-                                template: DemoState.json, deliverTo: deliverTo)
+    var made = Population(directory: directory, count: count, seed: seed, mix: mix, months: months,
+                          template: DemoState.json, deliverTo: deliverTo)
+    // A member who turns auto-renew off goes through the cancel page as the dashboard's key and a
+    // scenario's cancel-page do: the realtime request to the developer's server, Apple's limit.
+    made.retentionAsker = { ScenarioRetentionAsker.ask(statePath: $0) }
+    let population = made
     var summary = Summary()
     do {
       if try population.subscribers().isEmpty {
-        try population.create()
+        summary.cancelPages = try population.create()
         summary.created = count
       }
     } catch { throw SimulateInputError(error.message) }

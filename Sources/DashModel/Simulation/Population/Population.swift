@@ -16,6 +16,11 @@ public struct Population: Sendable {
   /// Where each subscriber's notifications from this run go (`--deliver`): a delivery book is
   /// opened in every file at its history's end before the clock moves.
   public var deliverTo: String?
+  /// The App Store's cancel page for a member who turns auto-renew off (`subdash simulate` runs
+  /// `subdash-retention`, the dashboard's and scenarios' helper: with a realtime URL configured
+  /// beside the files, a signed realtime request within Apple's time limit; else the default
+  /// message). nil: the member turns auto-renew off with no cancel page, as before.
+  public var retentionAsker: (@Sendable (String) -> Result<RetentionOutcome, RetentionSetupError>)?
 
   public init(directory: String, count: Int, seed: UInt64, mix: PopulationMix, months: Int, template: String, deliverTo: String? = nil) {
     store = DirectorySubscriberStore(directory: directory)
@@ -44,21 +49,57 @@ public struct Population: Sendable {
 
   /// Creates the N members, each a new state file made under its lock with its starting settings
   /// (and, for a mix of products, its first purchase) in the same write.
-  public func create() throws(PopulationError) {
+  /// Returns what each churning member's cancel page showed (empty without `retentionAsker`).
+  @discardableResult
+  public func create() throws(PopulationError) -> [RetentionShown] {
     let members = try Members(self)
     var rng = SplitMix(seed: seed)
+    var shown: [RetentionShown] = []
     for i in 0..<count {
       let member = members.member(i, &rng)
+      // With a cancel page to show, the member is created with auto-renew on and goes to cancel
+      // afterwards, as a customer does: the App Store asks the developer's server first.
+      let cancelsLater = member.churns && retentionAsker != nil
       let result = store.update(member.name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
         guard current == nil else { return .leave }
-        return .create(try member.newSubscriber())
+        return .create(try member.newSubscriber(turningAutoRenewOff: !cancelsLater))
       }
       switch result {
-      case .created: continue
+      case .created: if cancelsLater { shown.append(try goToCancel(member.name)) }
       case .applied, .unchanged: throw PopulationError("\(member.name): exists already; a population is made only in a directory without state files")
       case .refused(let refusal): throw PopulationError("\(member.name): \(refusal.message)")
       case .busy(let e), .failed(let e): throw PopulationError(e.description)
       }
+    }
+    return shown
+  }
+
+  /// What a churning member's cancel page showed, and that the member cancelled all the same.
+  public struct RetentionShown: Sendable, Equatable {
+    public var name: String
+    public var outcome: RetentionOutcome?
+    /// Why no cancel page could be shown (the helper failed); the member cancelled anyway.
+    public var problem: String?
+  }
+
+  /// The member goes to cancel: the cancel page (asked of the developer's server, bounded), then
+  /// the member's drawn choice, which is to cancel: auto-renew off, through the store.
+  func goToCancel(_ name: String) throws(PopulationError) -> RetentionShown {
+    var shown = RetentionShown(name: name)
+    switch retentionAsker?(store.path(of: name)) {
+    case .success(let outcome)?: shown.outcome = outcome
+    case .failure(let problem)?: shown.problem = problem.description
+    case nil: break
+    }
+    let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
+      let now = (try Simulator.settings(current)).now ?? Instant(ms: 0)
+      return .save(try Actions.apply(.setAutoRenew(false), to: current, at: now, timing: TimeRate.realTime).get())
+    }
+    switch result {
+    case .applied, .created: return shown
+    case .unchanged: return shown
+    case .refused(let refusal): throw PopulationError("\(name): \(refusal.message)")
+    case .busy(let e), .failed(let e): throw PopulationError(e.description)
     }
   }
 

@@ -31,7 +31,9 @@ struct Members {
     let churns: Bool
 
     /// The member's file: its copy of the template with its starting change applied in memory.
-    func newSubscriber() throws(ActionError) -> NewSubscriber {
+    /// `turningAutoRenewOff` false: a churning member is made with auto-renew on, to go to cancel
+    /// after its file exists (`Population.goToCancel`).
+    func newSubscriber(turningAutoRenewOff: Bool = true) throws(ActionError) -> NewSubscriber {
       let state: SubscriptionState
       do { state = try Population.decodeTemplate(text, name: name) } catch { throw .other(error.message) }
       var change = try Simulator.setSettings(state, settings).get()
@@ -41,7 +43,7 @@ struct Members {
         change = Change(state: bought.state, transactions: change.transactions + bought.transactions,
                         notifications: change.notifications + bought.notifications, message: bought.message)
       }
-      if churns {
+      if churns && turningAutoRenewOff {
         let now = (try Simulator.settings(change.state)).now ?? Instant(ms: 0)
         let off = try Actions.apply(.setAutoRenew(false), to: change.state, at: now, timing: TimeRate.realTime).get()
         change = Change(state: off.state, transactions: change.transactions + off.transactions,
