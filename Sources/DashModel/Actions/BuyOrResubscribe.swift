@@ -4,14 +4,23 @@
 /// so the preview and the write are the same step; refused while the subscription is active or
 /// in grace (change plans instead), in billing retry, and on Production data.
 enum BuyOrResubscribe {
-  static func outcome(productId: String, _ s: SubscriptionState, at now: Instant) throws(ActionError) -> Outcome {
-    let change = try Simulator.buy(PurchaseRequest(productId: productId), state: s, at: now).get()
+  static func outcome(productId: String, billingPlan: BillingPlanType? = nil, _ s: SubscriptionState, at now: Instant) throws(ActionError) -> Outcome {
+    let request = PurchaseRequest(productId: productId, billingPlan: billingPlan)
+    let change = try Simulator.buy(request, state: s, at: now).get()
     let bought = change.state.subscriber.latestTransaction
     let isNew = bought.map { $0 != s.subscriber.latestTransaction } ?? false
     var summary = change.message
     if isNew, let t = bought, let name = s.catalog.product(productId)?.displayName {
       let verb = s.subscriber.latestTransaction == nil ? "Subscribe to" : "Resubscribe to"
       summary = "\(verb) \(name) now: \(Money.format(t.price ?? 0, currency: t.currency))"
+      // What the customer commits to, as Apple's disclosure sheet says it: the number of
+      // payments and the total (WWDC26 session 210).
+      if let c = t.commitmentInfo, let n = c.billingPeriodNumber {
+        summary += " (payment \(n) of \(c.totalBillingPeriods ?? MonthlyBillingPlan.billingPeriods)"
+        if let total = c.commitmentPrice { summary += ", \(Money.format(total, currency: t.currency)) in total" }
+        if let end = c.commitmentExpiresDate { summary += ", commitment ends \(Format.date(end, now: now))" }
+        summary += ")"
+      }
       if let e = t.expiresDate { summary += ", first period ends \(Format.date(e, now: now))" }
       summary += "."
     }

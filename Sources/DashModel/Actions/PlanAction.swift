@@ -11,7 +11,9 @@ public enum PlanAction: Equatable, Sendable {
   case acceptWinBack(offerId: String)
   case setAutoRenew(Bool)
   /// Buy a plan: a first purchase, or a resubscription after a lapse (see `BuyOrResubscribe`).
-  case buy(productId: String)
+  /// `billingPlan` MONTHLY buys the product's "monthly with a 12-month commitment" plan (StoreKit's
+  /// purchase option `.billingPlanType(.monthly)`); nil is the product's own (up-front) price.
+  case buy(productId: String, billingPlan: BillingPlanType? = nil)
   /// The developer extends the renewal date (App Store Server API, Extend a Subscription Renewal
   /// Date): support's compensation tool, not something the customer does.
   case extendRenewalDate(days: Int, reason: ExtendReasonCode)

@@ -39,6 +39,12 @@ enum PlanText {
   /// A catalog product's price as the screen states it. A product `subdash import` derived from
   /// transactions may lack a price or a recognisable period: "unknown" says so, where 0.00 or
   /// "1 month" would be read as facts.
+  /// "monthly, 12-month commitment: 9.49 GBP / month, 113.88 GBP in total".
+  static func monthlyPlan(_ m: MonthlyBillingPlan, currency: String?) -> String {
+    "monthly, \(MonthlyBillingPlan.billingPeriods)-month commitment: \(Money.format(m.monthlyPriceMilli, currency: currency)) / month, "
+      + "\(Money.format(m.commitmentPriceMilli, currency: currency)) in total"
+  }
+
   static func price(of p: SubscriptionProduct, currency: String?) -> String {
     switch (p.priceKnown, p.periodKnown) {
     case (true, true): return price(p.priceMilli, currency: currency, period: p.period)

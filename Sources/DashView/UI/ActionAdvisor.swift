@@ -49,9 +49,19 @@ public struct ActionAdvisor: Sendable {
           // The subscriber's group (a lapsed customer resubscribes within it), else every plan.
           let group = currentId.flatMap { state.catalog.group(of: $0) }
           let products = group?.subscriptions ?? state.catalog.groups.flatMap(\.subscriptions)
-          return products.map { p in
-            PickerItem(action: .buy(productId: p.productID),
-                       title: "\(distinctName(p, among: products, catalog: state.catalog)) — \(PlanText.price(of: p, currency: currency))")
+          // A product with a monthly plan is two choices, as on Apple's purchase sheet: the
+          // yearly price up front, or monthly with a 12-month commitment.
+          return products.flatMap { p -> [PickerItem] in
+            let name = distinctName(p, among: products, catalog: state.catalog)
+            guard let monthly = p.monthlyPlan else {
+              return [PickerItem(action: .buy(productId: p.productID), title: "\(name) — \(PlanText.price(of: p, currency: currency))")]
+            }
+            return [
+              PickerItem(action: .buy(productId: p.productID),
+                         title: "\(name) — yearly up front: \(PlanText.price(of: p, currency: currency))"),
+              PickerItem(action: .buy(productId: p.productID, billingPlan: .monthly),
+                         title: "\(name) — \(PlanText.monthlyPlan(monthly, currency: currency))"),
+            ]
           }
         case .extend:
           return ExtendChoices.items(state: state, at: now, timing: timing)
