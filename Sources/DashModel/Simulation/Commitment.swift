@@ -39,12 +39,20 @@ extension SimContext {
     guard let c = commitmentPeriod(current), let n = c.billingPeriodNumber else { return nil }
     let total = c.totalBillingPeriods ?? MonthlyBillingPlan.billingPeriods
     if n < total {
-      let price = product(current.productId)?.monthlyPlan?.monthlyPriceMilli ?? current.price ?? 0
+      // The commitment's price is fixed for its 12 payments (a price increase waits for its end).
+      let price = current.price ?? product(current.productId)?.monthlyPlan?.monthlyPriceMilli ?? 0
       return RenewalPhase(offer: nil, offerPeriodText: nil, period: .oneMonth, priceMilli: price, remaining: nil,
                           commitment: CommitmentStep(plan: .monthly, number: n + 1, total: total, commitmentPriceMilli: c.commitmentPrice))
     }
     let plan = state.subscriber.renewalInfo?.commitmentInfo?.commitmentRenewalBillingPlanType ?? .monthly
-    if plan == .monthly, let monthly = product(productId)?.monthlyPlan { return firstCommitmentPhase(monthly) }
+    if plan == .monthly, var monthly = product(productId)?.monthlyPlan {
+      // Renewing the same product's commitment keeps its price (a raised one included); the
+      // catalog's is for a commitment to another product.
+      if productId == current.productId, let price = current.price {
+        monthly = MonthlyBillingPlan(monthlyPriceMilli: price, commitmentPriceMilli: c.commitmentPrice ?? monthly.commitmentPriceMilli)
+      }
+      return firstCommitmentPhase(monthly)
+    }
     var upfront = regular(productId)
     upfront.commitment = CommitmentStep(plan: .billedUpfront, number: 0, total: 0, commitmentPriceMilli: nil)
     return upfront
@@ -99,7 +107,7 @@ extension SimContext {
     if rc.commitmentAutoRenewProductId == nil { rc.commitmentAutoRenewProductId = t.productId }
     if rc.commitmentRenewalBillingPlanType == nil { rc.commitmentRenewalBillingPlanType = .monthly }
     rc.commitmentRenewalDate = c.commitmentExpiresDate
-    rc.commitmentRenewalPrice = commitmentRenewalPrice(rc)
+    rc.commitmentRenewalPrice = commitmentRenewalPrice(rc, after: t)
     info.commitmentInfo = rc
     if n >= total {
       info.renewalBillingPlanType = rc.commitmentRenewalBillingPlanType
@@ -116,10 +124,19 @@ extension SimContext {
   }
 
   /// What the commitment's renewal charges: a new commitment's total, or the up-front price.
-  func commitmentRenewalPrice(_ rc: RenewalCommitmentInfo) -> Int64? {
+  /// A price increase not declined for that product is the price it renews at.
+  func commitmentRenewalPrice(_ rc: RenewalCommitmentInfo, after t: TransactionPayload? = nil) -> Int64? {
     guard let id = rc.commitmentAutoRenewProductId, let p = product(id) else { return nil }
-    if rc.commitmentRenewalBillingPlanType == .monthly, let m = p.monthlyPlan { return m.commitmentPriceMilli }
-    return regularPrice(id)
+    let increase = settings.pendingPriceIncrease.flatMap { $0.productId == id && $0.response != .declined ? $0.newPriceMilli : nil }
+    if rc.commitmentRenewalBillingPlanType == .monthly, let m = p.monthlyPlan {
+      if let increase {
+        let (total, overflow) = increase.multipliedReportingOverflow(by: Int64(MonthlyBillingPlan.billingPeriods))
+        return overflow ? nil : total
+      }
+      if let t, t.productId == id, let kept = t.commitmentInfo?.commitmentPrice { return kept }
+      return m.commitmentPriceMilli
+    }
+    return increase ?? regularPrice(id)
   }
 
   /// " (payment 4 of 12, commitment ends DATE)" for messages; empty outside a commitment.

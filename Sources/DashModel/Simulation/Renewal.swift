@@ -12,8 +12,9 @@ extension SimContext {
       return
     }
     // Without consent (never answered, or declined and auto-renew turned back on by hand) an
-    // increase that needs consent is not applied, and the old price never comes back.
-    if let p = settings.pendingPriceIncrease, p.productId == productId, p.response != .accepted {
+    // increase that needs consent is not applied, and the old price never comes back. Inside a
+    // 12-month commitment the increase waits for the commitment's end (CommitmentPriceIncrease).
+    if let p = settings.pendingPriceIncrease, p.productId == productId, p.response != .accepted, !paysInsideCommitment(after: current) {
       expire(at: date, intent: .didNotConsentToPriceIncrease, subtype: .priceIncrease,
              summary: "expired: no consent to the price increase to \(money(p.newPriceMilli))")
       return
@@ -56,11 +57,16 @@ extension SimContext {
     let productId = renewalInfo.autoRenewProductId ?? current.productId ?? ""
     var phase = renewalPhase(after: current, into: productId)
     var increaseNote: String?
-    if let p = settings.pendingPriceIncrease, p.productId == productId, p.response == .accepted {
-      settings.setPriceOverride(p.newPriceMilli, for: productId)
+    if let p = settings.pendingPriceIncrease, p.productId == productId, p.response == .accepted, !paysInsideCommitment(after: current) {
       settings.pendingPriceIncrease = nil
-      if phase.offer == nil { phase.priceMilli = p.newPriceMilli }
-      increaseNote = "price increase to \(money(p.newPriceMilli)) applied"
+      if phase.commitment?.plan == .monthly {
+        raiseCommitment(&phase, to: p.newPriceMilli)
+        increaseNote = "price increase to \(money(p.newPriceMilli)) a month applied to the new commitment"
+      } else {
+        settings.setPriceOverride(p.newPriceMilli, for: productId)
+        if phase.offer == nil { phase.priceMilli = p.newPriceMilli }
+        increaseNote = "price increase to \(money(p.newPriceMilli)) applied"
+      }
     }
     let expires = periodEnd(from: periodStart, period: phase.period, keepAnchor: keepAnchor)
     var t = makeTransaction(productId: productId, purchaseDate: purchaseDate, expiresDate: expires, reason: .renewal, phase: phase)
@@ -68,7 +74,8 @@ extension SimContext {
     record(t)
     state.subscriber.offerPeriodsRemaining = phase.offer == nil ? nil : phase.remaining
     var info = renewalInfo
-    info.priceIncreaseStatus = nil
+    // An increase waiting for the commitment's end stays announced through its monthly payments.
+    if settings.pendingPriceIncrease == nil || !paysInsideCommitment(after: current) { info.priceIncreaseStatus = nil }
     info.expirationIntent = nil
     info.isInBillingRetryPeriod = nil
     info.gracePeriodExpiresDate = nil

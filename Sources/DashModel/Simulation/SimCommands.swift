@@ -148,7 +148,9 @@ extension SimContext {
     guard serving == .active || serving == .billingGracePeriod || serving == .billingRetry, renewalInfo.autoRenewOn else {
       throw ActionError.notActive("nothing will renew, so there is nothing to raise the price of")
     }
-    let productId = renewalInfo.autoRenewProductId ?? t.productId ?? ""
+    // Inside a 12-month commitment the increase is for what renews at the commitment's end.
+    let inCommitment = try commitmentIncreaseTarget(t)
+    let productId = inCommitment?.productId ?? renewalInfo.autoRenewProductId ?? t.productId ?? ""
     // One increase at a time: asking again while the customer has not answered would send a
     // second PENDING, and asking after they consented would undo their consent.
     if let p = settings.pendingPriceIncrease, p.productId == productId {
@@ -158,7 +160,7 @@ extension SimContext {
       case .declined: break
       }
     }
-    let old = regularPrice(productId) ?? 0
+    let old = inCommitment?.oldPriceMilli ?? regularPrice(productId) ?? 0
     let price = newPrice ?? old + 1000
     guard price > old else {
       throw ActionError.simulator(.notAnIncrease(new: money(price), old: money(old)))
@@ -168,7 +170,13 @@ extension SimContext {
     renewalInfo.priceIncreaseStatus = consentRequired ? .customerHasNotResponded : .customerConsented
     renewalInfo.signedDate = date
     syncRenewalInfo(at: date)
-    if consentRequired {
+    refreshCommitmentRenewalPrice()
+    if let target = inCommitment {
+      let unit = target.monthly ? " a month" : ""
+      let consent = consentRequired ? "consent needed before then" : "no consent needed"
+      notify(.priceIncrease, consentRequired ? .pending : .accepted, at: date,
+             summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price))\(unit) when the commitment renews on \(target.startsText) (\(target.untouched)); \(consent)")
+    } else if consentRequired {
       notify(.priceIncrease, .pending, at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); consent needed before the renewal")
     } else {
       notify(.priceIncrease, .accepted, at: date, summary: "price of \(name(productId)) rises from \(money(old)) to \(money(price)); no consent needed")
@@ -207,8 +215,20 @@ extension SimContext {
     p.response = .declined
     settings.pendingPriceIncrease = p
     renewalInfo.priceIncreaseStatus = nil
-    renewalInfo.autoRenewStatus = .off
     renewalInfo.signedDate = date
+    // Inside a commitment, declining cancels the commitment's renewal only: the remaining
+    // monthly payments are still due (Apple: a cancellation applies to the annual renewal).
+    if let t = latest, paysInsideCommitment(after: t), var rc = renewalInfo.commitmentInfo {
+      rc.commitmentAutoRenewStatus = .off
+      renewalInfo.commitmentInfo = rc
+      syncRenewalInfo(at: date)
+      refreshCommitmentRenewalPrice()
+      let end = commitmentPeriod(t)?.commitmentExpiresDate.map(self.date) ?? "its end"
+      notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date,
+             summary: "customer declined the price increase; the commitment's remaining payments are still due and it ends on \(end)")
+      return
+    }
+    renewalInfo.autoRenewStatus = .off
     syncRenewalInfo(at: date)
     notify(.didChangeRenewalStatus, .autoRenewDisabled, at: date, summary: "customer declined the price increase; expires at the end of the period")
   }

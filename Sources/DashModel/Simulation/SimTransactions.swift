@@ -70,7 +70,7 @@ extension SimContext {
   func nextRenewalPrice() -> Int64? {
     guard let t = latest, let productId = state.subscriber.renewalInfo?.autoRenewProductId ?? t.productId else { return nil }
     let phase = renewalPhase(after: t, into: productId)
-    if phase.offer == nil, let p = settings.pendingPriceIncrease, p.productId == productId, p.response != .declined {
+    if phase.offer == nil, !paysInsideCommitment(after: t), let p = settings.pendingPriceIncrease, p.productId == productId, p.response != .declined {
       return p.newPriceMilli
     }
     return phase.priceMilli
