@@ -5,19 +5,24 @@
 # PREFIX (the build directory, PATH, the working directory) would show. Then one helper is
 # removed: the command that needs it must fail with one line naming the file and the install.
 #
-#   scripts/install-check.sh [--configuration debug|release] [--no-build]
+#   scripts/install-check.sh [--configuration debug|release] [--static-swift-stdlib] [--no-build]
 # Default debug, built first; --no-build installs what `swift build` already made (CI).
+# --static-swift-stdlib checks the install for servers without Swift (scripts/install.sh's flag):
+# no installed executable may need a Swift runtime library (libswiftCore, Foundation, Dispatch…),
+# by its ELF dynamic section and by `ldd`, and everything above runs with no library path set.
 # Prints one summary line; exit 1 on the first failed check.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$(pwd -P)
 configuration=debug
 install_flags=()
+static=0
 while (($# > 0)); do
   case "$1" in
     --configuration) configuration=${2:?--configuration debug|release}; shift 2 ;;
     --no-build) install_flags+=(--no-build); shift ;;
-    *) echo "usage: scripts/install-check.sh [--configuration debug|release] [--no-build]" >&2; exit 64 ;;
+    --static-swift-stdlib) install_flags+=(--static-swift-stdlib); static=1; shift ;;
+    *) echo "usage: scripts/install-check.sh [--configuration debug|release] [--static-swift-stdlib] [--no-build]" >&2; exit 64 ;;
   esac
 done
 
@@ -39,6 +44,19 @@ expect_ok() {  # description, command...
 }
 
 [[ -x $prefix/bin/subdash ]] || fail "no $prefix/bin/subdash"
+
+# A static install needs no Swift on the server: no executable names a Swift runtime library, and
+# none is found for it (ldd would show one reached through a RUNPATH or the system's cache).
+if ((static)); then
+  swift_runtime='lib(swift[A-Za-z_]*|Foundation[A-Za-z]*|_Foundation[A-Za-z]*|dispatch|BlocksRuntime|XCTest)\.so'
+  for exe in "$prefix/bin/subdash" "$prefix"/libexec/subdash/*; do
+    needed=$(readelf -d "$exe" | grep -E '\((NEEDED|RUNPATH|RPATH)\)' || true)
+    ! grep -qE "$swift_runtime|swift" <<<"$needed" || { echo "$needed" >&2; fail "static install: $exe needs a Swift runtime library"; }
+    loaded=$(env -i ldd "$exe") || fail "static install: ldd $exe failed"
+    ! grep -qE "$swift_runtime|not found" <<<"$loaded" || { echo "$loaded" >&2; fail "static install: $exe loads a Swift runtime library or misses one"; }
+    checks=$((checks + 1))
+  done
+fi
 [[ $(ls "$prefix/bin") == subdash ]] || fail "$prefix/bin holds more than subdash: $(ls "$prefix/bin" | tr '\n' ' ')"
 
 # --version lists every helper at its place in PREFIX/libexec/subdash.
@@ -88,4 +106,4 @@ grep -qF "$prefix/libexec/subdash/subdash-fetch" "$work/err" && grep -qF "script
   || { cat "$work/err" >&2; fail "the missing-helper line names neither the file nor the install command"; }
 checks=$((checks + 1))
 
-echo "install-check: $checks checks passed ($configuration install in a temporary prefix, PATH=PREFIX/bin only)"
+echo "install-check: $checks checks passed ($configuration$( ((static)) && echo ', static Swift runtime' || true) install in a temporary prefix, PATH=PREFIX/bin only)"
