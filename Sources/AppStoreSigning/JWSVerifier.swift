@@ -17,11 +17,12 @@ public final class JWSVerifier: Sendable {
   private let store: CertificateStore
   /// Chains already validated, keyed by the `x5c[0]|x5c[1]` strings: chain building is ~80 % of the
   /// cost. An entry keeps the window in which both certificates are valid, and every payload's
-  /// `signedDate` is still checked against it.
+  /// `signedDate` is still checked against it. Consulted once per distinct header: after that the
+  /// header's own entry carries its chain (`DecodedHeader.chain`).
   private let cache = Mutex<[String: ValidatedChain]>([:])
-  private let headers = Mutex<[Substring: JWSHeader]>([:])
+  private let headers = HeaderCache(limit: JWSVerifier.headerCacheLimit)
 
-  struct ValidatedChain {
+  struct ValidatedChain: Sendable {
     let leaf: Certificate
     let intermediate: Certificate
     let root: Certificate
@@ -40,6 +41,53 @@ public final class JWSVerifier: Sendable {
   /// Verifies one compact JWS; a notification's nested signed transaction and renewal info too.
   /// Throws `SigningError` naming the first thing wrong.
   public func verify(_ compact: String) async throws -> VerifiedJWS {
+    switch try prepare(compact) {
+    case .local(let local):
+      return local.verified(nested: try await nested(local.fields))
+    case .signed(let pending):
+      let chain = try await validatedChain(pending)
+      let outer = try Self.signatureChecked(pending, by: chain)
+      return outer.verified(nested: try await nested(pending.fields))
+    }
+  }
+
+  /// What one JWS is once everything that needs no certificate chain is checked.
+  enum Prepared: Sendable {
+    /// Xcode / LocalTesting: decoded, never checked.
+    case local(Decoded)
+    /// Waits for its chain, then for the signature check.
+    case signed(Pending)
+  }
+
+  /// A payload decoded and its fields read; `verified(nested:)` makes the result.
+  struct Decoded: Sendable {
+    let signedBy: SignedBy
+    let environment: String?
+    let fields: PayloadFields
+    let payload: [UInt8]
+
+    func verified(nested: [NestedJWS]) -> VerifiedJWS {
+      VerifiedJWS(signedBy: signedBy, environment: environment, signedDateMilliseconds: fields.signedDate,
+                  kind: fields.kind, payloadJSON: payload, nested: nested)
+    }
+  }
+
+  struct Pending: Sendable {
+    /// The JWS's bytes; the signing input is `bytes[..<signingInputEnd]` (`header.payload`).
+    let bytes: [UInt8]
+    let signingInputEnd: Int
+    let header: DecodedHeader
+    let x5c: [String]
+    let signedDate: Date
+    let signature: [UInt8]
+    let fields: PayloadFields
+    let payload: [UInt8]
+  }
+
+  /// Splits, decodes and checks a JWS as far as it can without its chain: segments, header, payload
+  /// fields, alg, x5c count, signedDate, signature length, in that order (the first wrong one is
+  /// the reason given). Safe to call from several threads at once.
+  func prepare(_ compact: String) throws -> Prepared {
     // One copy of the bytes, and the segments as ranges of it: splitting the String's UTF-8 view
     // and copying the signing input out of it element by element was 8 % of `listen`'s CPU.
     let bytes = Array(compact.utf8)
@@ -48,18 +96,15 @@ public final class JWSVerifier: Sendable {
     guard dots.count == 2 else {
       throw SigningError("not a compact JWS: \(dots.count + 1) segment\(dots.count == 0 ? "" : "s") separated by '.', need 3")
     }
-    let headerText = compact[..<compact.utf8.index(compact.startIndex, offsetBy: dots[0])]
-    let header = try decodedHeader(headerText)
+    let decodedHeader = try headers.decoded(bytes[..<dots[0]])
+    let header = decodedHeader.header
     guard let payload = Base64URL.decode(bytes: bytes[(dots[0] + 1)..<dots[1]], as: .url) else { throw SigningError("payload is not base64url") }
     let fields = try PayloadFields.read(payload)
     guard let signatureBytes = Base64URL.decode(bytes: bytes[(dots[1] + 1)...], as: .url) else { throw SigningError("signature is not base64url") }
 
     let environment = fields.environmentOfPayload
     if let environment, environment == "Xcode" || environment == "LocalTesting" {
-      return VerifiedJWS(
-        signedBy: .unverified(environment: environment), environment: environment,
-        signedDateMilliseconds: fields.signedDate, kind: fields.kind, payloadJSON: payload,
-        nested: try await nested(fields))
+      return .local(Decoded(signedBy: .unverified(environment: environment), environment: environment, fields: fields, payload: payload))
     }
 
     guard let alg = header.alg else { throw SigningError("header has no alg") }
@@ -70,26 +115,27 @@ public final class JWSVerifier: Sendable {
     guard signatureBytes.count == 64 else {
       throw SigningError("signature is \(signatureBytes.count) bytes, ES256 needs 64 (r‖s)")
     }
-    let signedDate = Date(timeIntervalSince1970: milliseconds / 1000)
-    let chain = try await validatedChain(x5c, at: signedDate)
+    return .signed(Pending(bytes: bytes, signingInputEnd: dots[1], header: decodedHeader, x5c: x5c,
+                           signedDate: Date(timeIntervalSince1970: milliseconds / 1000),
+                           signature: signatureBytes, fields: fields, payload: payload))
+  }
 
-    guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes) else {
+  /// The ES256 check with the chain's leaf key; the payload's own fields make the result (its
+  /// nested JWS are the caller's). Safe to call from several threads at once.
+  static func signatureChecked(_ p: Pending, by chain: ValidatedChain) throws -> Decoded {
+    guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: p.signature) else {
       throw SigningError("signature is not an ES256 r‖s pair")
     }
-    guard chain.leafKey.isValidSignature(signature, for: bytes[..<dots[1]]) else {
+    guard chain.leafKey.isValidSignature(signature, for: p.bytes[..<p.signingInputEnd]) else {
       throw SigningError("signature does not match header.payload for the leaf certificate's key")
     }
-    return VerifiedJWS(
-      signedBy: chain.signedBy, environment: environment, signedDateMilliseconds: milliseconds,
-      kind: fields.kind, payloadJSON: payload, nested: try await nested(fields))
+    return Decoded(signedBy: chain.signedBy, environment: p.fields.environmentOfPayload, fields: p.fields, payload: p.payload)
   }
 
   /// A notification's signed fields, each verified with the same roots; one failing fails the whole.
-  private func nested(_ fields: PayloadFields) async throws -> [NestedJWS] {
+  func nested(_ fields: PayloadFields) async throws -> [NestedJWS] {
     var result: [NestedJWS] = []
-    for (path, value) in [("data.signedTransactionInfo", fields.data?.signedTransactionInfo),
-                          ("data.signedRenewalInfo", fields.data?.signedRenewalInfo)] {
-      guard let value else { continue }
+    for (path, value) in fields.nestedJWS {
       do {
         result.append(NestedJWS(path: path, verified: try await verify(value)))
       } catch let error as SigningError {
@@ -99,24 +145,16 @@ public final class JWSVerifier: Sendable {
     return result
   }
 
-  /// One signer's JWS all carry the same protected header, and its `x5c` chain is most of each
-  /// JWS's bytes: a header is decoded once and looked up by its text after that (decoding it three
-  /// times per notification was a tenth of `listen`'s CPU). Bounded: a flood of distinct headers
-  /// empties the table rather than growing it.
-  private func decodedHeader(_ text: Substring) throws -> JWSHeader {
-    if let known = headers.withLock({ $0[text] }) { return known }
-    guard let headerBytes = Base64URL.decode(text, as: .url) else { throw SigningError("header is not base64url") }
-    guard let header = try? JSONDecoder().decode(JWSHeader.self, from: Data(headerBytes)) else {
-      throw SigningError("header is not a JSON object with string alg and x5c")
-    }
-    headers.withLock {
-      if $0.count >= Self.headerCacheLimit { $0.removeAll(keepingCapacity: true) }
-      $0[Substring(String(text))] = header  // its own copy: not the whole JWS the header came from
-    }
-    return header
-  }
-
   static let headerCacheLimit = 64
+
+  /// The pending JWS's chain, validated at its `signedDate` the first time a header is met, and
+  /// its window checked to the millisecond every time.
+  func validatedChain(_ p: Pending) async throws -> ValidatedChain {
+    if let known = p.header.chain.withLock({ $0 }) { return try Self.checkWindow(known, at: p.signedDate) }
+    let chain = try await validatedChain(p.x5c, at: p.signedDate)
+    p.header.chain.withLock { $0 = chain }
+    return chain
+  }
 
   private func validatedChain(_ x5c: [String], at date: Date) async throws -> ValidatedChain {
     let key = x5c[0] + "|" + x5c[1]

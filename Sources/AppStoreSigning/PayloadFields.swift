@@ -1,13 +1,13 @@
 import FoundationEssentials
 
 /// The few payload fields verification needs; everything else stays in the untouched payload bytes.
-struct PayloadFields: Decodable {
-  struct NotificationData: Decodable {
+struct PayloadFields: Decodable, Sendable {
+  struct NotificationData: Decodable, Sendable {
     var environment: String?
     var signedTransactionInfo: String?
     var signedRenewalInfo: String?
   }
-  struct Summary: Decodable {
+  struct Summary: Decodable, Sendable {
     var environment: String?
   }
 
@@ -40,6 +40,12 @@ struct PayloadFields: Decodable {
     // Checked here, for every payload (Xcode's too): the date is later given to X.509 and printed.
     if let signedDate = fields.signedDate { try SignedDateRange.check(signedDate) }
     return fields
+  }
+
+  /// A notification's signed fields by their JSON path, in the order they are verified.
+  var nestedJWS: [(path: String, jws: String)] {
+    [("data.signedTransactionInfo", data?.signedTransactionInfo), ("data.signedRenewalInfo", data?.signedRenewalInfo)]
+      .compactMap { path, jws in jws.map { (path, $0) } }
   }
 
   var environmentOfPayload: String? { data?.environment ?? summary?.environment ?? environment }

@@ -1,3 +1,4 @@
+import AppStoreSigning
 import DashModel
 import Foundation
 import Testing
@@ -39,5 +40,39 @@ import Testing
     parts[1] = Base64URL.encode(payload)
     let tampered = ImportInput(label: "t.jws", bytes: Array(parts.joined(separator: ".").utf8))
     #expect(throws: ImportError.self) { try Importer.merge(inputs: [tampered], options: .init(checker: try SignatureCheck.checker())) }
+  }
+
+  /// A Get Transaction History page is verified as one batch (every core, the chain once): each
+  /// transaction of a page a --root CA signed is marked so, and one tampered in the middle stops
+  /// the import at its own index, before a later entry that is not even a string.
+  @Test func aHistoryPageIsVerifiedWholeAndATamperedEntryIsNamed() throws {
+    let ca = try LocalCertificateAuthority.create()
+    let checker = SignatureCheck(verifier: try JWSVerifier(extraRoots: [TrustedRoot(certificate: ca.root, name: "test CA")]))
+    func transaction(_ i: Int64) -> [UInt8] {
+      let purchase = 1_700_000_000_000 + i * 300_000
+      return Array(#"{"transactionId":"\#(2_000_000_000 + i)","originalTransactionId":"2000000000","bundleId":"com.example","productId":"pro.monthly","purchaseDate":\#(purchase),"originalPurchaseDate":1700000000000,"expiresDate":\#(purchase + 300_000),"signedDate":\#(purchase + 1000),"environment":"Sandbox","type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED"}"#.utf8)
+    }
+    func page(_ entries: [String]) -> ImportInput {
+      ImportInput(label: "page.json", bytes: Array(#"{"revision":"r","bundleId":"com.example","environment":"Sandbox","hasMore":false,"signedTransactions":[\#(entries.joined(separator: ","))]}"#.utf8))
+    }
+    var jws = try (0..<30).map { try ca.sign(payloadJSON: transaction(Int64($0))) }
+    let merged = try Importer.merge(inputs: [page(jws.map { "\"\($0)\"" })], options: .init(checker: checker))
+    #expect(merged.transactions.count == 30)
+    #expect(merged.transactions.allSatisfy { Provenance($0.source[Provenance.key])?.signature == .trustedRoot })
+
+    var parts = jws[17].split(separator: ".").map(String.init)
+    parts[1] = String(jws[18].split(separator: ".")[1])
+    jws[17] = parts.joined(separator: ".")
+    var entries = jws.map { "\"\($0)\"" }
+    entries[25] = "42"
+    #expect(throws: ImportError(input: "page.json", line: 1, path: JSONPath([.key("signedTransactions"), .index(17)]),
+                                message: "signature invalid: signature does not match header.payload for the leaf certificate's key")) {
+      try Importer.merge(inputs: [page(entries)], options: .init(checker: checker))
+    }
+    entries[17] = "\"\(jws[16])\""
+    #expect(throws: ImportError(input: "page.json", line: 1, path: JSONPath([.key("signedTransactions"), .index(25)]),
+                                message: "expected a JWS string, found a number")) {
+      try Importer.merge(inputs: [page(entries)], options: .init(checker: checker))
+    }
   }
 }

@@ -38,15 +38,24 @@ public struct ImportMerge: Sendable {
     func keep(_ otid: String?) -> Bool { selected == nil || otid == nil || otid == selected }
 
     var byId: [String: TransactionPayload] = [:]
+    byId.reserveCapacity(items.transactions.count)
     for t in items.transactions where keep(t.originalTransactionId) {
       let key = t.transactionId ?? "content:" + canonical(t.json)
       if let old = byId[key], !newerVersion(t, than: old) { continue }
       byId[key] = t
     }
-    let history = byId.values.sorted { a, b in
-      let ka = (a.purchaseDate?.ms ?? 0, a.transactionId ?? ""), kb = (b.purchaseDate?.ms ?? 0, b.transactionId ?? "")
-      return ka != kb ? ka < kb : canonical(a.json) < canonical(b.json)
+    // Sorted by keys taken once, then each payload moved once: sorting the payloads themselves
+    // copied and released ~30 fields per element move (7 % of a 10,000-transaction import).
+    let unsorted = Array(byId.values)
+    byId = [:]
+    let keys = unsorted.map { (ms: $0.purchaseDate?.ms ?? 0, id: $0.transactionId ?? "") }
+    let order = unsorted.indices.sorted { i, j in
+      let ka = keys[i], kb = keys[j]
+      if ka.ms != kb.ms { return ka.ms < kb.ms }
+      if ka.id != kb.id { return ka.id < kb.id }
+      return canonical(unsorted[i].json) < canonical(unsorted[j].json)
     }
+    let history = order.map { unsorted[$0] }
 
     var byUUID: [String: NotificationRecord] = [:]
     for (n, otid) in items.notifications where keep(otid) {

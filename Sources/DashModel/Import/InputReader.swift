@@ -161,12 +161,24 @@ struct InputReader {
       let shape = o["status"] != nil ? "Look Up Order ID"
         : (o["bundleId"] != nil || o["environment"] != nil || o["appAppleId"] != nil) ? "Get Transaction History" : "Get Refund History"
       guard case .array(let jwss) = list else { throw DecodeError(path.appending("signedTransactions"), "expected an array, found \(list.kindName)") }
+      // A page's JWS are checked together (the checker may use every core), then taken in order:
+      // an entry that is no string stops the page where it stands, after the entries before it.
+      var page: [(index: Int, jws: String)] = []
+      var stop: DecodeError?
       for (i, j) in jwss.enumerated() {
-        let p = path.appending("signedTransactions").appending(i)
-        guard let jws = try signedString(j, at: p) else { continue }
-        let (payload, provenance) = try signed(jws, at: p, shape: shape)
+        do {
+          if let jws = try signedString(j, at: path.appending("signedTransactions").appending(i)) { page.append((i, jws)) }
+        } catch {
+          stop = error
+          break
+        }
+      }
+      for (entry, checked) in zip(page, checker.checkAll(page.map(\.jws))) {
+        let p = path.appending("signedTransactions").appending(entry.index)
+        let (payload, provenance) = try signed(entry.jws, at: p, shape: shape, checked: checked)
         try addTransaction(payload, at: p, provenance)
       }
+      if let stop { throw stop }
     } else if o["notificationType"] == nil, o["signedTransactionInfo"] != nil || o["signedRenewalInfo"] != nil {
       try readSignedPair(o, at: path, shape: "Get Transaction Info")
     } else if o["notificationType"] != nil {
@@ -247,17 +259,19 @@ struct InputReader {
     return clean.count > 40 ? String(clean.prefix(40)) + "…" : clean
   }
 
-  /// Decodes a JWS and asks the checker for its verdict; an invalid signature stops the import.
-  func signed(_ jws: String, at path: JSONPath, shape: String) throws(DecodeError) -> (JSONObject, Provenance) {
+  /// Decodes a JWS and asks the checker for its verdict (unless `checked` already holds it, from
+  /// `checkAll`); an invalid signature stops the import.
+  func signed(_ jws: String, at path: JSONPath, shape: String, checked: CheckedJWS? = nil) throws(DecodeError) -> (JSONObject, Provenance) {
     let payload: JSONObject
-    switch checker.verifiedPayload(compactJWS: jws).map(CompactJWS.payloadObject) ?? CompactJWS.payload(jws) {
+    let verifiedPayload = checked.map(\.payload) ?? checker.verifiedPayload(compactJWS: jws)
+    switch verifiedPayload.map(CompactJWS.payloadObject) ?? CompactJWS.payload(jws) {
     case .failure(let p): throw DecodeError(path, p.message)
     case .success(let o): payload = o
     }
     let env = payload["environment"]?.stringValue ?? payload["data"]?.objectValue?["environment"]?.stringValue
       ?? payload["summary"]?.objectValue?["environment"]?.stringValue
     let signature: Provenance.Signature
-    switch checker.check(compactJWS: jws) {
+    switch checked?.verdict ?? checker.check(compactJWS: jws) {
     case .appleSigned: signature = .appleSigned
     case .trustedRoot: signature = .trustedRoot
     case .unverified: signature = .unverified

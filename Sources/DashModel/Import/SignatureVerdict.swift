@@ -22,10 +22,26 @@ public protocol SignedDataChecking: Sendable {
   /// segments and signature checked), so the importer does not decode the same JWS twice; nil
   /// when the checker has none and the importer decodes the JWS itself.
   func verifiedPayload(compactJWS: String) -> [UInt8]?
+  /// `check` and `verifiedPayload` of many JWS at once, in order (a history page's transactions):
+  /// a checker may verify them together, on every core. The default asks one at a time.
+  func checkAll(_ compactJWS: [String]) -> [CheckedJWS]
 }
 
 extension SignedDataChecking {
   public func verifiedPayload(compactJWS: String) -> [UInt8]? { nil }
+  public func checkAll(_ compactJWS: [String]) -> [CheckedJWS] {
+    compactJWS.map { CheckedJWS(verdict: check(compactJWS: $0), payload: verifiedPayload(compactJWS: $0)) }
+  }
+}
+
+/// One JWS's verdict and, when the checker has it, the payload it decoded while verifying.
+public struct CheckedJWS: Equatable, Sendable {
+  public var verdict: SignatureVerdict
+  public var payload: [UInt8]?
+  public init(verdict: SignatureVerdict, payload: [UInt8]?) {
+    self.verdict = verdict
+    self.payload = payload
+  }
 }
 
 /// The checker used when none is given: every JWS is marked unverified, so nothing is ever shown

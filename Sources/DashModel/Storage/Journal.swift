@@ -24,6 +24,20 @@ public enum Journal {
   }
 
   public static func encode(_ entries: [Entry]) -> [UInt8] {
+    // An import's thousands of lines are encoded in runs on every core (each line stands alone):
+    // this was 8 % of a 10,000-transaction import, all on one core after the pages were verified.
+    guard entries.count >= 2 * linesPerRun else { return encode(entries[...]) }
+    let runs = stride(from: 0, to: entries.count, by: linesPerRun).map { $0..<min($0 + linesPerRun, entries.count) }
+    let parts = OrderedParallelMap.map(runs) { encode(entries[$0]) }
+    var out: [UInt8] = []
+    out.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+    for part in parts { out += part }
+    return out
+  }
+
+  static let linesPerRun = 512
+
+  static func encode(_ entries: ArraySlice<Entry>) -> [UInt8] {
     var out: [UInt8] = []
     for e in entries {
       let obj: JSONObject

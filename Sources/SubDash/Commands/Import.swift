@@ -46,8 +46,7 @@ struct Import: ParsableCommand {
     let choice: Importer.CatalogChoice?
     do throws(ImportError) {
       let options = Importer.Options(originalTransactionId: originalTransactionId, checker: checker)
-      var items = ImportedItems()
-      for p in inputs { items.append(try Importer.read(try Importer.readInput(p), options: options)) }
+      let items = try Importer.read(paths: inputs, options: options)
       merged = try Importer.merge(items: items, options: options, defaultSubscriber: defaultSubscriber)
       if merged.isEmpty {
         for w in merged.warnings { LineOut.stderr("subdash: warning: " + w) }

@@ -21,17 +21,35 @@ struct SignatureCheck: SignedDataChecking {
   func check(compactJWS: String) -> SignatureVerdict {
     let verifier = self.verifier
     return runBlocking { () async -> SignatureVerdict in
-      do {
-        let v = try await verifier.verify(compactJWS)
-        let env = v.environment ?? "no environment"
-        switch v.signedBy {
-        case .apple: return .appleSigned(environment: env)
-        case .extraRoot: return .trustedRoot(environment: env)
-        case .unverified(let e): return .unverified(environment: e)
-        }
-      } catch {
-        return .invalid(oneLine(error))
+      do { return Self.verdict(try await verifier.verify(compactJWS)) } catch { return .invalid(oneLine(error)) }
+    }
+  }
+
+  /// A whole page in one blocking call, verified on every core (`JWSVerifier.verifyAll`). The
+  /// payload of a JWS whose chain and signature held goes back with its verdict, so the importer
+  /// does not decode it again; an unverified (Xcode) one's does not, and the importer checks its
+  /// shape itself as before.
+  func checkAll(_ compactJWS: [String]) -> [CheckedJWS] {
+    let verifier = self.verifier
+    let results = runBlocking { await verifier.verifyAll(compactJWS) }
+    return results.map { result in
+      switch result {
+      case .success(let v):
+        let verdict = Self.verdict(v)
+        if case .unverified = verdict { return CheckedJWS(verdict: verdict, payload: nil) }
+        return CheckedJWS(verdict: verdict, payload: v.payloadJSON)
+      case .failure(let error):
+        return CheckedJWS(verdict: .invalid(oneLine(error)), payload: nil)
       }
+    }
+  }
+
+  static func verdict(_ v: VerifiedJWS) -> SignatureVerdict {
+    let env = v.environment ?? "no environment"
+    switch v.signedBy {
+    case .apple: return .appleSigned(environment: env)
+    case .extraRoot: return .trustedRoot(environment: env)
+    case .unverified(let e): return .unverified(environment: e)
     }
   }
 }
