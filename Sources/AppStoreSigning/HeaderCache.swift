@@ -45,9 +45,10 @@ final class HeaderCache: Sendable {
 }
 
 /// A header's bytes as a table key. Hashing the whole ~4 KB text on every lookup (and the chain
-/// cache's `x5c[0]|x5c[1]` key) was 6.5 % of a verify profile (issue 23); the hash takes the length and 64 bytes spread over the text
-/// (certificates differ all along: serial, key, signature), and equality is one `memcmp`. Texts
-/// made to collide only cost a compare each, in a table of at most `headerCacheLimit` entries.
+/// cache's `x5c[0]|x5c[1]` key) was 6.5 % of a verify profile (issue 23); the hash takes the
+/// length and 64 bytes spread over the text (certificates differ all along: serial, key,
+/// signature), and equality is one `memcmp`. Texts made to collide only cost a compare each, in a
+/// table of at most `headerCacheLimit` entries.
 struct HeaderText: Hashable, @unchecked Sendable {
   let bytes: ArraySlice<UInt8>
 
