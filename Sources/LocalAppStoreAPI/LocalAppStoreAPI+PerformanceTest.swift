@@ -13,12 +13,12 @@ extension LocalAppStoreAPI {
   static let performanceThresholdMs = 1_000
   static let performanceSuccessPercent = 90
 
-  func initiatePerformanceTest(_ body: [UInt8], _ env: AppStoreEnvironment) throws -> Answer {
+  func initiatePerformanceTest(_ body: [UInt8], _ env: AppStoreEnvironment) async throws -> Answer {
     guard case .object(let o)? = try? JSONParser.parse(body), let original = o["originalTransactionId"]?.stringValue else {
       throw APIFailure.invalidRequest(code: 4_000_211, message: "Invalid performance test request.")
     }
     let s = try directory.subscriber(owning: original, environment: env)
-    guard let url = try retention.read().realtimeURL else { throw Self.realtimeNotFound }
+    guard let url = try await retention.read().realtimeURL else { throw Self.realtimeNotFound }
     let productId = s.state.subscriber.latestTransaction?.productId ?? ""
     let requestId = UUID().uuidString.lowercased()
     let started: Bool = lock.withLock {

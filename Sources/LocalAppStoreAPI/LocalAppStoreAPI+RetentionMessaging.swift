@@ -8,16 +8,16 @@ import Foundation
 /// reviewer (SubDash's choice). Images (Upload Image) are not kept: an image identifier a message
 /// names is taken as given.
 extension LocalAppStoreAPI {
-  func retentionMessaging(_ method: String, _ rest: [String], _ body: [UInt8]) throws -> Answer? {
+  func retentionMessaging(_ method: String, _ rest: [String], _ body: [UInt8]) async throws -> Answer? {
     switch (method, rest.count) {
     case ("GET", 2) where rest == ["message", "list"]:
-      let c = try retention.read()
+      let c = try await retention.read()
       let items: [JSON] = c.messages.map { .object(JSONObject([("messageIdentifier", .string($0.id)), ("messageState", .string("APPROVED"))])) }
       return Answer(object([("messageIdentifiers", .array(items))]))
     case ("PUT", 2) where rest[0] == "message":
       let id = try Self.messageIdentifier(rest[1])
       let message = try Self.checkedMessage(body)
-      try retention.update { c in
+      try await retention.update { c in
         guard !c.messages.contains(where: { $0.id == id }) else {
           throw APIFailure.invalidRequest(code: 4_090_001, message: "An error that indicates the message identifier already exists.")
         }
@@ -28,7 +28,7 @@ extension LocalAppStoreAPI {
       return Answer(status: 200, note: "message \(id) uploaded")
     case ("DELETE", 2) where rest[0] == "message":
       let id = try Self.messageIdentifier(rest[1])
-      try retention.update { c in
+      try await retention.update { c in
         guard c.messages.contains(where: { $0.id == id }) else { throw Self.messageNotFound }
         c.messages.removeAll { $0.id == id }
         c.defaults.removeAll { $0.messageId == id }
@@ -41,7 +41,7 @@ extension LocalAppStoreAPI {
       case "PUT":
         guard case .object(let o)? = try? JSONParser.parse(body), let raw = o["messageIdentifier"]?.stringValue,
               let id = try? Self.messageIdentifier(raw) else { throw APIFailure.invalidRequest(code: 4_000_000, message: "Invalid request. messageIdentifier must be a UUID.") }
-        try retention.update { c in
+        try await retention.update { c in
           guard c.messages.contains(where: { $0.id == id }) else { throw Self.messageNotFound }
           c.defaults.removeAll { $0.key == key }
           c.defaults.append((key, id))
@@ -49,10 +49,10 @@ extension LocalAppStoreAPI {
         }
         return Answer(status: 200, note: "default message for \(key): \(id)")
       case "GET":
-        guard let id = try retention.read().defaults.first(where: { $0.key == key })?.messageId else { throw Self.defaultNotFound }
+        guard let id = try await retention.read().defaults.first(where: { $0.key == key })?.messageId else { throw Self.defaultNotFound }
         return Answer(object([("messageIdentifier", .string(id))]))
       case "DELETE":
-        try retention.update { c in
+        try await retention.update { c in
           guard c.defaults.contains(where: { $0.key == key }) else { throw Self.defaultNotFound }
           c.defaults.removeAll { $0.key == key }
           return ((), true)
@@ -66,13 +66,13 @@ extension LocalAppStoreAPI {
         guard case .object(let o)? = try? JSONParser.parse(body), let url = o["realtimeURL"]?.stringValue, Self.isRealtimeURL(url) else {
           throw APIFailure.invalidRequest(code: 4_000_215, message: "Invalid request. The realtime URL is invalid.")
         }
-        try retention.update { c in c.realtimeURL = url; return ((), true) }
+        try await retention.update { c in c.realtimeURL = url; return ((), true) }
         return Answer(status: 200, note: "realtime URL set")
       case "GET":
-        guard let url = try retention.read().realtimeURL else { throw Self.realtimeNotFound }
+        guard let url = try await retention.read().realtimeURL else { throw Self.realtimeNotFound }
         return Answer(object([("realtimeURL", .string(url))]))
       case "DELETE":
-        try retention.update { c in
+        try await retention.update { c in
           guard c.realtimeURL != nil else { throw Self.realtimeNotFound }
           c.realtimeURL = nil
           return ((), true)

@@ -79,13 +79,15 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   let store: (any SubscriberStore)?
 
   public init(directory: String, settings: Settings, authority: LocalCertificateAuthority,
-              sender: (any NotificationSending)?, store: (any SubscriberStore)? = nil, wallClock: @escaping @Sendable () -> Date = { Date() }) {
+              sender: (any NotificationSending)?, store: (any SubscriberStore)? = nil,
+              retentionStorage: (any RetentionConfigurationStorage)? = nil, wallClock: @escaping @Sendable () -> Date = { Date() }) {
     self.store = store
     self.directory = SubscriberDirectory(path: directory, bundleId: settings.check.bundleID)
     self.directory.learnInBackground()
     self.settings = settings
     self.rateLimiter = settings.rateLimit.map(RateLimiter.init(perSecond:))
-    self.retention = RetentionMessagingStore(directory: directory)
+    // serve --db keeps it in the database (the directory is only a mirror of the rows there).
+    self.retention = retentionStorage.map(RetentionMessagingStore.init(storage:)) ?? RetentionMessagingStore(directory: directory)
     self.authority = authority
     self.sender = sender
     self.wallClock = wallClock
@@ -132,8 +134,8 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     // "", "inApps", version, name, …
     guard parts.count >= 4, parts[0].isEmpty, parts[1] == "inApps" else { throw APIFailure.notFound }
     let (version, name, rest) = (parts[2], parts[3], Array(parts.dropFirst(4)))
-    if version == "v1", name == "messaging", let answer = try retentionMessaging(method, rest, request.body) { return answer }
-    if version == "v1", name == "messaging", method == "POST", rest == ["performanceTest"] { return try initiatePerformanceTest(request.body, env) }
+    if version == "v1", name == "messaging", let answer = try await retentionMessaging(method, rest, request.body) { return answer }
+    if version == "v1", name == "messaging", method == "POST", rest == ["performanceTest"] { return try await initiatePerformanceTest(request.body, env) }
     if version == "v1", name == "messaging", method == "GET", rest.count == 3, rest[0] == "performanceTest", rest[1] == "result" {
       return try performanceTestResult(rest[2])
     }

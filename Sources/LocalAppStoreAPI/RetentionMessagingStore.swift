@@ -2,14 +2,14 @@ import DashModel
 import Foundation
 
 /// What a developer configured through the Retention Messaging API: messages, the default message
-/// per product and locale, the realtime URL. Kept in the served directory's
-/// `.retention-messaging.json` (hidden, so no listing takes it for a subscriber), private (0600),
-/// replaced atomically on every change, under the API's lock (one server per directory).
-final class RetentionMessagingStore: @unchecked Sendable {
-  let path: String
-  private let lock = NSLock()
+/// per product and locale, the realtime URL. One JSON document, kept where the subscribers are: in
+/// the served directory's `.retention-messaging.json` (`RetentionFile`), or in the team database
+/// for `serve --db` (its executable supplies that storage), so a restart keeps it.
+final class RetentionMessagingStore: Sendable {
+  let storage: any RetentionConfigurationStorage
 
-  init(directory: String) { path = directory + "/.retention-messaging.json" }
+  init(storage: any RetentionConfigurationStorage) { self.storage = storage }
+  convenience init(directory: String) { self.init(storage: RetentionFile(directory: directory)) }
 
   struct Contents {
     /// Each message as uploaded (its request body), by messageIdentifier, in upload order.
@@ -19,22 +19,27 @@ final class RetentionMessagingStore: @unchecked Sendable {
     var realtimeURL: String?
   }
 
-  /// Reads, lets `change` edit, and writes back when it returns true; a file that does not read
-  /// is an error (never overwritten).
-  func update<T>(_ change: (inout Contents) throws -> (T, Bool)) throws -> T {
-    try lock.withLock {
-      var c = try load()
+  /// Reads, lets `change` edit, and writes back when it returns true, all while the storage holds
+  /// the document against other writers; a document that does not read is an error (never
+  /// overwritten).
+  func update<T: Sendable>(_ change: @escaping @Sendable (inout Contents) throws -> (T, Bool)) async throws -> T {
+    let result = ResultBox<T>()
+    let place = storage.place
+    try await storage.update { bytes in
+      var c = try Self.decode(bytes, place: place)
       let (out, changed) = try change(&c)
-      if changed { try save(c) }
-      return out
+      result.value = out
+      return changed ? Self.encode(c) : nil
     }
+    guard let value = result.value else { throw APIFailure.unreadable(place, "the configuration store returned without deciding") }
+    return value
   }
 
-  func read() throws -> Contents { try lock.withLock { try load() } }
+  func read() async throws -> Contents { try Self.decode(try await storage.read(), place: storage.place) }
 
-  private func load() throws -> Contents {
-    guard let data = FileManager.default.contents(atPath: path) else { return Contents() }
-    guard case .object(let o)? = try? JSONParser.parse([UInt8](data)) else { throw APIFailure.unreadable(path, "not a JSON object") }
+  static func decode(_ bytes: [UInt8]?, place: String) throws -> Contents {
+    guard let bytes else { return Contents() }
+    guard case .object(let o)? = try? JSONParser.parse(bytes) else { throw APIFailure.unreadable(place, "not a JSON object") }
     var c = Contents()
     for m in o["messages"]?.arrayValue ?? [] {
       guard let m = m.objectValue, let id = m["messageIdentifier"]?.stringValue, let body = m["message"]?.objectValue else { continue }
@@ -48,12 +53,49 @@ final class RetentionMessagingStore: @unchecked Sendable {
     return c
   }
 
-  private func save(_ c: Contents) throws {
+  static func encode(_ c: Contents) -> [UInt8] {
     var fields: [(String, JSON)] = [
       ("messages", .array(c.messages.map { .object(JSONObject([("messageIdentifier", .string($0.id)), ("message", .object($0.body))])) })),
       ("defaults", .array(c.defaults.map { .object(JSONObject([("key", .string($0.key)), ("messageIdentifier", .string($0.messageId))])) })),
     ]
     if let url = c.realtimeURL { fields.append(("realtimeURL", .string(url))) }
-    do { try AtomicWriter.write(JSONWriter.write(.object(JSONObject(fields))), to: path) } catch { throw APIFailure.unreadable(path, "\(error)") }
+    return JSONWriter.write(.object(JSONObject(fields)))
   }
+}
+
+/// Where the Retention Messaging configuration document is kept.
+public protocol RetentionConfigurationStorage: Sendable {
+  /// Names the place in an error ("DIR/.retention-messaging.json", "postgres://…").
+  var place: String { get }
+  /// The document as stored, nil when there is none.
+  func read() async throws -> [UInt8]?
+  /// `change` gets the latest document while no other writer can change it and returns the next
+  /// (nil: leave it); the next is stored whole or not at all.
+  func update(_ change: @escaping @Sendable ([UInt8]?) throws -> [UInt8]?) async throws
+}
+
+/// The directory's `.retention-messaging.json`: hidden, so no listing takes it for a subscriber;
+/// private (0600) and replaced atomically on every change, under the API's lock (one server per
+/// directory).
+struct RetentionFile: RetentionConfigurationStorage {
+  let path: String
+  private let lock = NSLock()
+  init(directory: String) { path = directory + "/.retention-messaging.json" }
+  var place: String { path }
+
+  func read() async throws -> [UInt8]? { lock.withLock { load() } }
+
+  func update(_ change: @escaping @Sendable ([UInt8]?) throws -> [UInt8]?) async throws {
+    try lock.withLock {
+      guard let next = try change(load()) else { return }
+      do { try AtomicWriter.write(next, to: path) } catch { throw APIFailure.unreadable(path, "\(error)") }
+    }
+  }
+
+  private func load() -> [UInt8]? { FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
+}
+
+/// What `update`'s change returned, carried out of the storage's closure.
+private final class ResultBox<T>: @unchecked Sendable {
+  var value: T?
 }

@@ -152,12 +152,13 @@ struct ListenCommand: AsyncParsableCommand {
   }
 
   /// The API's settings from the options, answers signed by `authority`.
-  func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender, store: (any SubscriberStore)? = nil) throws -> LocalAppStoreAPI {
+  func makeAPI(directory: String, authority: LocalCertificateAuthority, sender: HTTPNotificationSender, store: (any SubscriberStore)? = nil,
+               retentionStorage: (any RetentionConfigurationStorage)? = nil) throws -> LocalAppStoreAPI {
     guard let keyId, let issuerId, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
     let check = BearerCheck(publicKey: try bearerKey(), keyID: keyId, issuerID: issuerId, bundleID: bundleId)
     let api = LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify,
                                                                                     rateLimit: rateLimit.flatMap(LocalAppStoreAPI.rateLimit)),
-                               authority: authority, sender: sender, store: store)
+                               authority: authority, sender: sender, store: store, retentionStorage: retentionStorage)
     api.inject(faults.compactMap(LocalAppStoreAPI.Fault.init))
     return api
   }

@@ -39,7 +39,8 @@ extension ListenCommand {
           try await group.next()
           throw fail("\(url.description): the database could not be read")
         }
-        let api = try makeAPI(directory: mirrorDirectory, authority: authority, sender: sender, store: store)
+        let api = try makeAPI(directory: mirrorDirectory, authority: authority, sender: sender, store: store,
+                              retentionStorage: RetentionInDatabase(database: db))
         group.addTask { try await serve(receiver, api: api, target: url.description) }
         // Either ending (a signal stops the server; a lost connection stops the mirror) ends both.
         try await group.next()

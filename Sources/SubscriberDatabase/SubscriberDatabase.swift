@@ -49,27 +49,6 @@ public final class SubscriberDatabase: Sendable {
     }
   }
 
-  /// Creates the tables when missing. Two processes may start at once: an advisory lock makes the
-  /// second wait instead of failing on the first's half-made table.
-  public func migrate() async throws {
-    try await client.withTransaction(logger: logger) { c in
-      try await c.query("SELECT pg_advisory_xact_lock(7361626)", logger: logger)
-      try await c.query("""
-        CREATE TABLE IF NOT EXISTS subdash_subscribers (
-          name text PRIMARY KEY,
-          original_transaction_id text,
-          document bytea NOT NULL,
-          journal_name text,
-          journal bytea,
-          catalog_name text,
-          version bigint NOT NULL,
-          updated_at timestamptz NOT NULL DEFAULT now())
-        """, logger: logger)
-      try await c.query("CREATE INDEX IF NOT EXISTS subdash_subscribers_otid ON subdash_subscribers (original_transaction_id)", logger: logger)
-      try await c.query("CREATE TABLE IF NOT EXISTS subdash_catalogs (name text PRIMARY KEY, bytes bytea NOT NULL)", logger: logger)
-    }
-  }
-
   /// Stores subscribers (insert or replace, one transaction for all, NOTIFY for each) and the
   /// catalogs they name. A catalog already stored under the same name with other bytes is refused:
   /// replacing it would change every other subscriber that names it.
@@ -227,7 +206,7 @@ public final class SubscriberDatabase: Sendable {
   }
 
   /// A transaction whose refusals and failures come out as one-line `DatabaseError`s.
-  private func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+  func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
     do { return try await client.withTransaction(logger: logger, body) } catch { throw Self.describe(error, url) }
   }
 
