@@ -36,7 +36,8 @@ struct StackedOnIntroductoryOffer {
 extension AppliedOffer {
   /// The product's introductory offer as it lands on the first transaction, or nil without one.
   static func introductory(of product: SubscriptionProduct, in ctx: ActionContext) throws(ActionError) -> AppliedOffer? {
-    guard let o = product.introductoryOffers.first else { return nil }
+    // Only an up-front offer: an offer of the monthly plan is for commitment purchases (Apple: offers are per billing plan).
+    guard let o = product.introductoryOffers.first(where: { ($0.billingPlanType ?? .billedUpfront) == .billedUpfront }) else { return nil }
     let p = try ctx.period(o.period, of: "introductory offer of \(product.productID)")
     return AppliedOffer(type: .introductory, identifier: o.id, mode: o.paymentMode, period: p, count: o.numberOfPeriods,
                         priceMilli: o.priceMilli, label: "the introductory offer")

@@ -11,19 +11,24 @@ struct OfferTerms: Equatable {
   var priceMilli: Int64
 
   /// Looks up the offer a transaction or renewal info names, for `productId`.
-  static func find(type: OfferType, identifier: String?, productId: String, in state: SubscriptionState) -> OfferTerms? {
+  /// `plan`: the billing plan being bought or renewed (nil: up front). Apple: offers "are
+  /// specific to each billing plan", so an offer configured for the monthly plan with a
+  /// 12-month commitment is never given to an up-front purchase, nor the reverse.
+  static func find(type: OfferType, identifier: String?, productId: String, in state: SubscriptionState,
+                   plan: BillingPlanType? = nil) -> OfferTerms? {
     guard let p = state.catalog.product(productId) else { return nil }
     func from(_ o: SubscriptionOffer, id: String?) -> OfferTerms? {
+      guard (o.billingPlanType ?? .billedUpfront) == (plan ?? .billedUpfront) else { return nil }
       guard let period = try? ISOPeriod(parsing: o.period) else { return nil }
       return OfferTerms(type: type, identifier: id, mode: o.paymentMode, period: period, count: o.numberOfPeriods, priceMilli: o.priceMilli)
     }
     switch type {
     case .introductory:
-      return p.introductoryOffers.first.flatMap { from($0, id: nil) }
+      return p.introductoryOffers.lazy.compactMap { from($0, id: nil) }.first
     case .promotional:
-      return p.promotionalOffers.first { $0.id == identifier || $0.referenceName == identifier }.flatMap { from($0, id: $0.id) }
+      return p.promotionalOffers.lazy.filter { $0.id == identifier || $0.referenceName == identifier }.compactMap { from($0, id: $0.id) }.first
     case .offerCode:
-      return p.codeOffers.first { $0.referenceName == identifier }.flatMap { from($0.terms, id: $0.referenceName) }
+      return p.codeOffers.lazy.filter { $0.referenceName == identifier }.compactMap { from($0.terms, id: $0.referenceName) }.first
     case .winBack:
       guard let w = state.allWinBackOffers.first(where: { $0.offerId == identifier && $0.productId == productId }),
             let period = try? ISOPeriod(parsing: w.period) else { return nil }
