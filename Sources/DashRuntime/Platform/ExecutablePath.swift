@@ -10,8 +10,10 @@ import Darwin
 /// then in `../libexec/subdash/` from there, as git keeps its commands (scripts/install.sh puts
 /// them there). Only its own resolved path counts: never PATH, never the working directory, so a
 /// stray `subdash-fetch` elsewhere is never run in its place.
-/// Linux reads /proc/self/exe (symbolic links already resolved); a macOS port uses
-/// `_NSGetExecutablePath` plus `realpath` here.
+/// Its own path: Linux's /proc/self/exe (symbolic links already resolved); where that cannot be
+/// read (no /proc mounted, another system), argv[0] found as the shell found it (a path with a `/`
+/// against the working directory, a bare name along PATH) and resolved with `realpath`. PATH is
+/// used only to learn where `subdash` itself is, never to find a helper.
 package enum ExecutablePath {
   /// Every helper `subdash` may run, in the order `subdash --version` lists them.
   /// Every executable target named subdash-* in Package.swift (InstallLayoutTests checks).
@@ -20,12 +22,55 @@ package enum ExecutablePath {
   /// What to run for each command when no helper is found, said in the one-line error.
   package static let installCommand = "scripts/install.sh PREFIX"
 
-  /// The running executable's own path, or nil when the system does not say.
-  package static func current() -> String? {
+  /// The running executable's own resolved path, or nil when neither the system nor argv[0] says.
+  /// `selfLink`: the link to read first (a test names one that does not exist to take the fallback).
+  package static func current(selfLink: String = "/proc/self/exe") -> String? {
+    if let own = readLink(selfLink) { return own }
+    return fromArgument(CommandLine.arguments.first, searchPath: getenv("PATH").map { String(cString: $0) }, workingDirectory: workingDirectory())
+  }
+
+  /// The portable way: where a shell found `argument0` (argv[0]), resolved (`realpath`: symbolic
+  /// links, `.` and `..`). With a `/` it is a path, relative to `workingDirectory` unless absolute;
+  /// a bare name is the first executable file of that name along `searchPath` (an empty entry is
+  /// the working directory, as POSIX says; none given: /bin:/usr/bin, as execvp). nil when it
+  /// names no executable file.
+  package static func fromArgument(_ argument0: String?, searchPath: String?, workingDirectory: String?) -> String? {
+    guard let argument0, !argument0.isEmpty else { return nil }
+    func absolute(_ path: String) -> String? {
+      if path.hasPrefix("/") { return path }
+      guard let workingDirectory, workingDirectory.hasPrefix("/") else { return nil }
+      return workingDirectory + "/" + path
+    }
+    if argument0.contains("/") {
+      guard let path = absolute(argument0), isExecutableFile(path) else { return nil }
+      return resolved(path)
+    }
+    // No PATH at all: the default glibc's execvp searches, which is not the working directory.
+    for entry in (searchPath ?? "/bin:/usr/bin").split(separator: ":", omittingEmptySubsequences: false) {
+      guard let directory = absolute(entry.isEmpty ? "." : String(entry)) else { continue }
+      let path = directory + "/" + argument0
+      if isExecutableFile(path) { return resolved(path) }
+    }
+    return nil
+  }
+
+  private static func readLink(_ path: String) -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let n = readlink(path, &buffer, buffer.count - 1)
     guard n > 0 else { return nil }
     return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  private static func resolved(_ path: String) -> String? {
+    guard let real = realpath(path, nil) else { return nil }
+    defer { free(real) }
+    return String(cString: real)
+  }
+
+  private static func workingDirectory() -> String? {
+    guard let cwd = getcwd(nil, 0) else { return nil }
+    defer { free(cwd) }
+    return String(cString: cwd)
   }
 
   /// The places `name` is looked for, best first, for an executable at `executable` (a resolved path).
@@ -77,12 +122,12 @@ package struct MissingHelper: Error, CustomStringConvertible {
 
   /// "looked for A and B", or why nowhere could be looked at.
   package var places: String {
-    lookedAt.isEmpty ? "cannot read /proc/self/exe to look beside this executable" : "looked for " + lookedAt.joined(separator: " and ")
+    lookedAt.isEmpty ? "cannot find this executable's own path (/proc/self/exe, argv[0]) to look beside it" : "looked for " + lookedAt.joined(separator: " and ")
   }
 
   package var description: String {
     guard !lookedAt.isEmpty else {
-      return "\(name) not found: cannot read this executable's own path (/proc/self/exe) to look beside it; install with \(ExecutablePath.installCommand)"
+      return "\(name) not found: cannot find this executable's own path (/proc/self/exe, argv[0] along PATH) to look beside it; install with \(ExecutablePath.installCommand)"
     }
     return "\(name) not found (\(places)); install SubDash with \(ExecutablePath.installCommand), which puts it in PREFIX/libexec/subdash"
   }
