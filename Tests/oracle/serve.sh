@@ -113,13 +113,21 @@ def history(path):
             if "transaction" in e: txs[e["transaction"]["transactionId"]] = e["transaction"]
             if "notification" in e: notes[e["notification"]["notificationUUID"]] = e["notification"]
     return doc, txs, notes
-def plain(o):
-    return json.dumps({k: v for k, v in o.items() if k != "importedFrom"})
+def plain(o, served=None):
+    # serve signs every payload with the customer's appTransactionId (the one Get App Transaction
+    # Info names, which fetch records); a payload the file wrote without it comes back with it.
+    d = {k: v for k, v in o.items() if k != "importedFrom"}
+    if served is not None and "appTransactionId" not in served and d.get("appTransactionId") == app:
+        del d["appTransactionId"]
+    return json.dumps(d)
 src, stx, snotes = history(sys.argv[1])
 got, gtx, gnotes = history(sys.argv[2])
-bad = [t for t in stx if t not in gtx or plain(stx[t]) != plain(gtx[t])]
+app = (got.get("appTransaction") or {}).get("appTransactionId")
+if not app:
+    print("serve-oracle: FAIL round trip: fetch recorded no appTransaction"); sys.exit(1)
+bad = [t for t in stx if t not in gtx or plain(stx[t]) != plain(gtx[t], stx[t])]
 for key in ["latestTransaction", "renewalInfo"]:
-    if plain(src["subscriber"][key]) != plain(got["subscriber"][key]): bad.append(key)
+    if plain(src["subscriber"][key]) != plain(got["subscriber"][key], src["subscriber"][key]): bad.append(key)
 now = time.time() * 1000
 window = [u for u, n in snotes.items() if now - 29 * 86_400_000 <= n["signedDate"] < now]
 def field(n, k):  # an imported notification keeps Apple's envelope: status is data.status
