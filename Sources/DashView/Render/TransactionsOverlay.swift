@@ -17,6 +17,9 @@ enum TransactionsOverlay {
     let perRow = oneLine ? 1 : 2
     var heading = "\(counted(rows.count, "transaction")), newest first"
     if vm.story == nil { heading += " (the latest only: the history is still being read)" }
+    if let previous = PreviousOriginalTransaction.id(of: vm.state.subscriber) {
+      heading += "; replaces subscription \(Sanitizer.clean(previous)) (previousOriginalTransactionId)"
+    }
     c.box(r, title: rows.isEmpty ? "Transactions" : "Transactions: \(selection + 1) of \(rows.count)")
     c.draw(Line(heading, Style(.dim)), x: r.x + 2, y: r.y + 1, width: inner)
     let visible = max(1, (r.height - 3) / perRow)
@@ -41,6 +44,8 @@ enum TransactionsOverlay {
   struct Cells {
     var id: String, product: String, reason: String, price: String, offer: String, period: String
     var revocation: String?
+    /// "finished 2026-03-02 12:00": the developer's server called Finish Transaction for it.
+    var finished: String?
   }
 
   static func cells(_ t: StoryTransaction, _ vm: ViewModel) -> Cells {
@@ -52,7 +57,20 @@ enum TransactionsOverlay {
     return Cells(
       id: Sanitizer.clean(t.transactionId ?? "(no transactionId)"), product: Sanitizer.clean(product),
       reason: t.transactionReason.map { $0.description } ?? "", price: Sanitizer.clean(price), offer: offer(t),
-      period: "\(date(t.purchaseDate)) → \(date(t.expiresDate))", revocation: revocation(t, date: date))
+      period: "\(date(t.purchaseDate)) → \(date(t.expiresDate))", revocation: revocation(t, date: date),
+      finished: finishedDates(vm)[t.transactionId ?? ""].map { "finished \(date($0))" })
+  }
+
+  /// When the developer's server finished each transaction (`serve` records Finish Transaction).
+  static func finishedDates(_ vm: ViewModel) -> [String: Instant] {
+    Dictionary(FinishedTransactions.read(vm.state.document).map { ($0.transactionId, $0.finishedDate) }) { first, _ in first }
+  }
+
+  /// `show`'s lines for the finished transactions, oldest call first.
+  static func finishedLines(_ vm: ViewModel) -> [String] {
+    FinishedTransactions.read(vm.state.document).map {
+      "\(Sanitizer.clean($0.transactionId)) finished \(Format.dateShort($0.finishedDate, seconds: vm.clockShowsSeconds, year: true))"
+    }
   }
 
   /// "intro free trial", "code SPRING pay as you go": the offer's kind, id and how it is paid.
@@ -95,9 +113,10 @@ enum TransactionsOverlay {
         period = max(period, DisplayWidth.of(e.period))
       }
       revocation = all.map { $0.revocation.map { DisplayWidth.of($0) } ?? 0 }.max() ?? 0
+      finished = all.map { $0.finished.map { DisplayWidth.of($0) } ?? 0 }.max() ?? 0
     }
-    var revocation = 0
-    var oneLine: Int { [id, product, reason, price, offer, period, revocation].filter { $0 > 0 }.reduce(0) { $0 + $1 + 2 } }
+    var revocation = 0, finished = 0
+    var oneLine: Int { [id, product, reason, price, offer, period, revocation, finished].filter { $0 > 0 }.reduce(0) { $0 + $1 + 2 } }
   }
 
   static func lines(_ e: Cells, widths w: ColumnWidths, oneLine: Bool) -> [Line] {
@@ -107,7 +126,8 @@ enum TransactionsOverlay {
     }
     let first = cell(e.id, w.id, Style(.value, bold: true)) + cell(e.product, w.product, Style(.value))
       + cell(e.reason, w.reason, Style(.label)) + cell(e.price, w.price, Style(.value)) + cell(e.offer, w.offer, Style(.accent))
-    let revoked = e.revocation.map { [Run($0, Style(.danger, bold: true))] } ?? []
+    let revoked = (e.revocation.map { [Run($0, Style(.danger, bold: true)), Run("  ")] } ?? [])
+      + (e.finished.map { [Run($0, Style(.dim))] } ?? [])
     if oneLine { return [Line(first + cell(e.period, w.period, Style(.plain)) + revoked)] }
     return [Line(first), Line([Run("  ")] + cell(e.period, w.period, Style(.plain)) + revoked)]
   }

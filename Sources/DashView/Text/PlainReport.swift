@@ -19,6 +19,7 @@ public enum PlainReport {
     let t = vm.state.subscriber.latestTransaction
     var who = "originalTransactionId " + (t?.originalTransactionId ?? vm.state.subscriber.originalTransactionId ?? "(none)")
     if let token = t?.appAccountToken { who += "  appAccountToken \(token)" }
+    if let previous = PreviousOriginalTransaction.id(of: vm.state.subscriber) { who += "  previousOriginalTransactionId \(previous)" }
     out.append("SubDash \(HeaderPanel.badge(vm))  \(vm.fileName)")
     out.append(who)
     if let at = vm.clock.viewingAt {
@@ -46,6 +47,8 @@ public enum PlainReport {
     if vm.report.warnings.count > 1 {
       section("Warnings", vm.report.warnings.map { "\(g.warn) \($0)" }, into: &out)
     }
+    let finished = TransactionsOverlay.finishedLines(vm)
+    if !finished.isEmpty { section("Finished by the developer's server (Finish Transaction)", finished, into: &out) }
     let events = EventsPanel.entries(vm, ui, width: width).map { $0.map(\.text).joined(separator: " ") }
     section(EventsPanel.title(vm), events.isEmpty ? ["(none)"] : events, into: &out)
     // `--ascii` spells every glyph and separator in ASCII (`3 x 1 month`), as the dashboard does.

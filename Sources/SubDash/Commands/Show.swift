@@ -135,7 +135,7 @@ extension ShowRequest {
       if !finished.isEmpty {
         o["finishedTransactions"] = .array(finished.map { .object(JSONObject([("transactionId", .string($0.transactionId)), ("finishedDate", .double($0.finishedDate.ms))])) })
       }
-      if let previous = (sub.latestTransaction?.source["previousOriginalTransactionId"] ?? sub.renewalInfo?.source["previousOriginalTransactionId"])?.stringValue {
+      if let previous = PreviousOriginalTransaction.id(of: sub) {
         o["previousOriginalTransactionId"] = .string(previous)
       }
       // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
