@@ -61,6 +61,9 @@ struct TerminalCheck: ParsableCommand {
     defer { terminal.restore() }
 
     let watcher = FileWatcher(path: file)
+    // Made with its watch, before the first frame: a write the moment the frame shows is after both.
+    let (store, name) = DirectorySubscriberStore.holding(file)
+    let follower = store.follower(watch: watcher, only: name)
     var state = CheckState(file: file, tickEnabled: tick, crashEnabled: crash, unicode: unicode)
     state.firstLine = FirstLine.read(file)
     state.watchMode = watcher.mode == .inotify ? "inotify" : "polling every \(watcher.pollIntervalMs) ms"
@@ -69,8 +72,7 @@ struct TerminalCheck: ParsableCommand {
 
     var exitCode: Int32 = 0
     terminal.draw(state.render(size: terminal.size))
-    let (store, name) = DirectorySubscriberStore.holding(file)
-    EventLoop(terminal: terminal, signals: signals, follower: store.follower(watch: watcher, only: name)).run(nextTimeout: {
+    EventLoop(terminal: terminal, signals: signals, follower: follower).run(nextTimeout: {
       state.msUntilNextDeadline(now: Monotonic.nowMs())
     }) { event in
       let now = Monotonic.nowMs()
