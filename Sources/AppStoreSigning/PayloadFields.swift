@@ -48,7 +48,13 @@ struct PayloadFields: Decodable, Sendable {
       .compactMap { path, jws in jws.map { (path, $0) } }
   }
 
-  var environmentOfPayload: String? { data?.environment ?? summary?.environment ?? environment }
+  /// An app transaction names its environment `receiptType` (Apple's AppTransaction has no
+  /// `environment`), so a verdict on one says Sandbox or Production like any other payload's.
+  var environmentOfPayload: String? {
+    if let named = data?.environment ?? summary?.environment ?? environment { return named }
+    if case .appTransaction = kind { return receiptType }
+    return nil
+  }
 
   var kind: PayloadKind {
     if let type = notificationType { return .notification(type: type, subtype: subtype) }

@@ -24,7 +24,8 @@ public enum PayloadKind: Sendable, Equatable {
 /// A JWS whose signature and chain held (or an Xcode/LocalTesting one, marked unverified).
 public struct VerifiedJWS: Sendable {
   public let signedBy: SignedBy
-  /// `environment` of a transaction or renewal info, `data.environment` / `summary.environment` of a notification.
+  /// `environment` of a transaction or renewal info, `data.environment` / `summary.environment` of a
+  /// notification, `receiptType` of an app transaction.
   public let environment: String?
   /// The payload's `signedDate`, milliseconds since 1970 (Xcode writes fractions).
   public let signedDateMilliseconds: Double?
