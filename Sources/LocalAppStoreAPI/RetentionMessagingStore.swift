@@ -25,11 +25,23 @@ final class RetentionMessagingStore: Sendable {
   func update<T: Sendable>(_ change: @escaping @Sendable (inout Contents) throws -> (T, Bool)) async throws -> T {
     let result = ResultBox<T>()
     let place = storage.place
-    try await storage.update { bytes in
-      var c = try Self.decode(bytes, place: place)
-      let (out, changed) = try change(&c)
-      result.value = out
-      return changed ? Self.encode(c) : nil
+    do {
+      try await storage.update { bytes in
+        do {
+          var c = try Self.decode(bytes, place: place)
+          let (out, changed) = try change(&c)
+          result.value = out
+          return changed ? Self.encode(c) : nil
+        } catch {
+          result.refusal = error
+          throw error
+        }
+      }
+    } catch {
+      // A storage may wrap what the change threw (a database transaction does): the API answers
+      // the change's own refusal (404 4040015 "Message not found."), not a failure to store.
+      if let refusal = result.refusal { throw refusal }
+      throw error
     }
     guard let value = result.value else { throw APIFailure.unreadable(place, "the configuration store returned without deciding") }
     return value
@@ -95,7 +107,8 @@ struct RetentionFile: RetentionConfigurationStorage {
   private func load() -> [UInt8]? { FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
 }
 
-/// What `update`'s change returned, carried out of the storage's closure.
+/// What `update`'s change returned or threw, carried out of the storage's closure.
 private final class ResultBox<T>: @unchecked Sendable {
   var value: T?
+  var refusal: (any Error)?
 }

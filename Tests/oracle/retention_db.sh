@@ -81,7 +81,12 @@ elif step == "delete":
     ids = json.load(open(ids_path))
     client.delete_message(uuid.UUID(ids[0]))
     client.delete_realtime_url()
-    print("deleted a message and the realtime URL")
+    try:
+        client.delete_message(uuid.UUID(ids[0]))
+        raise AssertionError("a message deleted twice")
+    except APIException as e:
+        assert e.raw_api_error == 4040015, f"deleting it again: {e.http_status_code} {e.raw_api_error}, expected 404 4040015"
+    print("deleted a message and the realtime URL; deleting it again is Apple's 4040015")
 elif step == "deleted":
     ids = json.load(open(ids_path))
     assert listed() == ids[1:], f"messages: {listed()}, expected {ids[1:]}"
