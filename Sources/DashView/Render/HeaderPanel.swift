@@ -1,8 +1,11 @@
 import DashModel
 
 /// Two lines: product name, environment badge and file on the left, the clocks on the right;
-/// the subscriber's identifiers below.
+/// the subscriber's identifiers below; a third, the app transaction, when `fetch` recorded one.
 enum HeaderPanel {
+  /// Rows the header takes: a file without an app transaction keeps the two-line header.
+  static func height(_ vm: ViewModel) -> Int { FetchedAppTransaction(document: vm.state.document) == nil ? 2 : 3 }
+
   static func draw(_ vm: ViewModel, _ ui: UIState, into c: inout Canvas, _ r: Rect) {
     let dot = " \(c.glyphs.dot) "
     var left = Line("SubDash", Style(.title, bold: true)) + Line(" ")
@@ -52,6 +55,9 @@ enum HeaderPanel {
       let rightWidth = right.width
       c.draw(leftLine, x: r.x, y: y, width: r.width - (rightWidth > 0 ? rightWidth + 2 : 0))
       if rightWidth > 0 { c.drawRight(right, x: r.x, y: y, width: r.width) }
+    }
+    if r.height > 2, let app = AppTransactionText.sentence(vm, dot: c.glyphs.dot) {
+      c.draw(Line(app, Style(.dim)), x: r.x, y: r.y + 2, width: r.width)
     }
   }
 

@@ -17,8 +17,8 @@ public func render(_ vm: ViewModel, _ ui: UIState, width: Int, height: Int) -> F
   }
   var c = Canvas(width: width, height: height, ascii: vm.options.ascii)
   let g = c.glyphs
-  HeaderPanel.draw(vm, ui, into: &c, Rect(x: 0, y: 0, width: width, height: 2))
-  var y = 2
+  var y = HeaderPanel.height(vm)
+  HeaderPanel.draw(vm, ui, into: &c, Rect(x: 0, y: 0, width: width, height: y))
 
   // Alarms first; each may take two lines but never starves the plan.
   let wrap = 2

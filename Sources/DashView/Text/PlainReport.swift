@@ -22,6 +22,7 @@ public enum PlainReport {
     if let previous = PreviousOriginalTransaction.id(of: vm.state.subscriber) { who += "  previousOriginalTransactionId \(previous)" }
     out.append("SubDash \(HeaderPanel.badge(vm))  \(vm.fileName)")
     out.append(who)
+    if let app = AppTransactionText.sentence(vm, dot: g.dot) { out.append(app) }
     if let at = vm.clock.viewingAt {
       out.append("clock: viewed at \(Format.date(at)) (--now); wall \(Format.date(vm.clock.wall))")
     } else if let sim = vm.clock.simulated {

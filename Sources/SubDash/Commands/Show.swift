@@ -138,6 +138,8 @@ extension ShowRequest {
       if let previous = PreviousOriginalTransaction.id(of: sub) {
         o["previousOriginalTransactionId"] = .string(previous)
       }
+      // The app transaction `fetch` recorded (Get App Transaction Info), when it did.
+      if let app = FetchedAppTransaction(document: state.document) { o[FetchedAppTransaction.key] = app.json }
       // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
       if let book = state.document.deliveries { o["deliveries"] = book.json }
       // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.
