@@ -288,11 +288,34 @@ package final class DashboardSession {
     }
     // Model refusals say what was refused; storage failures name the file.
     switch result {
-    case .applied(let change), .created(let change): return .succeeded(change.message)
+    case .applied(let change), .created(let change):
+      // A purchaser's extension (`e`) moves the linked family members in the file's directory,
+      // as `subdash extend` does; a database row's scratch copy has no members beside it.
+      guard rowWriter == nil else { return .succeeded(change.message) }
+      let members = FamilyExtension.extendMembers(after: change, in: store, skipping: name, wall: wall)
+      return .succeeded(change.message + Self.familySaid(members, after: change))
     case .unchanged: return .succeeded("nothing changed")
     case .refused(let refusal): return .failed(refusal.message)
     case .busy(let e), .failed(let e): return .failed(e.description)
     }
+  }
+
+  /// The status line's word on the family after an extension: how many members followed (and why
+  /// any did not), or, for a family-shareable product, that none is linked in the directory.
+  static func familySaid(_ members: [FamilyExtension.MemberOutcome], after change: Change) -> String {
+    guard let extended = FamilyExtension.extended(change) else { return "" }
+    let followed = members.filter { $0.message != nil }.count
+    let notFollowed = members.filter { $0.message == nil }
+    if members.isEmpty {
+      let product = change.state.subscriber.latestTransaction?.productId
+      guard change.state.catalog.product(product)?.familyShareable == true else { return "" }
+      return " No family member of \(extended.purchaser) found in this directory (a member's file names it as familyPurchaser)."
+    }
+    var said = " \(counted(followed, "family member")) followed"
+    if !notFollowed.isEmpty {
+      said += "; not: " + notFollowed.map { "\($0.name) (\($0.skipped ?? "?"))" }.joined(separator: ", ")
+    }
+    return said + "."
   }
 
   /// Milliseconds until the screen would change by itself (`ScreenTimer`), or nil when nothing

@@ -166,6 +166,9 @@ public struct ScenarioRunner {
           .flatMap { now, rate in Actions.apply(action, to: s, at: now, timing: rate) }
       }
       guard case .success(let a) = first else { return first }
+      if let extended = a.first, let now = try? Simulator.clock(extended.state) {
+        _ = store.followFamily(after: extended, clock: now)
+      }
       let second = try once { s in clock(s).flatMap { now in Result { () throws(ActionError) in try Simulator.advance(s, to: now) } } }
       return second.map { a + $0 }
     case .command(let cmd):

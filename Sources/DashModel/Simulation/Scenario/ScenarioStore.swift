@@ -19,4 +19,12 @@ public struct ScenarioStore: Sendable {
     case .busy(let e), .failed(let e): throw e
     }
   }
+
+  /// A purchaser's extension moves the linked family members in the same directory too, as
+  /// `subdash extend` does (Apple extends them automatically); members without a simulated clock
+  /// are decided at `clock`, the scenario's. Nothing for a change that is not an extension.
+  public func followFamily(after change: Change, clock: Instant) -> [FamilyExtension.MemberOutcome] {
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    return FamilyExtension.extendMembers(after: change, in: store, skipping: name, wall: clock)
+  }
 }
