@@ -131,7 +131,12 @@ struct Mirror: AsyncParsableCommand {
       // Listen first, then export (DirectoryMirror): a change committed in between is rewritten,
       // never missed; a row NOTIFY brings is written only when newer than the directory's copy.
       let mirror = DirectoryMirror(directory: directory) { FileHandle.standardError.write(Data("subdash: \($0)\n".utf8)) }
-      try await mirror.run(database) { count in
+      // The mirror follows through the store; this process writes rows through RowWrites, so
+      // the store's scratch stays empty. Removed however the mirror ends.
+      let scratch: String
+      do { scratch = try PrivateDirectory.makeTemporary("subdash-mirror") } catch { throw DatabaseError.file("\(error)") }
+      defer { DirectoryFiles.remove(scratch) }
+      try await mirror.run(PostgresSubscriberStore(database: database, scratch: scratch)) { count in
         // Unbuffered: the parent waits for this line before it opens the list.
         RowWrites.reply(.ready(count: count, directory: directory))
         // Stdin carries the dashboard's writes (RowWrites); the parent closes it when it quits:
@@ -140,6 +145,7 @@ struct Mirror: AsyncParsableCommand {
         lines.startReading()
         Task {
           await RowWrites.serve(lines, database: database)
+          DirectoryFiles.remove(scratch)
           Glibc.exit(0)
         }
       }

@@ -28,7 +28,7 @@ extension ListenCommand {
         let ready = AsyncStream<Int>.makeStream()
         group.addTask {
           defer { ready.continuation.finish() }
-          try await mirror.run(db) { ready.continuation.yield($0) }
+          try await mirror.run(store) { ready.continuation.yield($0) }
         }
         var count: Int?
         for await n in ready.stream {

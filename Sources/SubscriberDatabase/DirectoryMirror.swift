@@ -31,23 +31,31 @@ public final class DirectoryMirror: @unchecked Sendable {
     versions[row.name] = row.version
   }
 
-  /// Listens, then exports every row (a commit in between is written, never missed), calls
-  /// `ready` with the number of subscribers, then writes each row a writer commits, until cancelled.
-  public func run(_ database: SubscriberDatabase, ready: @escaping @Sendable (Int) -> Void) async throws {
+  /// Listens (the store's `follow`), then exports every row (a commit in between is written, never
+  /// missed), calls `ready` with the number of subscribers, then writes each row a writer commits,
+  /// until cancelled. A lost connection ends it with why: a mirror no longer told of changes must
+  /// not go on as if it were current.
+  public func run(_ store: PostgresSubscriberStore, ready: @escaping @Sendable (Int) -> Void) async throws {
     // Made even when there is nothing to export: the reader opens it at `ready`.
     if let why = PrivateDirectory.create(directory) { throw DatabaseError.usage("\(directory): cannot create the directory: \(why)") }
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      let listening = AsyncStream<Void>.makeStream()
-      group.addTask {
-        try await database.follow(onListening: { listening.continuation.yield(()) }) { name in
-          try await self.catchUp(database, named: [name])
-        }
-      }
-      for await _ in listening.stream { break }
-      ready(try await catchUp(database, named: nil))
-      try await group.next()
-      group.cancelAll()
+    let listening = AsyncStream<Void>.makeStream()
+    let ended = FollowEnd()
+    let changes = store.follow(onListening: { listening.continuation.yield(()) }, onEnd: { why in
+      ended.set(why)
+      // A follow that fails before it listens must not leave the export waiting.
+      listening.continuation.finish()
+    })
+    var heard = false
+    for await _ in listening.stream {
+      heard = true
+      break
     }
+    if !heard { throw ended.error ?? CancellationError() }
+    ready(try await catchUp(store.database, named: nil))
+    for await change in changes { try await catchUp(store.database, named: [change.name]) }
+    if let why = ended.error { throw why }
+    // Otherwise the caller cancelled this task: the stream ended because of it.
+    try Task.checkCancellation()
   }
 
   /// Writes the named rows as the database holds them now (all when nil); how many there were.
@@ -62,4 +70,12 @@ public final class DirectoryMirror: @unchecked Sendable {
     }
     return rows.count
   }
+}
+
+/// Why the store's follow ended, set from its task, read by the mirror after the stream finished.
+private final class FollowEnd: @unchecked Sendable {
+  private let lock = NSLock()
+  private var why: DatabaseError?
+  func set(_ error: DatabaseError) { lock.withLock { if why == nil { why = error } } }
+  var error: DatabaseError? { lock.withLock { why } }
 }

@@ -50,12 +50,27 @@ public struct PostgresSubscriberStore: SubscriberStore {
   /// Each subscriber a writer commits (NOTIFY), as it commits. Removal is never announced: no
   /// SubDash writer removes a row.
   public func follow() -> AsyncStream<SubscriberEvent> {
+    follow(onListening: {}, onEnd: { _ in })
+  }
+
+  /// `follow()` with what a reader that also reads the rows needs (`DirectoryMirror`):
+  /// `onListening` runs once LISTEN is in effect, so rows read after it cannot miss a commit
+  /// (a commit in between is also announced); `onEnd` runs once when following stops other than by
+  /// the caller's cancelling, with why (a lost connection), before the stream finishes, so the
+  /// reader can tell "no more changes" from "no longer told of changes".
+  public func follow(onListening: @escaping @Sendable () -> Void,
+                     onEnd: @escaping @Sendable (DatabaseError) -> Void) -> AsyncStream<SubscriberEvent> {
     let database = database
     return AsyncStream { continuation in
       let task = Task {
-        try? await database.follow { name in
-          guard StoredSubscriber.isPlainFileName(name) else { return }
-          continuation.yield(.changed(name))
+        do {
+          try await database.follow(onListening: onListening) { name in
+            guard StoredSubscriber.isPlainFileName(name) else { return }
+            continuation.yield(.changed(name))
+          }
+          if !Task.isCancelled { onEnd(.server("\(database.url.description): the notifications stopped (the connection ended)")) }
+        } catch {
+          if !Task.isCancelled { onEnd(SubscriberDatabase.describe(error, database.url)) }
         }
         continuation.finish()
       }
