@@ -108,6 +108,18 @@ import Testing
     #expect(!production.contains { $0.contains(KeyMap.simulation[0].help) })
   }
 
+  /// Support staff meet the summary line and the timeline lane before any key: `?` says what
+  /// they show, on test and Production data alike.
+  @Test func helpDescribesTheSummaryAndTheTimeline() {
+    for vm in [Scenarios.active.viewModel(), Scenarios.production.viewModel()] {
+      let help = Overlays.helpLines(vm, UIState(), ascii: false).map(\.text)
+      #expect(help.contains("On screen"))
+      #expect(help.contains { $0.hasPrefix("summary") && $0.contains("spent/refunded/net per currency") })
+      #expect(help.contains { $0.hasPrefix("timeline") && $0.contains("grace, retry, lapsed, revoked") })
+      #expect(help.joined(separator: " ").contains("T opens it"))
+    }
+  }
+
   /// Scrolling pages by what the drawn box showed (`.laidOut`) and stops with the last line at
   /// the bottom of the box.
   @Test func helpScrollingStopsAtTheLastLine() {

@@ -115,6 +115,16 @@ enum Overlays {
     } else {
       out.append(Line("disabled: this file holds Production data", Style(.dim)))
     }
+    out.append(.empty)
+    // The panels that are not keys: what the summary line and the timeline lane mean.
+    out.append(Line("On screen", Style(.title, bold: true)))
+    // Wrapped like the keys' width so the box stays as wide as the key lines.
+    out += Line([Run(PlansPanel.pad("summary", 9), Style(.label)),
+                 Run("customer since, paid periods, spent/refunded/net per currency, offers used, extensions in 365 days (of 2), streak; \"partial history\" when the file lacks some (figures are then lower bounds)")])
+      .wrapped(width: 100, maxLines: 3, indent: 9)
+    out += Line([Run(PlansPanel.pad("timeline", 9), Style(.label)),
+                 Run("paid, free, offer, grace, retry, lapsed, revoked and extended periods across time, now marked; T opens it")])
+      .wrapped(width: 100, maxLines: 2, indent: 9)
     // The status line is one row; here each message is whole, so none cut at the width is lost.
     if !ui.messages.entries.isEmpty {
       out.append(.empty)
