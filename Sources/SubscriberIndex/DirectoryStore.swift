@@ -42,6 +42,7 @@ public final class DirectoryStore: ListIndex {
     var config = Configuration()
     config.journalMode = .wal
     config.busyMode = .timeout(5)  // another subdash refreshing the same index
+    createIndexFilePrivately(path)
     let queue = try DatabaseQueue(path: path, configuration: config)
     try queue.write { db in
       let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -179,3 +180,12 @@ public final class DirectoryStore: ListIndex {
 
 /// The next chunk's rows, filled by the reading thread before the group it runs in is waited on.
 private final class ChunkBox: @unchecked Sendable { var rows: [ListRow] = [] }
+
+/// The index holds every subscriber's ids and status: it is created 0600 before SQLite opens it
+/// (SQLite would use 0644 under the usual umask), and SQLite gives its -wal and -shm files the
+/// main file's mode. An existing file, or a directory we cannot write, is left to SQLite.
+/// (At file scope: inside `DirectoryStore` its own `open(_:)` would hide the C function.)
+private func createIndexFilePrivately(_ path: String) {
+  let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+  if fd >= 0 { close(fd) }
+}

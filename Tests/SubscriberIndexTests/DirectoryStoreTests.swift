@@ -44,6 +44,23 @@ import Testing
     #expect(try store.get("grace-period.json")?.status == .grace)
   }
 
+  /// The index lists every subscriber's ids and status: like every file SubDash creates, it and
+  /// SQLite's -wal/-shm files beside it are readable by their owner only, whatever the umask.
+  @Test func theIndexAndItsWriteAheadFilesArePrivate() throws {
+    let dir = try freshDirectory()
+    let old = umask(0o022)
+    defer { umask(old) }
+    let store = try DirectoryStore(directory: dir)
+    _ = try store.refresh(names: nil, wall: Self.wall)
+    for suffix in ["", "-wal", "-shm"] {
+      let path = dir + "/.subdash-index.sqlite" + suffix
+      guard FileManager.default.fileExists(atPath: path) else { continue }
+      var st = stat()
+      #expect(stat(path, &st) == 0)
+      #expect(st.st_mode & 0o777 == 0o600, "\(path) is \(String(st.st_mode & 0o777, radix: 8))")
+    }
+  }
+
   @Test func reopeningReadsNothingAndAChangedFileIsReadAgain() throws {
     let dir = try freshDirectory()
     _ = try DirectoryStore(directory: dir).refresh(names: nil, wall: Self.wall)
