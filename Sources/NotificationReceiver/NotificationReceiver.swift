@@ -120,15 +120,6 @@ public final class NotificationReceiver: Sendable {
     }
   }
 
-  static func verdict(_ v: VerifiedJWS) -> SignatureVerdict {
-    let env = v.environment ?? "no environment"
-    switch v.signedBy {
-    case .apple: return .appleSigned(environment: env)
-    case .extraRoot: return .trustedRoot(environment: env)
-    case .unverified(let e): return .unverified(environment: e)
-    }
-  }
-
   static func oneLine(_ error: any Error) -> String {
     String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
   }
@@ -146,7 +137,7 @@ struct KnownVerdicts: SignedDataChecking {
     /// Only for a verified signature: Xcode's unverified data is decoded by the importer's own rules.
     let payload: [UInt8]?
     init(_ v: VerifiedJWS) {
-      verdict = NotificationReceiver.verdict(v)
+      verdict = v.verdict()
       if case .unverified = v.signedBy { payload = nil } else { payload = v.payloadJSON }
     }
   }

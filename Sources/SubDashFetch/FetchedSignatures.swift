@@ -23,22 +23,13 @@ struct FetchedSignatures: SignedDataChecking {
       if verdicts[jws] != nil { continue }
       do {
         let verified = try await verifier.verify(jws)
-        verdicts[jws] = verdict(verified)
+        verdicts[jws] = verified.verdict(missingEnvironment: "unknown")
         if let payload = try? JSONSerialization.jsonObject(with: Data(verified.payloadJSON)) { collect(payload, into: &pending) }
       } catch {
         verdicts[jws] = .invalid(String(describing: error))
       }
     }
     return FetchedSignatures(verdicts: verdicts)
-  }
-
-  static func verdict(_ verified: VerifiedJWS) -> SignatureVerdict {
-    let environment = verified.environment ?? "unknown"
-    switch verified.signedBy {
-    case .apple: return .appleSigned(environment: environment)
-    case .extraRoot: return .trustedRoot(environment: environment)
-    case .unverified(let env): return .unverified(environment: env)
-    }
   }
 
   /// Strings shaped like a compact JWS (three base64url parts, a JSON header) anywhere in `json`.

@@ -13,13 +13,7 @@ public struct EventLog: Sendable {
   /// Brings the log up to `state` (the latest load of `statePath`): extends the index by what the
   /// journal gained since the last call.
   public mutating func update(_ state: SubscriptionState, statePath: String) throws(StateFileError) {
-    let log = state.document.subscriber.notifications
-    let inOrder = zip(log, log.dropFirst()).allSatisfy { ($0.signedDate ?? .epoch) <= ($1.signedDate ?? .epoch) }
-    let ordered = inOrder ? log : log.enumerated().sorted {
-      let a = $0.element.signedDate ?? .epoch, b = $1.element.signedDate ?? .epoch
-      return a != b ? a < b : $0.offset < $1.offset
-    }.map(\.element)
-    inline = ordered.reversed()
+    inline = state.document.subscriber.notifications.inDateOrder().reversed()
     if let j = state.document.journal {
       let path = PathName.directory(of: statePath) + "/" + j.file
       if path != journalPath { index = JournalIndex() }

@@ -105,13 +105,7 @@ extension StateFile {
     // the log is in date order, as SubDash writes it; a hand-made log out of order is sorted
     // (stably, undated entries first) so "recent" never skips a newer event.
     if out.count < limit {
-      let log = state.document.subscriber.notifications
-      let inOrder = zip(log, log.dropFirst()).allSatisfy { ($0.signedDate ?? .epoch) <= ($1.signedDate ?? .epoch) }
-      let ordered = inOrder ? log : log.enumerated().sorted {
-        let a = $0.element.signedDate ?? .epoch, b = $1.element.signedDate ?? .epoch
-        return a != b ? a < b : $0.offset < $1.offset
-      }.map(\.element)
-      out += ordered.suffix(limit - out.count).reversed()
+      out += state.document.subscriber.notifications.inDateOrder().suffix(limit - out.count).reversed()
     }
     return Array(out.prefix(limit))
   }

@@ -21,7 +21,7 @@ struct SignatureCheck: SignedDataChecking {
   func check(compactJWS: String) -> SignatureVerdict {
     let verifier = self.verifier
     return runBlocking { () async -> SignatureVerdict in
-      do { return Self.verdict(try await verifier.verify(compactJWS)) } catch { return .invalid(oneLine(error)) }
+      do { return try await verifier.verify(compactJWS).verdict() } catch { return .invalid(oneLine(error)) }
     }
   }
 
@@ -35,21 +35,12 @@ struct SignatureCheck: SignedDataChecking {
     return results.map { result in
       switch result {
       case .success(let v):
-        let verdict = Self.verdict(v)
+        let verdict = v.verdict()
         if case .unverified = verdict { return CheckedJWS(verdict: verdict, payload: nil) }
         return CheckedJWS(verdict: verdict, payload: v.payloadJSON)
       case .failure(let error):
         return CheckedJWS(verdict: .invalid(oneLine(error)), payload: nil)
       }
-    }
-  }
-
-  static func verdict(_ v: VerifiedJWS) -> SignatureVerdict {
-    let env = v.environment ?? "no environment"
-    switch v.signedBy {
-    case .apple: return .appleSigned(environment: env)
-    case .extraRoot: return .trustedRoot(environment: env)
-    case .unverified(let e): return .unverified(environment: e)
     }
   }
 }
