@@ -46,6 +46,15 @@ final class FakeTerminal: LoopTerminal {
 func signalSelf(_ sig: Int32) { _ = pthread_kill(pthread_self(), sig) }
 
 @Suite(.serialized) struct EventLoopTests {
+  /// The dashboard and terminal-check end on the same events with the status a shell reports for
+  /// a killed process: 143 for SIGTERM, 129 for a hung-up tty; keys, ticks, resizes and follows go on.
+  @Test func signalsAndAHungUpTtyEndTheSessionWithTheShellsStatus() {
+    #expect(LoopEvent.signal(SIGTERM).endingStatus == 143)
+    #expect(LoopEvent.signal(SIGINT).endingStatus == 130)
+    #expect(LoopEvent.ttyClosed.endingStatus == 129)
+    for event in [LoopEvent.key(.char("q")), .tick, .resize, .followed([])] { #expect(event.endingStatus == nil) }
+  }
+
   @Test func drainsEveryPendingKeyOnOneWakeup() {
     let term = FakeTerminal()
     term.type("abq")

@@ -120,18 +120,17 @@ package struct DashboardApp {
         vm = session.model(wall: wall)
         if dispatch(answered) == .stop { return .stop }
       }
+      if let status = event.endingStatus {
+        exitCode = status
+        return .stop
+      }
       let action: UIAction
       switch event {
       case .key(let key): action = .keyPressed(key)
       case .followed: action = session.reload(wall: wall)
       case .tick: action = .ticked(wall)
       case .resize: action = .resized(width: terminal.size.width, height: terminal.size.height)
-      case .signal(let sig):
-        exitCode = 128 + sig
-        return .stop
-      case .ttyClosed:
-        exitCode = 128 + SIGHUP
-        return .stop
+      case .signal, .ttyClosed: return .stop  // answered by endingStatus above
       }
       vm = session.model(wall: wall)
       if dispatch(action) == .stop { return .stop }

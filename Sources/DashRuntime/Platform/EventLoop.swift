@@ -21,6 +21,18 @@ package enum LoopEvent: Equatable {
   case ttyClosed
 }
 
+extension LoopEvent {
+  /// The exit status an event that ends the session asks for, as a shell reports a process killed
+  /// by that signal (128 + number; a hung-up tty as SIGHUP); nil for events the app handles.
+  package var endingStatus: Int32? {
+    switch self {
+    case .signal(let sig): return 128 + sig
+    case .ttyClosed: return 128 + SIGHUP
+    case .key, .followed, .tick, .resize: return nil
+    }
+  }
+}
+
 package enum LoopControl { case `continue`, stop }
 
 /// The parts of `Terminal` the loop drives; a protocol so the loop can be tested with a pipe.

@@ -51,7 +51,13 @@ enum Overlays {
     let lines = eventLines(vm, selection: selection)
     let r = centred(c, width: 76, lines: lines.count)
     let position = "Event \(selection + 1) of \(vm.eventsTotal)"
-    c.box(r, title: lines.count > r.height - 2 ? "\(position) (PgDn/PgUp to scroll)" : position)
+    scrolled(lines, in: r, title: lines.count > r.height - 2 ? "\(position) (PgDn/PgUp to scroll)" : position, offset: offset, into: &c)
+  }
+
+  /// Draws `lines` in the box `r` from `offset` (clamped so the last line can reach the bottom)
+  /// and records how many lines there are and how many fit, which the reducer pages by.
+  private static func scrolled(_ lines: [Line], in r: Rect, title: String, offset: Int, into c: inout Canvas) {
+    c.box(r, title: title)
     let visible = r.height - 2
     c.frame.extents.overlayLines = lines.count
     c.frame.extents.overlayRows = visible
@@ -143,15 +149,7 @@ enum Overlays {
     // As wide as the longest sentence (with "not now: "), so wide terminals show every
     // description whole; `centred` clips it to narrow ones.
     let r = centred(c, width: max(78, (lines.map(\.width).max() ?? 0) + 4), lines: lines.count)
-    let title = lines.count > r.height - 2 ? "Keys (j/k to scroll)" : "Keys"
-    c.box(r, title: title)
-    let visible = r.height - 2
-    c.frame.extents.overlayLines = lines.count
-    c.frame.extents.overlayRows = visible
-    let start = min(max(0, offset), max(0, lines.count - visible))
-    for (i, line) in lines.dropFirst(start).prefix(visible).enumerated() {
-      c.draw(line, x: r.x + 2, y: r.y + 1 + i, width: r.width - 4)
-    }
+    scrolled(lines, in: r, title: lines.count > r.height - 2 ? "Keys (j/k to scroll)" : "Keys", offset: offset, into: &c)
   }
 
   // MARK: - PendingAction

@@ -76,6 +76,10 @@ struct TerminalCheck: ParsableCommand {
       state.msUntilNextDeadline(now: Monotonic.nowMs())
     }) { event in
       let now = Monotonic.nowMs()
+      if let status = event.endingStatus {
+        exitCode = status
+        return .stop
+      }
       switch event {
       case .key(.char("q")):
         return .stop
@@ -87,12 +91,8 @@ struct TerminalCheck: ParsableCommand {
         state.lastKey = key.description
       case .followed:
         state.reloadDue = now + CheckState.debounceMs  // writers come in bursts; reload once
-      case .signal(let sig):
-        exitCode = 128 + sig
-        return .stop
-      case .ttyClosed:
-        exitCode = 128 + SIGHUP
-        return .stop
+      case .signal, .ttyClosed:
+        return .stop  // answered by endingStatus above
       case .resize:
         state.terminalInfo = describe(terminal)
       case .tick:
