@@ -1,7 +1,6 @@
 extension ScenarioRunner {
   /// Checks one expectation against the state after the previous step, at the virtual clock.
-  func check(_ e: Expectation, _ line: ScenarioLine, _ run: inout Run) throws(ScenarioFailure) {
-    let state = run.state!
+  func check(_ e: Expectation, _ line: ScenarioLine, state: SubscriptionState, _ run: inout Run) throws(ScenarioFailure) {
     let now = (try? Simulator.clock(state)) ?? Instant.epoch
     let sub = state.subscriber
     let t = sub.latestTransaction

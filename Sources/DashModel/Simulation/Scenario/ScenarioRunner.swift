@@ -86,16 +86,20 @@ public struct ScenarioRunner {
         continue
       }
       started = true
-      if run.state == nil {
-        do { run.state = try store.load() } catch { throw .file(error) }
+      let current: SubscriptionState
+      if let loaded = run.state {
+        current = loaded
+      } else {
+        do { current = try store.load() } catch { throw .file(error) }
         // Every simulate mode refuses Production the same way (exit 2), before any step.
-        do { try Simulator.requireSimulatable(run.state!) } catch { throw .productionData }
+        do { try Simulator.requireSimulatable(current) } catch { throw .productionData }
+        run.state = current
       }
       if case .expect(let e) = line.step {
         if case .error = e {
           throw .setup(file: scenario.fileName, line: line.number, message: "expect error must follow the step that is expected to fail")
         }
-        try check(e, line, &run)
+        try check(e, line, state: current, &run)
         run.report.expectations += 1
         continue
       }
@@ -104,7 +108,7 @@ public struct ScenarioRunner {
       switch line.step {
       case .retentionSetup(let change): result = changeRetention(change)
       case .goToCancel(let choice): result = try goToCancel(choice, line, &run)
-      default: result = try perform(line, state: run.state!)
+      default: result = try perform(line, state: current)
       }
       switch result {
       case .success(let changes):
