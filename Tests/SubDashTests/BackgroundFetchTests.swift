@@ -23,9 +23,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     // A stand-in for subdash-fetch that fails the way it does: one line on stderr, exit 2.
     let script = dir.appendingPathComponent("fake-fetch").path
-    try "#!/bin/sh\necho 'retrying…' >&2\necho 'subdash: credentials: missing --key-id; state.json was not written' >&2\nexit 2\n"
-      .write(toFile: script, atomically: true, encoding: .utf8)
-    chmod(script, 0o755)
+    try ExecutableFixture.script(
+      "#!/bin/sh\necho 'retrying…' >&2\necho 'subdash: credentials: missing --key-id; state.json was not written' >&2\nexit 2\n", at: script)
     let fetch = BackgroundFetch(statePath: dir.appendingPathComponent("state.json").path, binary: script)
     let origin = FetchOrigin(transactionId: "1", environment: "Production", fetchedDate: Instant(ms: 0))
     #expect(fetch.start(origin) == nil)

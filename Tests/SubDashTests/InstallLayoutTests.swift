@@ -37,14 +37,13 @@ import Testing
     defer { try? FileManager.default.removeItem(at: prefix) }
     let bin = prefix.appendingPathComponent("bin")
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: CommandLineTests.binary, to: bin.appendingPathComponent("subdash"))
+    try ExecutableFixture.copy(from: CommandLineTests.binary.path, to: bin.appendingPathComponent("subdash").path)
     let decoy = prefix.appendingPathComponent("elsewhere")
     try FileManager.default.createDirectory(at: decoy, withIntermediateDirectories: true)
     let marker = prefix.appendingPathComponent("decoy-ran")
     for name in ExecutablePath.helpers {
       let script = decoy.appendingPathComponent(name)
-      try "#!/bin/sh\ntouch '\(marker.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+      try ExecutableFixture.script("#!/bin/sh\ntouch '\(marker.path)'\n", at: script.path)
     }
 
     let r = try Self.run(bin.appendingPathComponent("subdash"), ["fetch", "2000000500"], in: decoy, path: decoy.path)
@@ -76,7 +75,7 @@ import Testing
     let bin = prefix.appendingPathComponent("bin"), libexec = prefix.appendingPathComponent("libexec/subdash")
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: libexec, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: CommandLineTests.binary, to: bin.appendingPathComponent("subdash"))
+    try ExecutableFixture.copy(from: CommandLineTests.binary.path, to: bin.appendingPathComponent("subdash").path)
     let built = CommandLineTests.binary.deletingLastPathComponent()
     for name in ExecutablePath.helpers {
       // A link is enough for a helper: it is found by stat, and runs from wherever it lives.
