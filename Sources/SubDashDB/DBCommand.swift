@@ -131,12 +131,14 @@ struct Mirror: AsyncParsableCommand {
       // Listen first, then export (DirectoryMirror): a change committed in between is rewritten,
       // never missed; a row NOTIFY brings is written only when newer than the directory's copy.
       let mirror = DirectoryMirror(directory: directory) { FileHandle.standardError.write(Data("subdash: \($0)\n".utf8)) }
-      // The mirror follows through the store; this process writes rows through RowWrites, so
-      // the store's scratch stays empty. Removed however the mirror ends.
+      // The mirror follows through the store; this process writes a key's row through RowWrites
+      // and a purchaser's family members through the store (its scratch). Removed however the
+      // mirror ends.
       let scratch: String
       do { scratch = try PrivateDirectory.makeTemporary("subdash-mirror") } catch { throw DatabaseError.file("\(error)") }
       defer { DirectoryFiles.remove(scratch) }
-      try await mirror.run(PostgresSubscriberStore(database: database, scratch: scratch)) { count in
+      let store = PostgresSubscriberStore(database: database, scratch: scratch)
+      try await mirror.run(store) { count in
         // Unbuffered: the parent waits for this line before it opens the list.
         RowWrites.reply(.ready(count: count, directory: directory))
         // Stdin carries the dashboard's writes (RowWrites); the parent closes it when it quits:
@@ -144,7 +146,7 @@ struct Mirror: AsyncParsableCommand {
         let lines = LineQueue()
         lines.startReading()
         Task {
-          await RowWrites.serve(lines, database: database)
+          await RowWrites.serve(lines, store: store, mirror: directory)
           DirectoryFiles.remove(scratch)
           Glibc.exit(0)
         }

@@ -18,18 +18,24 @@ import SubscriberDatabase
 /// The row stays locked (`SubscriberDatabase.update`) from `locked` to the answer, so the key acts
 /// on the latest committed state and no writer's change is lost either way. The commit's NOTIFY
 /// then brings the mirror's file up to date, and the dashboard shows it as any change.
+///
+/// `commit family` (the key extended a purchaser): after the commit, the purchaser's family members
+/// follow as they do in a directory and through `serve --db`: `FamilyExtension.extendMembers` with
+/// the store (`PostgresSubscriberStore.update`, each member's row under its own lock), the mirror
+/// directory only for the unlocked look at who is a member. Each member's outcome is a line.
 enum RowWrites {
-  static func serve(_ lines: LineQueue, database: SubscriberDatabase) async {
+  static func serve(_ lines: LineQueue, store: PostgresSubscriberStore, mirror: String) async {
     while let line = await lines.next() {
       guard case .write(let name, let scratch)? = MirrorRequest(line: line) else {
         reply(.error("not a command: \(LogText.clip(line, limit: 80))"))
         continue
       }
-      reply(await write(name: name, scratch: scratch, lines: lines, database: database))
+      reply(await write(name: name, scratch: scratch, lines: lines, store: store, mirror: mirror))
     }
   }
 
-  private static func write(name: String, scratch: String, lines: LineQueue, database: SubscriberDatabase) async -> MirrorReply {
+  private static func write(name: String, scratch: String, lines: LineQueue, store: PostgresSubscriberStore, mirror: String) async -> MirrorReply {
+    let database = store.database
     guard StoredSubscriber.isPlainFileName(name) else { return .error("\(LogText.clip(name, limit: 80)) is not a subscriber's file name") }
     do {
       // The catalog is read before the row is locked (it is in its own table and rarely changes);
@@ -37,24 +43,38 @@ enum RowWrites {
       guard let seen = try await database.subscribers(named: [name]).first else { return .error("\(name) is not in the database") }
       let catalogs = try await database.catalogs(named: Set([seen.catalogName].compactMap { $0 }))
       let committed = Flag()
+      let followFamily = Flag()
       try await database.update(name) { current in
         guard let current else { throw DatabaseError.file("\(name) was removed from the database") }
         guard current.catalogName == seen.catalogName else { throw DatabaseError.file("\(name) changed its catalog; try again") }
         try DirectoryFiles.write([current], catalogs: catalogs, to: scratch)
         reply(.locked)
         guard let answer = await lines.next() else { Glibc.exit(0) }  // the dashboard quit: the rollback is the server's
-        guard MirrorRequest(line: answer) == .commit else { return nil }
+        let request = MirrorRequest(line: answer)
+        guard request == .commit || request == .commitFollowingFamily else { return nil }
+        if request == .commitFollowingFamily { followFamily.set() }
         let written = try DirectoryFiles.read(scratch).subscribers
         guard let next = written.first(where: { $0.name == name }) else { throw DatabaseError.file("\(scratch)/\(name) is gone") }
         committed.set()
         return StoredSubscriber(name: name, document: next.document, journal: next.journal, catalogName: current.catalogName)
       }
-      return committed.isSet ? .stored : .unchanged
+      guard committed.isSet else { return .unchanged }
+      if followFamily.isSet { await extendFamily(of: name, savedIn: scratch, store: store, mirror: mirror) }
+      return .stored
     } catch let e as DatabaseError {
       return .error(LogText.clip(e.description, limit: 300))
     } catch {
       return .error(LogText.clip("\(error)", limit: 300))
     }
+  }
+
+  /// The purchaser's state as the dashboard saved it (still in SCRATCH: the dashboard removes it
+  /// after `stored`), its new expiry, and each linked member extended to it.
+  private static func extendFamily(of name: String, savedIn scratch: String, store: PostgresSubscriberStore, mirror: String) async {
+    guard let saved = try? StateFile.load(path: scratch + "/" + name),
+          let extended = FamilyExtension.extended(purchaserAfterExtension: saved) else { return }
+    _ = await FamilyExtension.extendMembers(of: extended, in: store, lookingIn: DirectorySubscriberStore(directory: mirror),
+                                            skipping: name, wall: Instant(ms: (Date().timeIntervalSince1970 * 1000).rounded())) { reply(.member($0)) }
   }
 
   /// One line on stdout, unbuffered: the dashboard is waiting for it.

@@ -27,8 +27,15 @@ public enum FamilyExtension {
   /// The purchaser's extension, as its saved change says it: whose subscription, and the new
   /// expiry; nil when the change is not an extension (no RENEWAL_EXTENDED in it).
   public static func extended(_ change: Change) -> (purchaser: String, expires: Instant, group: String?)? {
-    guard change.notifications.contains(where: { $0.notificationType == .renewalExtended }),
-          let t = change.state.subscriber.latestTransaction, !t.isFamilyShared,
+    guard change.notifications.contains(where: { $0.notificationType == .renewalExtended }) else { return nil }
+    return extended(purchaserAfterExtension: change.state)
+  }
+
+  /// The same from the purchaser's state as its extension saved it, for a writer that has the
+  /// saved state but not the change (`subdash db mirror` storing a dashboard's `e` to a row,
+  /// told by the dashboard that the change was an extension).
+  public static func extended(purchaserAfterExtension state: SubscriptionState) -> (purchaser: String, expires: Instant, group: String?)? {
+    guard let t = state.subscriber.latestTransaction, !t.isFamilyShared,
           let original = t.originalTransactionId, let expires = t.expiresDate else { return nil }
     return (original, expires, t.subscriptionGroupIdentifier)
   }

@@ -34,15 +34,35 @@ extension FamilyExtension {
   /// The same for any store (`serve --db`'s team database), without holding a thread while waiting.
   public static func extendMembers(after change: Change, in store: any SubscriberStore, skipping own: String,
                                    wall: Instant) async -> [MemberOutcome] {
-    guard let (purchaser, expires, group) = extended(change), let names = try? await store.list() else { return [] }
+    guard let extended = extended(change) else { return [] }
+    return await extendMembers(of: extended, in: store, skipping: own, wall: wall)
+  }
+
+  /// The members of `extended.purchaser` in `store`, each through the store's locked update.
+  /// `lookingIn`: a directory kept in step with the store (`subdash db mirror`'s) for the cheap
+  /// unlocked look at every subscriber, instead of reading each row from the store; the locked
+  /// update decides again on the store's latest state either way. `each` hears every member's
+  /// outcome as soon as it is known (the mirror tells the waiting dashboard one line at a time).
+  public static func extendMembers(of extended: (purchaser: String, expires: Instant, group: String?),
+                                   in store: any SubscriberStore, lookingIn mirror: DirectorySubscriberStore? = nil,
+                                   skipping own: String, wall: Instant,
+                                   each: (MemberOutcome) -> Void = { _ in }) async -> [MemberOutcome] {
+    let (purchaser, expires, group) = extended
+    let listed: [String]?
+    if let mirror { listed = try? mirror.list() } else { listed = try? await store.list() }
+    guard let names = listed else { return [] }
     var out: [MemberOutcome] = []
     for name in names where name != own {
-      guard let seen = try? await store.get(name), isMember(seen.state, of: purchaser) else { continue }
+      let seen: SubscriberSnapshot?
+      if let mirror { seen = try? mirror.get(name) } else { seen = try? await store.get(name) }
+      guard let seen, isMember(seen.state, of: purchaser) else { continue }
       let result = await store.update(existing: name) { (current) throws(ActionError) -> SubscriberEdit in
         .save(try follow(current, purchaser: purchaser, expires: expires, group: group,
                          at: moment(current, wall), timing: Simulator.timing(current)).get())
       }
-      out.append(outcome(name, result))
+      let said = outcome(name, result)
+      out.append(said)
+      each(said)
     }
     return out
   }

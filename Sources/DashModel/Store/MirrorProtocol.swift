@@ -8,16 +8,23 @@
 ///     ← stored | unchanged     the row holds SCRATCH/NAME now (or was left as it was)
 ///     ← error: WHY             at any step; the row is unchanged
 ///
+/// `commit family` instead of `commit` when the key extended a purchaser's renewal date: once the
+/// row is stored, the child extends the purchaser's family members (each its own locked write of
+/// the store, FamilyExtension) and says each one's outcome (`member: NAME<TAB>…`) before `stored`.
+///
 /// The first line the child prints is `ready: N subscribers in DIR` once the export is written.
 public enum MirrorRequest: Equatable, Sendable {
   case write(name: String, scratch: String)
   case commit
+  /// Commit, then let the purchaser's family members follow its extension.
+  case commitFollowingFamily
   case abort
 
   public var line: String {
     switch self {
     case .write(let name, let scratch): return "write \(name) \(scratch)"
     case .commit: return "commit"
+    case .commitFollowingFamily: return "commit family"
     case .abort: return "abort"
     }
   }
@@ -26,6 +33,7 @@ public enum MirrorRequest: Equatable, Sendable {
   public init?(line: String) {
     switch line {
     case "commit": self = .commit
+    case "commit family": self = .commitFollowingFamily
     case "abort": self = .abort
     default:
       let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
@@ -43,6 +51,8 @@ public enum MirrorReply: Equatable, Sendable {
   case unchanged
   /// A refusal or failure, one line; the row is unchanged.
   case error(String)
+  /// After `commit family`, before `stored`: one family member's outcome.
+  case member(FamilyExtension.MemberOutcome)
 
   public var line: String {
     switch self {
@@ -50,8 +60,16 @@ public enum MirrorReply: Equatable, Sendable {
     case .locked: return "locked"
     case .stored: return "stored"
     case .unchanged: return "unchanged"
-    case .error(let why): return "error: " + String(why.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    case .error(let why): return "error: " + Self.oneLine(why)
+    case .member(let m):
+      // A name has no control characters (a plain file name), so the tab ends it.
+      let said = m.message.map { "followed: " + Self.oneLine($0) } ?? "not followed: " + Self.oneLine(m.skipped ?? "?")
+      return "member: " + Self.oneLine(m.name) + "\t" + said
     }
+  }
+
+  private static func oneLine(_ text: String) -> String {
+    String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
   }
 
   /// nil for a line that is none of these.
@@ -63,6 +81,19 @@ public enum MirrorReply: Equatable, Sendable {
     default:
       if line.hasPrefix("error: ") {
         self = .error(String(line.dropFirst("error: ".count)))
+        return
+      }
+      if line.hasPrefix("member: ") {
+        let parts = line.dropFirst("member: ".count).split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty else { return nil }
+        let name = String(parts[0]), said = parts[1]
+        if said.hasPrefix("followed: ") {
+          self = .member(FamilyExtension.MemberOutcome(name: name, message: String(said.dropFirst("followed: ".count)), skipped: nil))
+        } else if said.hasPrefix("not followed: ") {
+          self = .member(FamilyExtension.MemberOutcome(name: name, message: nil, skipped: String(said.dropFirst("not followed: ".count))))
+        } else {
+          return nil
+        }
         return
       }
       // "ready: N subscriber(s) in DIR"

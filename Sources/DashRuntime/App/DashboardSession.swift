@@ -267,19 +267,33 @@ package final class DashboardSession {
 
   /// Through the row writer when the file is a database row's mirror, else straight to the file.
   private func write(wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
-    guard let rowWriter else { return write(path, wall: wall, body) }
+    guard let rowWriter else {
+      let (outcome, saved) = write(path, wall: wall, body)
+      // A purchaser's extension (`e`) moves the linked family members in the file's directory,
+      // as `subdash extend` does.
+      guard let (store, name, change) = saved, FamilyExtension.extended(change) != nil else { return outcome }
+      let members = FamilyExtension.extendMembers(after: change, in: store, skipping: name, wall: wall)
+      return .succeeded(change.message + Self.familySaid(members, after: change, in: "this directory"))
+    }
+    // A row's members are rows, not files beside its scratch copy: the mirror extends them in the
+    // database once the purchaser's row is stored (`commit family`).
     let written = rowWriter.write(fileName: PathName.fileName(of: path)) { scratch in
-      let outcome = write(scratch, wall: wall, body)
-      if case .succeeded = outcome { return (commit: true, value: outcome) }
-      return (commit: false, value: outcome)
+      let (outcome, saved) = write(scratch, wall: wall, body)
+      guard case .succeeded = outcome else { return (commit: false, followFamily: false, value: (outcome, nil as Change?)) }
+      let extended = saved.map { FamilyExtension.extended($0.change) != nil } ?? false
+      return (commit: true, followFamily: extended, value: (outcome, saved?.change))
     }
     switch written {
-    case .success(let outcome): return outcome
+    case .success(let (saved, family)):
+      guard let change = saved.1, FamilyExtension.extended(change) != nil else { return saved.0 }
+      return .succeeded(change.message + Self.familySaid(family, after: change, in: "the database"))
     case .failure(let error): return .failed(error.message)
     }
   }
 
-  private func write(_ path: String, wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>) -> EffectOutcome {
+  /// The locked write of the file at `path`; with what it saved, when it saved a change.
+  private func write(_ path: String, wall: Instant, _ body: (SubscriptionState, Instant) -> Result<Change, ActionError>)
+    -> (EffectOutcome, (store: DirectorySubscriberStore, name: String, change: Change)?) {
     let override = nowOverride
     let (store, name) = DirectorySubscriberStore.holding(path)
     let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
@@ -288,28 +302,23 @@ package final class DashboardSession {
     }
     // Model refusals say what was refused; storage failures name the file.
     switch result {
-    case .applied(let change), .created(let change):
-      // A purchaser's extension (`e`) moves the linked family members in the file's directory,
-      // as `subdash extend` does; a database row's scratch copy has no members beside it.
-      guard rowWriter == nil else { return .succeeded(change.message) }
-      let members = FamilyExtension.extendMembers(after: change, in: store, skipping: name, wall: wall)
-      return .succeeded(change.message + Self.familySaid(members, after: change))
-    case .unchanged: return .succeeded("nothing changed")
-    case .refused(let refusal): return .failed(refusal.message)
-    case .busy(let e), .failed(let e): return .failed(e.description)
+    case .applied(let change), .created(let change): return (.succeeded(change.message), (store, name, change))
+    case .unchanged: return (.succeeded("nothing changed"), nil)
+    case .refused(let refusal): return (.failed(refusal.message), nil)
+    case .busy(let e), .failed(let e): return (.failed(e.description), nil)
     }
   }
 
   /// The status line's word on the family after an extension: how many members followed (and why
-  /// any did not), or, for a family-shareable product, that none is linked in the directory.
-  static func familySaid(_ members: [FamilyExtension.MemberOutcome], after change: Change) -> String {
+  /// any did not), or, for a family-shareable product, that none is linked in `place`.
+  static func familySaid(_ members: [FamilyExtension.MemberOutcome], after change: Change, in place: String) -> String {
     guard let extended = FamilyExtension.extended(change) else { return "" }
     let followed = members.filter { $0.message != nil }.count
     let notFollowed = members.filter { $0.message == nil }
     if members.isEmpty {
       let product = change.state.subscriber.latestTransaction?.productId
       guard change.state.catalog.product(product)?.familyShareable == true else { return "" }
-      return " No family member of \(extended.purchaser) found in this directory (a member's file names it as familyPurchaser)."
+      return " No family member of \(extended.purchaser) found in \(place) (a member's file names it as familyPurchaser)."
     }
     var said = " \(counted(followed, "family member")) followed"
     if !notFollowed.isEmpty {

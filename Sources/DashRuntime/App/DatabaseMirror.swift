@@ -98,7 +98,8 @@ package final class DatabaseMirror: LockedRowWriting {
 
   // MARK: - Row writes
 
-  package func write<T>(fileName: String, _ body: (_ scratchPath: String) -> (commit: Bool, value: T)) -> Result<T, LockedRowError> {
+  package func write<T>(fileName: String, _ body: (_ scratchPath: String) -> (commit: Bool, followFamily: Bool, value: T))
+    -> Result<(value: T, family: [FamilyExtension.MemberOutcome]), LockedRowError> {
     if let broken { return .failure(LockedRowError(broken)) }
     guard !fileName.contains(" "), !fileName.contains("/"), !fileName.contains("\n") else {
       return .failure(LockedRowError("\(fileName): not a name the database mirror can write"))
@@ -114,13 +115,20 @@ package final class DatabaseMirror: LockedRowWriting {
     case .answered, .garbled: return .failure(brokenError("the database mirror did not answer as the protocol says while locking \(fileName)"))
     case .silent(let why): return .failure(brokenError(why))
     }
-    let (commit, value) = body(scratch + "/" + fileName)
-    guard send(commit ? .commit : .abort) else { return .failure(brokenError("the database mirror has stopped")) }
-    switch reply() {
-    case .answered(.stored), .answered(.unchanged): return .success(value)
-    case .answered(.error(let why)): return .failure(LockedRowError(why))
-    case .answered, .garbled: return .failure(brokenError("the database mirror did not answer as the protocol says while storing \(fileName)"))
-    case .silent(let why): return .failure(brokenError(why))
+    let (commit, followFamily, value) = body(scratch + "/" + fileName)
+    let request: MirrorRequest = commit ? (followFamily ? .commitFollowingFamily : .commit) : .abort
+    guard send(request) else { return .failure(brokenError("the database mirror has stopped")) }
+    // After `commit family`, each family member's outcome comes first, one line each (every
+    // line within the reply timeout: one member's locked write is bounded by the store's lock wait).
+    var family: [FamilyExtension.MemberOutcome] = []
+    while true {
+      switch reply() {
+      case .answered(.member(let member)) where request == .commitFollowingFamily: family.append(member)
+      case .answered(.stored), .answered(.unchanged): return .success((value, family))
+      case .answered(.error(let why)): return .failure(LockedRowError(why))
+      case .answered, .garbled: return .failure(brokenError("the database mirror did not answer as the protocol says while storing \(fileName)"))
+      case .silent(let why): return .failure(brokenError(why))
+      }
     }
   }
 
