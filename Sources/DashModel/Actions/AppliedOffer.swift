@@ -15,6 +15,9 @@ struct AppliedOffer {
   /// Per period for pay as you go, the total for pay up front, 0 for a free trial.
   var priceMilli: Int64
   var label: String
+  /// The billing plan the offer is configured for (nil: up front). Apple: offers "are specific to
+  /// each billing plan"; `CommitmentOfferRules` checks it against the customer's plan.
+  var billingPlan: BillingPlanType? = nil
 
   /// More offer periods than any App Store offer has (the longest are 12 monthly periods); the
   /// cap keeps period arithmetic on absurd data from overflowing.
@@ -33,14 +36,18 @@ struct AppliedOffer {
   static func code(_ offer: CodeOffer, in ctx: ActionContext, productId: String) throws(ActionError) -> AppliedOffer {
     let t = offer.terms
     let p = try ctx.period(t.period, of: "offer code \(offer.referenceName) of \(productId)")
-    return AppliedOffer(type: .offerCode, identifier: offer.referenceName, mode: t.paymentMode, period: p,
-                        count: t.numberOfPeriods, priceMilli: t.priceMilli, label: "offer code \(offer.referenceName)")
+    var applied = AppliedOffer(type: .offerCode, identifier: offer.referenceName, mode: t.paymentMode, period: p,
+                               count: t.numberOfPeriods, priceMilli: t.priceMilli, label: "offer code \(offer.referenceName)")
+    applied.billingPlan = t.billingPlanType
+    return applied
   }
 
   static func winBack(_ offer: WinBackOffer, in ctx: ActionContext) throws(ActionError) -> AppliedOffer {
     let p = try ctx.period(offer.period, of: "win-back offer \(offer.offerId)")
-    return AppliedOffer(type: .winBack, identifier: offer.offerId, mode: offer.paymentMode, period: p,
-                        count: offer.periodCount, priceMilli: offer.priceMilli, label: "win-back offer \(offer.referenceName)")
+    var applied = AppliedOffer(type: .winBack, identifier: offer.offerId, mode: offer.paymentMode, period: p,
+                               count: offer.periodCount, priceMilli: offer.priceMilli, label: "win-back offer \(offer.referenceName)")
+    applied.billingPlan = offer.billingPlanType
+    return applied
   }
 
   var discountType: OfferDiscountType { mode.discountType }

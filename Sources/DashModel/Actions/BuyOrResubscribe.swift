@@ -5,7 +5,11 @@
 /// in grace (change plans instead), in billing retry, and on Production data.
 enum BuyOrResubscribe {
   static func outcome(productId: String, billingPlan: BillingPlanType? = nil, _ s: SubscriptionState, at now: Instant) throws(ActionError) -> Outcome {
-    let request = PurchaseRequest(productId: productId, billingPlan: billingPlan)
+    try outcome(PurchaseRequest(productId: productId, billingPlan: billingPlan), s, at: now)
+  }
+
+  static func outcome(_ request: PurchaseRequest, _ s: SubscriptionState, at now: Instant) throws(ActionError) -> Outcome {
+    let productId = request.productId
     let change = try Simulator.buy(request, state: s, at: now).get()
     let bought = change.state.subscriber.latestTransaction
     let isNew = bought.map { $0 != s.subscriber.latestTransaction } ?? false
@@ -15,8 +19,12 @@ enum BuyOrResubscribe {
       summary = "\(verb) \(name) now: \(Money.format(t.price ?? 0, currency: t.currency))"
       // What the customer commits to, as Apple's disclosure sheet says it: the number of
       // payments and the total (WWDC26 session 210).
-      if let c = t.commitmentInfo, let n = c.billingPeriodNumber {
-        summary += " (payment \(n) of \(c.totalBillingPeriods ?? MonthlyBillingPlan.billingPeriods)"
+      if t.billingPlanType == .monthly, let o = t.offerType, let d = t.offerDiscountType {
+        summary += " with the \(o.description) (\(d.description))"
+      }
+      if let c = t.commitmentInfo, t.billingPlanType == .monthly {
+        let total = c.totalBillingPeriods ?? MonthlyBillingPlan.billingPeriods
+        summary += c.billingPeriodNumber.map { " (payment \($0) of \(total)" } ?? " (free trial first, then \(total) monthly payments"
         if let total = c.commitmentPrice { summary += ", \(Money.format(total, currency: t.currency)) in total" }
         if let end = c.commitmentExpiresDate { summary += ", commitment ends \(Format.date(end, now: now))" }
         summary += ")"

@@ -23,8 +23,9 @@ public enum PromotionalOffer {
       throw .promotionalOfferNotEligible(offerId, reason: "promotional offers are for existing or lapsed subscribers; this customer never subscribed (introductory offers are for new customers)")
     }
     let period = try ctx.period(terms.period, of: "promotional offer \(terms.id) of \(product.productID)")
-    let offer = AppliedOffer(type: .promotional, identifier: terms.id, mode: terms.paymentMode, period: period,
+    var offer = AppliedOffer(type: .promotional, identifier: terms.id, mode: terms.paymentMode, period: period,
                              count: terms.numberOfPeriods, priceMilli: terms.priceMilli, label: "promotional offer \(terms.referenceName)")
+    offer.billingPlan = terms.billingPlanType
     return try RedeemCode.apply(offer, product: product, kind: customer.kind, ctx)
   }
 

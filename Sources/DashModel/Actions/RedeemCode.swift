@@ -80,6 +80,8 @@ enum RedeemCode {
   /// Also how a promotional offer applies (`PromotionalOffer`): the same cases, offerType 2.
   static func apply(_ offer: AppliedOffer, product: SubscriptionProduct, kind: CodeEligibility, _ ctx: ActionContext) throws(ActionError) -> Outcome {
     let type = NotificationType.offerRedeemed
+    // Offers belong to one billing plan: the monthly plan's start or discount a commitment.
+    if let commitment = try CommitmentOfferRules.apply(offer, product: product, kind: kind, ctx) { return commitment }
     switch kind {
     case .new:
       return try StartSubscription(product: product, offer: offer, notificationType: .subscribed, subtype: .initialBuy).outcome(ctx)
@@ -109,7 +111,8 @@ enum RedeemCode {
     var state = ctx.state
     state.subscriber.renewalInfo = r
     let when = Format.date(ctx.nextRenewalDate, now: ctx.now)
-    let terms = offer.terms(currency: r.currency ?? ctx.defaultCurrency)
+    var terms = offer.terms(currency: r.currency ?? ctx.defaultCurrency)
+    if let payments = CommitmentOfferRules.paymentsNote(offer, ctx) { terms += " " + payments }
     let on = turnedOn ? "; auto-renew turned back on" : ""
     let note = ctx.notification(type: .offerRedeemed, subtype: nil, status: ctx.status, productId: product.productID,
                                 summary: "Redeemed \(offer.label) for \(product.displayName): \(terms) from the renewal on \(when)\(on)")

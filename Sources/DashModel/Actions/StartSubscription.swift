@@ -26,6 +26,9 @@ struct StartSubscription {
     r.priceIncreaseStatus = nil
     r.eligibleWinBackOfferIds = nil
     r.clearQueuedOffer()
+    // A resubscription starts afresh: no commitment, billed as just bought (NewTransaction).
+    r.commitmentInfo = nil
+    r.renewalBillingPlanType = new.billingPlanType
     r.renewalDate = expires
     r.renewalPrice = product.priceMilli
     if offer.remainingAfterFirst > 0 { offer.queue(on: &r) }

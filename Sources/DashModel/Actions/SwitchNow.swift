@@ -90,10 +90,10 @@ struct SwitchNow {
     r.autoRenewStatus = .on
     r.expirationIntent = nil
     r.gracePeriodExpiresDate = nil
-    if CommitmentPlanChanges.inCommitment(ctx) {
-      r.commitmentInfo = nil
-      r.renewalBillingPlanType = nil
-    }
+    if CommitmentPlanChanges.inCommitment(ctx) { r.commitmentInfo = nil }
+    // What renews is what was just bought: up front (BILLED_UPFRONT) for a product with a
+    // monthly plan, no plan at all for others (NewTransaction).
+    r.renewalBillingPlanType = new.billingPlanType
     if r.isInBillingRetryPeriod != nil { r.isInBillingRetryPeriod = false }
     r.priceIncreaseStatus = nil
     r.clearQueuedOffer()

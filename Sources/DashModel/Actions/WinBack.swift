@@ -14,6 +14,7 @@ enum WinBack {
     }
     guard let product = ctx.catalog.product(offer.productId) else { throw .unknownProduct(offer.productId) }
     let applied = try AppliedOffer.winBack(offer, in: ctx)
+    if applied.billingPlan == .monthly { return try CommitmentOfferRules.startCommitment(product: product, offer: applied, ctx) }
     return try StartSubscription(product: product, offer: applied, notificationType: .subscribed, subtype: .resubscribe).outcome(ctx)
   }
 

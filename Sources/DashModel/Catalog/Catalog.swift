@@ -162,6 +162,9 @@ public struct WinBackOffer: Equatable, Sendable {
   public var startDate: Instant?
   public var endDate: Instant?
   public var priority: Priority
+  /// The billing plan the offer belongs to (`billingPlanType`, as on other offers): nil, the
+  /// up-front plan; MONTHLY resubscribes to the monthly plan with a 12-month commitment.
+  public var billingPlanType: BillingPlanType? = nil
 }
 
 /// The `settings` block of a .storekit file (the keys Xcode's StoreKit testing reads).

@@ -30,7 +30,7 @@ enum WinBackReader {
     guard let priority = WinBackOffer.Priority(rawValue: priorityText) else {
       throw DecodeError(o.path.appending("priority"), "expected HIGH or NORMAL")
     }
-    return WinBackOffer(
+    var offer = WinBackOffer(
       offerId: offerId, referenceName: try o.string("referenceName") ?? offerId, productId: productId,
       paymentMode: mode, period: period, periodCount: max(1, try o.int("periodCount") ?? 1), priceMilli: price,
       paidSubscriptionMonths: try o.int("customerEligibilityPaidSubscriptionDurationInMonths") ?? 0,
@@ -38,6 +38,8 @@ enum WinBackReader {
       monthsSinceLastSubscribedMax: try since?.int("maximum"),
       waitBetweenOffersMonths: try o.int("customerEligibilityWaitBetweenOffersInMonths"),
       startDate: try readDay(o, "startDate"), endDate: try readDay(o, "endDate", endOfDay: true), priority: priority)
+    offer.billingPlanType = try BillingPlansReader.planType(o)
+    return offer
   }
 
   /// Dates as App Store Connect writes them ("2024-07-01"), or milliseconds. An offer runs

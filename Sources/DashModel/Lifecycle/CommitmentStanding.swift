@@ -13,6 +13,9 @@ public struct CommitmentStanding: Equatable, Sendable {
   public var commitmentPrice: Int64?
   public var currency: String?
   public var then: Then
+  /// Billed MONTHLY in a free trial that comes before payment 1 (SubDash's placement of a monthly
+  /// plan's trial, docs/simulation.md): the commitment info has no payment number yet.
+  public var inTrialBeforeFirstPayment = false
 
   /// What happens when the commitment ends.
   public enum Then: Equatable, Sendable {
@@ -31,6 +34,7 @@ public struct CommitmentStanding: Equatable, Sendable {
     commitmentExpiresDate = c?.commitmentExpiresDate
     commitmentPrice = c?.commitmentPrice
     currency = t.currency ?? r?.currency
+    inTrialBeforeFirstPayment = c != nil && c?.billingPeriodNumber == nil && t.offerDiscountType == .freeTrial
     if let rc = r?.commitmentInfo, let status = rc.commitmentAutoRenewStatus {
       then = status == .on
         ? .renews(plan: rc.commitmentRenewalBillingPlanType ?? r?.renewalBillingPlanType, productId: rc.commitmentAutoRenewProductId,
@@ -47,6 +51,8 @@ public struct CommitmentStanding: Equatable, Sendable {
     var parts: [String] = []
     if let n = billingPeriodNumber {
       parts.append("payment \(n)" + (totalBillingPeriods.map { " of \($0)" } ?? ""))
+    } else if inTrialBeforeFirstPayment {
+      parts.append("free trial, then \(totalBillingPeriods ?? MonthlyBillingPlan.billingPeriods) monthly payments")
     }
     // The day only, as a customer reads it: the full instant is in `show --json`, and the line must
     // fit the plan panel at 120 columns. The total price is in the JSON too, for the same reason.
@@ -78,6 +84,8 @@ public struct CommitmentStanding: Equatable, Sendable {
     o["commitmentExpiresDateISO"] = commitmentExpiresDate.map { .string($0.description) } ?? .null
     o["commitmentPrice"] = commitmentPrice.map { .int($0) } ?? .null
     o["currency"] = currency.map(JSON.string) ?? .null
+    // Only in the trial before payment 1, so every other commitment's JSON stays as it was.
+    if inTrialBeforeFirstPayment { o["inTrialBeforeFirstPayment"] = .bool(true) }
     switch then {
     case .renews(let plan, let productId, let price, let date):
       o["then"] = .string("renews")

@@ -36,22 +36,34 @@ extension SimContext {
   /// end); after the last, what the renewal commitment info chose: a new commitment of its product,
   /// or that product billed up front. nil when `current` is not a commitment payment.
   func commitmentPhase(after current: TransactionPayload, into productId: String) -> RenewalPhase? {
+    if let trial = commitmentTrial(current), let plan = product(current.productId)?.monthlyPlan {
+      // The free trial before payment 1 (CommitmentOffers.swift): payment 1 follows at the plan's price.
+      var first = firstCommitmentPhase(plan)
+      first.commitment?.commitmentPriceMilli = trial.commitmentPrice ?? plan.commitmentPriceMilli
+      if let step = first.commitment, let offered = commitmentOfferPayment(after: current, step: step, into: current.productId ?? productId) { return offered }
+      return first
+    }
     guard let c = commitmentPeriod(current), let n = c.billingPeriodNumber else { return nil }
     let total = c.totalBillingPeriods ?? MonthlyBillingPlan.billingPeriods
     if n < total {
-      // The commitment's price is fixed for its 12 payments (a price increase waits for its end).
-      let price = current.price ?? product(current.productId)?.monthlyPlan?.monthlyPriceMilli ?? 0
-      return RenewalPhase(offer: nil, offerPeriodText: nil, period: .oneMonth, priceMilli: price, remaining: nil,
-                          commitment: CommitmentStep(plan: .monthly, number: n + 1, total: total, commitmentPriceMilli: c.commitmentPrice))
+      let step = CommitmentStep(plan: .monthly, number: n + 1, total: total, commitmentPriceMilli: c.commitmentPrice)
+      if let offered = commitmentOfferPayment(after: current, step: step, into: current.productId ?? productId) { return offered }
+      // The commitment's price is fixed for its 12 payments (a price increase waits for its end);
+      // a payment after a discounted one is back at the plan's price.
+      let plan = product(current.productId)?.monthlyPlan?.monthlyPriceMilli
+      let price = (current.offerType == nil ? current.price : plan) ?? plan ?? 0
+      return RenewalPhase(offer: nil, offerPeriodText: nil, period: .oneMonth, priceMilli: price, remaining: nil, commitment: step)
     }
     let plan = state.subscriber.renewalInfo?.commitmentInfo?.commitmentRenewalBillingPlanType ?? .monthly
     if plan == .monthly, var monthly = product(productId)?.monthlyPlan {
       // Renewing the same product's commitment keeps its price (a raised one included); the
       // catalog's is for a commitment to another product.
-      if productId == current.productId, let price = current.price {
+      if productId == current.productId, current.offerType == nil, let price = current.price {
         monthly = MonthlyBillingPlan(monthlyPriceMilli: price, commitmentPriceMilli: c.commitmentPrice ?? monthly.commitmentPriceMilli)
       }
-      return firstCommitmentPhase(monthly)
+      let first = firstCommitmentPhase(monthly)
+      if let step = first.commitment, let offered = commitmentOfferPayment(after: current, step: step, into: productId) { return offered }
+      return first
     }
     var upfront = regular(productId)
     upfront.commitment = CommitmentStep(plan: .billedUpfront, number: 0, total: 0, commitmentPriceMilli: nil)
@@ -64,7 +76,16 @@ extension SimContext {
   /// restarts the anchor at the payment, so the date moves with it: Apple, "commitmentExpiresDate
   /// shifts to a new billing date, reflecting the recovery date".
   func stampCommitment(_ t: inout TransactionPayload, _ phase: RenewalPhase) {
-    guard let step = phase.commitment else { return }
+    guard let step = phase.commitment else {
+      // A product with a monthly plan bought or renewed up front says so (WWDC26 session 210:
+      // "for transactions with an .upfront billingPlanType, commitmentInfo is nil"); other
+      // products' transactions stay without the field, as Apple's pages show them.
+      if product(t.productId)?.monthlyPlan != nil {
+        t.billingPlanType = .billedUpfront
+        t.commitmentInfo = nil
+      }
+      return
+    }
     t.billingPlanType = step.plan
     guard step.plan == .monthly, let expires = t.expiresDate else { t.commitmentInfo = nil; return }
     let left = max(0, step.total - step.number)
@@ -78,8 +99,11 @@ extension SimContext {
         end = rate.periodEnd(from: expires, period: .oneMonth, count: left)
       }
     }
-    t.commitmentInfo = TransactionCommitmentInfo(
+    // Number 0 is the free trial before payment 1: no payment number yet.
+    var info = TransactionCommitmentInfo(
       billingPeriodNumber: step.number, totalBillingPeriods: step.total, commitmentExpiresDate: end, commitmentPrice: step.commitmentPriceMilli)
+    if step.number < 1 { info.billingPeriodNumber = nil }
+    t.commitmentInfo = info
   }
 
   /// Renewal info after `t`: `renewalBillingPlanType` and, in a commitment, the renewal commitment

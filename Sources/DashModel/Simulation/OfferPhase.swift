@@ -31,6 +31,7 @@ struct OfferTerms: Equatable {
       return p.codeOffers.lazy.filter { $0.referenceName == identifier }.compactMap { from($0.terms, id: $0.referenceName) }.first
     case .winBack:
       guard let w = state.allWinBackOffers.first(where: { $0.offerId == identifier && $0.productId == productId }),
+            (w.billingPlanType ?? .billedUpfront) == (plan ?? .billedUpfront),
             let period = try? ISOPeriod(parsing: w.period) else { return nil }
       return OfferTerms(type: type, identifier: w.offerId, mode: w.paymentMode, period: period, count: w.periodCount, priceMilli: w.priceMilli)
     default:

@@ -8,6 +8,9 @@ public struct PurchaseRequest: Equatable, Sendable {
   /// MONTHLY buys the product's "Monthly with 12-Month Commitment" plan (StoreKit's purchase
   /// option `.billingPlanType(.monthly)`); nil or BILLED_UPFRONT the product's own price.
   public var billingPlan: BillingPlanType?
+  /// An offer the purchase is made with instead of the introductory offer (a code, promotional
+  /// or win-back offer of the monthly plan, which starts a commitment: `CommitmentOfferStart`).
+  var offer: OfferTerms? = nil
 
   public init(productId: String, familyShared: Bool = false, useIntroductoryOffer: Bool = true, billingPlan: BillingPlanType? = nil) {
     self.productId = productId
@@ -53,12 +56,19 @@ extension SimContext {
       }
       monthly = plan
     }
-    var offer: OfferTerms?
-    // Offers belong to one billing plan (Apple); SubDash's monthly plan takes none yet.
-    if monthly == nil, request.useIntroductoryOffer, !summary.usedIntroductoryOffer {
-      offer = OfferTerms.find(type: .introductory, identifier: nil, productId: request.productId, in: state)
+    // Offers belong to one billing plan (Apple): the monthly plan takes its own introductory
+    // offer, placed among the 12 payments as CommitmentOffers.swift says.
+    var offer = request.offer
+    if offer == nil, request.useIntroductoryOffer, !summary.usedIntroductoryOffer {
+      offer = OfferTerms.find(type: .introductory, identifier: nil, productId: request.productId, in: state, plan: monthly == nil ? nil : .monthly)
     }
-    let phase = monthly.map(firstCommitmentPhase) ?? offer.map(start) ?? regular(request.productId)
+    if monthly != nil, let o = offer, o.mode == .payUpFront || (o.mode == .payAsYouGo && o.monthlyPayments == nil) {
+      guard request.offer == nil else {
+        throw ActionError.other("\(o.mode.label) with periods of \(o.period.name) does not fit the monthly plan with a 12-month commitment, which is billed one month at a time (pay up front is the up-front plan's mode)")
+      }
+      offer = nil
+    }
+    let phase = monthly.map { commitmentStart($0, offer: offer) } ?? offer.map(start) ?? regular(request.productId)
     let expires = periodEnd(from: date, period: phase.period, keepAnchor: false)
     var t = makeTransaction(
       productId: request.productId, purchaseDate: date, expiresDate: expires, reason: .purchase, phase: phase,
@@ -72,7 +82,10 @@ extension SimContext {
       let length = phase.offerPeriodText.map { (try? ISOPeriod(parsing: $0))?.name ?? $0 } ?? ""
       text += " with \(o.type.description) (\(o.mode.label), \(length))"
     }
-    if monthly != nil { text += " billed monthly with a 12-month commitment" }
+    if monthly != nil {
+      text += " billed monthly with a 12-month commitment"
+      if phase.commitment?.number == 0 { text += " (payment 1 of 12 when the trial ends)" }
+    }
     text += " for \(money(t.price)) until \(self.date(expires))" + commitmentNote(t)
     if request.familyShared { text += " (Family Sharing)" }
     notify(.subscribed, subtype, at: date, summary: text)

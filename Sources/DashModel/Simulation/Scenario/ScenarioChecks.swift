@@ -81,6 +81,11 @@ extension ScenarioRunner {
       let c = t?.commitmentInfo
       let actual = c.map { "payment \($0.billingPeriodNumber.map(String.init) ?? "?") of \($0.totalBillingPeriods.map(String.init) ?? "?")" } ?? "no commitment"
       if c?.billingPeriodNumber != number || c?.totalBillingPeriods != total { throw fail("payment \(number) of \(total)", actual) }
+    case .commitmentBeforeFirstPayment:
+      let c = t?.commitmentInfo
+      if t?.billingPlanType != .monthly || c == nil || c?.billingPeriodNumber != nil {
+        throw fail("billed monthly before payment 1", c.map { "payment \($0.billingPeriodNumber.map(String.init) ?? "?")" } ?? "no commitment")
+      }
     case .noCommitment:
       if t?.commitmentInfo != nil || info?.commitmentInfo != nil {
         throw fail("no commitment", t?.commitmentInfo != nil ? "the latest transaction has commitmentInfo" : "renewal info has commitmentInfo")

@@ -41,10 +41,11 @@ enum ScenarioExpectParser {
     }
   }
 
-  /// `expect payment 4 of 12`.
+  /// `expect payment 4 of 12`; `expect payment none` (in the free trial before payment 1).
   static func commitmentPayment(_ l: ScenarioWords) throws(SimTextError) -> [Expectation] {
+    if l.count == 2, l.keys[1] == "none" { return [.commitmentBeforeFirstPayment] }
     guard l.count == 4, l.keys[2] == "of", let n = Int(l.keys[1]), let total = Int(l.keys[3]), n >= 1, total >= 1 else {
-      throw SimTextError("expected expect payment <n> of <total>, such as expect payment 4 of 12")
+      throw SimTextError("expected expect payment <n> of <total>, such as expect payment 4 of 12, or expect payment none")
     }
     return [.commitmentPayment(number: n, total: total)]
   }

@@ -109,6 +109,9 @@ public enum Expectation: Equatable, Sendable {
   case commitmentPayment(number: Int, total: Int)
   /// Neither the latest transaction nor the renewal info carries a `commitmentInfo`.
   case noCommitment
+  /// `expect payment none`: billed MONTHLY with `commitmentInfo` but no payment number yet (the
+  /// free trial before payment 1).
+  case commitmentBeforeFirstPayment
   /// `commitmentInfo.commitmentExpiresDate` of the latest transaction.
   case commitmentEnds(Instant)
   /// The renewal info's `commitmentInfo.commitmentAutoRenewStatus`.
