@@ -53,6 +53,33 @@ final class IndexedList: ListRowSource {
     return try directory.loadAll(wall: wall)
   }
 
+  /// The first screen from SQL (the first rows in the opening order, the counts by status); the
+  /// rest, read on another thread after it is drawn, is every row as stored and then every file
+  /// compared with them (which `checksAfterFirstScreen` does otherwise). nil for a new (or
+  /// rebuilt) index: `loadAll` fills it from the files first, with its progress bar.
+  func firstPage(limit: Int, wall: Instant) -> ListFirstPageLoad? {
+    guard let store else { return nil }
+    do {
+      let page = try store.firstPage(limit: limit)
+      if page.total == 0 { return nil }
+      checksAfterFirstScreen = false
+      return ListFirstPageLoad(
+        page: page,
+        rest: { Result { try store.list() } },
+        // After the rows were read, so what it finds is newer than they are. A failure is left
+        // to the event loop's `changes(names: nil)`, which falls back to the files.
+        compare: { (try? store.refresh(names: nil, wall: WallClock.now())).map { ($0.upserts, $0.removed) } })
+    } catch {
+      fallBack(error)
+      return nil
+    }
+  }
+
+  func restFailed(_ error: any Error, wall: Instant) throws(StateFileError) -> [ListRow] {
+    fallBack(error)
+    return try directory.loadAll(wall: wall)
+  }
+
   func changes(names: Set<String>?, wall: Instant) -> (upserts: [ListRow], removed: [String]) {
     if let store {
       do {

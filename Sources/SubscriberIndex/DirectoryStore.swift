@@ -13,7 +13,10 @@ import Darwin
 /// (`.subdash-index.sqlite`, or any path given). The files are the truth: the index holds
 /// only what can be derived from them again, with each file's stamp, so opening
 /// re-reads just the files that changed, and deleting the index loses nothing.
-public final class DirectoryStore: ListIndex {
+///
+/// Sendable: its state is the database queue, which serializes every access, so the list reads
+/// every row on another thread while its event loop answers keys.
+public final class DirectoryStore: ListIndex, Sendable {
   public let directory: String
   public let indexPath: String
   let nowOverride: Instant?
@@ -51,6 +54,7 @@ public final class DirectoryStore: ListIndex {
         try db.execute(sql: IndexRow.createTable)
         try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
       }
+      try db.execute(sql: IndexRow.createOpeningOrderIndex)
     }
     return queue
   }
@@ -75,6 +79,38 @@ public final class DirectoryStore: ListIndex {
         rows.append(IndexRow.decode(raw))
       }
       return rows
+    }
+  }
+
+  /// The first screen without reading every row (issue 23): the first `limit` rows in the list's
+  /// opening order (read along `IndexRow.openingOrder`'s index, so 100,000 rows cost what 40 do),
+  /// the rows per status (counted on the status index) and how many rows carry each of those
+  /// rows' ids. One read transaction: the page and the counts are of the same moment.
+  public func firstPage(limit: Int) throws -> ListFirstPage {
+    try db.read { db in
+      var page: [ListRow] = []
+      let statement = try db.makeStatement(sql: "SELECT \(IndexRow.columns) FROM subscriber ORDER BY \(IndexRow.openingOrder) LIMIT ?")
+      try statement.setArguments([max(0, limit)])
+      let raw = statement.sqliteStatement
+      while true {
+        let code = sqlite3_step(raw)
+        if code == SQLITE_DONE { break }
+        guard code == SQLITE_ROW else {
+          throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        page.append(IndexRow.decode(raw))
+      }
+      var counts: [ListStatus: Int] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT status, count(*) FROM subscriber GROUP BY status") {
+        let status = ListStatus(rawValue: row[0] as String? ?? "") ?? .fileError
+        counts[status, default: 0] += row[1] as Int
+      }
+      var idCounts: [String: Int] = [:]
+      let sharing = try db.makeStatement(sql: "SELECT count(*) FROM subscriber WHERE original_transaction_id = ?")
+      for id in Set(page.compactMap(\.originalTransactionId)) {
+        idCounts[id] = try Int.fetchOne(sharing, arguments: [id]) ?? 0
+      }
+      return ListFirstPage(rows: page, counts: counts, idCounts: idCounts)
     }
   }
 

@@ -53,6 +53,32 @@ import Testing
     #expect(upserts.first { $0.file == "active.json" }?.originalTransactionId == "2000000999999999")
   }
 
+  /// Issue 23: a later open draws the index's first page and counts; every row is read after it,
+  /// and the files are compared with them then, so a file written while they were read shows.
+  @Test func aLaterOpenDrawsTheFirstPageThenReadsEveryRowAndTheFilesChangedMeanwhile() throws {
+    let dir = try freshDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    #expect(IndexedList(directory: dir, indexPath: nil).firstPage(limit: 10, wall: Self.wall) == nil, "a new index is built first, with its bar")
+    let built = try IndexedList(directory: dir, indexPath: nil).loadAll(wall: Self.wall)
+
+    let source = IndexedList(directory: dir, indexPath: nil)
+    let first = try #require(source.firstPage(limit: 5, wall: Self.wall))
+    #expect(!source.checksAfterFirstScreen, "the comparison comes with the rest")
+    #expect(first.page.rows.count == 5 && first.page.total == built.count)
+    // Written after the first screen was drawn, while every row is being read.
+    let text = try String(contentsOfFile: dir + "/active.json", encoding: .utf8)
+    try text.replacingOccurrences(of: "2000000871234560", with: "2000000999999999").write(toFile: dir + "/.edit", atomically: false, encoding: .utf8)
+    #expect(rename(dir + "/.edit", dir + "/active.json") == 0)
+    try FileManager.default.removeItem(atPath: dir + "/refunded.json")
+
+    let rows = try first.rest().get()
+    #expect(byFile(rows) == byFile(built), "every row as the index held them")
+    let changes = try #require(first.compare())
+    #expect(changes.upserts.map(\.file) == ["active.json"])
+    #expect(changes.upserts.first?.originalTransactionId == "2000000999999999")
+    #expect(changes.removed == ["refunded.json"])
+  }
+
   @Test func anIndexThatCannotBeCreatedLeavesTheListReadingTheFiles() throws {
     let dir = try freshDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -110,6 +110,29 @@ test_index_beside_the_files() {
   cmp "$E2E_TMP/a.txt" "$E2E_TMP/b.txt" && cmp "$E2E_TMP/a.txt" "$E2E_TMP/c.txt"
 }
 
+# A later open draws the index's first page, then reads every row and compares the files on
+# another thread (issue 23): keys typed at once apply to every row, a file changed while no list
+# was open is caught up, and the live follow works once its stamps are in.
+test_index_first_page_then_every_row() {
+  fresh_dir
+  "$SUBDASH_BIN" list "$DIR" >/dev/null
+  [[ -s "$DIR/.subdash-index.sqlite" ]]
+  replace_atomically "$DIR/active.json" -e 's/2000000871234560/2000000555555555/g'
+  e2e_start idx3 120 30 "$SUBDASH_BIN" "$DIR"
+  e2e_wait_for "$N of $N shown"
+  e2e_type "/status:gr"
+  e2e_wait_for "2 of $N shown"
+  e2e_keys Escape
+  e2e_wait_for "$N of $N shown"
+  e2e_wait_for "2000000555555555"
+  e2e_refute_screen "2000000871234560"
+  sed -e 's/2000000690044512/2000000222222222/g' "$DIR/price-increase.json" >"$DIR/.new.tmp" && mv "$DIR/.new.tmp" "$DIR/zz-new.json"
+  e2e_wait_for "$((N + 1)) of $((N + 1)) shown"
+  e2e_wait_for "2000000222222222"
+  e2e_type q
+  e2e_wait_exit 0
+}
+
 test_demo_population() {
   e2e_start demopop 120 30 "$SUBDASH_BIN" --demo-population
   e2e_wait_for "200 of 200 shown"
@@ -123,5 +146,6 @@ test_demo_population() {
 e2e_run "the list filters as you type, opens a subscriber, comes back to the row, sorts and follows the directory" test_filter_open_back_sort_live
 e2e_run "subdash list prints matching rows and JSON for scripts; a missing directory is a one-line error" test_list_command_for_scripts
 e2e_run "the index is built beside the files (in the cache under --read-only), read on the next open and caught up with a file changed meanwhile" test_index_beside_the_files
+e2e_run "a later open draws the index's first page, then every row: keys typed at once apply to them, files changed meanwhile and later show" test_index_first_page_then_every_row
 e2e_run "--demo-population opens the list on a simulated population of 200" test_demo_population
 e2e_summary

@@ -22,6 +22,29 @@ package protocol ListRowSource: AnyObject {
   var checksAfterFirstScreen: Bool { get }
   /// Something the list should say once (the index could not be used, say); nil when all is well.
   func takeNotice() -> String?
+  /// The first screen without reading every row, and how to read them all off the event loop
+  /// afterwards; called instead of `loadAll`. nil when there is no faster way than `loadAll`
+  /// (the files read directly, an index still to be built).
+  func firstPage(limit: Int, wall: Instant) -> ListFirstPageLoad?
+  /// Every row after all, when `ListFirstPageLoad.rest` could not read them (the index failed
+  /// meanwhile): from the files, as `loadAll` would.
+  func restFailed(_ error: any Error, wall: Instant) throws(StateFileError) -> [ListRow]
+}
+
+/// The first page of the list, and the rest of it to read on another thread.
+package struct ListFirstPageLoad: Sendable {
+  package var page: ListFirstPage
+  /// Every row.
+  package var rest: @Sendable () -> Result<[ListRow], any Error>
+  /// Then every file compared with them (as `changes(names: nil)` says it); nil when the
+  /// comparison could not be made there, and the list makes it on the event loop instead.
+  package var compare: @Sendable () -> (upserts: [ListRow], removed: [String])?
+  package init(page: ListFirstPage, rest: @escaping @Sendable () -> Result<[ListRow], any Error>,
+               compare: @escaping @Sendable () -> (upserts: [ListRow], removed: [String])?) {
+    self.page = page
+    self.rest = rest
+    self.compare = compare
+  }
 }
 
 extension ListDirectory: ListRowSource {
@@ -29,4 +52,6 @@ extension ListDirectory: ListRowSource {
   package func rows(due files: [String], wall: Instant) -> [ListRow] { files.map { row($0, wall: wall) } }
   package var checksAfterFirstScreen: Bool { false }
   package func takeNotice() -> String? { nil }
+  package func firstPage(limit: Int, wall: Instant) -> ListFirstPageLoad? { nil }
+  package func restFailed(_ error: any Error, wall: Instant) throws(StateFileError) -> [ListRow] { try loadAll(wall: wall) }
 }

@@ -30,6 +30,7 @@ public enum ListEffect: Equatable, Sendable {
 /// Esc clears it; Up/Down still move.
 public enum ListReducer {
   public static func reduce(_ s: inout ListState, _ action: ListAction, pageRows: Int) -> [ListEffect] {
+    if s.loading != nil { return whileLoading(&s, action, pageRows: pageRows) }
     switch action {
     case .keyPressed(let key):
       return press(&s, key, pageRows: pageRows)
@@ -43,6 +44,54 @@ public enum ListReducer {
       s.message = text
     }
     return []
+  }
+
+  /// Every row has arrived (`all`, a state over every row built off the event loop): what was
+  /// kept while only the first page showed is applied to it in order, so the list is what it
+  /// would be had every row been there from the start. Returns the effects that asks for (Enter
+  /// pressed meanwhile opens its row now).
+  public static func finishLoading(_ s: inout ListState, with all: ListState, pageRows: Int) -> [ListEffect] {
+    guard let loading = s.loading else { return [] }
+    var next = all
+    next.loading = nil
+    var effects: [ListEffect] = []
+    for action in loading.deferred { effects += reduce(&next, action, pageRows: pageRows) }
+    s = next
+    return effects
+  }
+
+  /// Before every row is here. Keys the first page answers as every row would act at once:
+  /// moving up and down within it, help, quitting (Ctrl-C always). Everything is also kept and
+  /// replayed on every row by `finishLoading` (a filter, a sort, the end of the list, Enter and a
+  /// changed file need them all), so a key is never lost nor applied to the wrong rows. The clock
+  /// waits too: the first tick after loading catches up.
+  private static func whileLoading(_ s: inout ListState, _ action: ListAction, pageRows: Int) -> [ListEffect] {
+    switch action {
+    case .keyPressed(let key):
+      s.loading?.deferred.append(action)
+      if key == .ctrl("c") { return [.quit] }
+      // Once a key waits, every later one does: after `/`, a `g` is filter text, not Home.
+      guard s.loading?.waiting == false, s.showingHelp || answeredByFirstPage(key) else {
+        s.loading?.waiting = true
+        return []
+      }
+      return press(&s, key, pageRows: pageRows)
+    case .rowsChanged:
+      s.loading?.deferred.append(action)
+    case .noticed(let text):
+      s.loading?.deferred.append(action)
+      s.message = text
+    case .ticked:
+      break
+    }
+    return []
+  }
+
+  private static func answeredByFirstPage(_ key: Key) -> Bool {
+    switch key {
+    case .up, .down, .pageUp, .home, .char("k"), .char("j"), .char("g"), .char("?"), .char("q"): return true
+    default: return false
+    }
   }
 
   private static func press(_ s: inout ListState, _ key: Key, pageRows: Int) -> [ListEffect] {

@@ -16,7 +16,7 @@ public enum ListRender {
     // Title: what this is, the directory, and how many rows the filter keeps.
     var title = Line("SubDash", Style(.title, bold: true)) + Line(" ") + Line("[subscribers]", Style(.badge, bold: true, reverse: true))
     if readOnly { title = title + Line(" ") + Line("[read-only]", Style(.badge, bold: true)) }
-    let shown = Line("\(s.visible.count) of \(s.rows.count) shown", Style(.value))
+    let shown = Line("\(s.shownRows) of \(s.totalRows) shown", Style(.value))
     let dirRoom = width - title.width - shown.width - 4
     if dirRoom >= 8 { title = title + Line("  ") + Line(HeaderPanel.shortened(s.directory, to: dirRoom, ellipsis: g.ellipsis), Style(.value)) }
     c.draw(title, x: 0, y: 0, width: width - shown.width - 2)
@@ -41,7 +41,7 @@ public enum ListRender {
         drawRow(&c, row, s, columns, y: 4 + n, selected: v == s.selectedIndex, width: width)
       }
       if s.visible.isEmpty {
-        let why = s.rows.isEmpty ? "no state files (*.json) in this directory yet" : "no subscriber matches the filter (Esc clears it)"
+        let why = s.totalRows == 0 ? "no state files (*.json) in this directory yet" : "no subscriber matches the filter (Esc clears it)"
         c.draw(Line(why, Style(.dim)), x: 2, y: 4, width: width - 2)
       }
     }

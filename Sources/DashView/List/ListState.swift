@@ -38,11 +38,45 @@ public struct ListState: Equatable, Sendable {
   /// How long a changed row stays highlighted (like the dashboard's changed fields).
   public static let highlightSpan = Span.seconds(3)
 
+  /// While only the first page is here (`init(directory:firstPage:now:)`): how many rows there
+  /// are in all, and what happened meanwhile that needs every row (a filter, a sort, a changed
+  /// file), replayed on every row by `ListReducer.finishLoading`. nil once every row is here.
+  public internal(set) var loading: Loading?
+
+  public struct Loading: Equatable, Sendable {
+    public var total: Int
+    public var deferred: [ListAction] = []
+    /// A key the first page could not answer was pressed: later keys wait for every row too.
+    public var waiting = false
+  }
+
   public init(directory: String, rows: [ListRow], now: Instant) {
     self.directory = directory
     self.now = now
     replaceAll(rows)
   }
+
+  /// The list before every row is read: the first page as an index answered it, with the counts
+  /// over every row. Until `ListReducer.finishLoading` brings the rest, the title and counts
+  /// line say what every row says, and only keys the first page can answer act at once.
+  public init(directory: String, firstPage: ListFirstPage, now: Instant) {
+    self.directory = directory
+    self.now = now
+    rows = firstPage.rows
+    for i in rows.indices where byFile[rows[i].file] == nil { byFile[rows[i].file] = i }
+    sorted = sort.order(rows)
+    visible = sorted
+    select(visibleIndex: 0)
+    counts = firstPage.counts
+    idCounts = firstPage.idCounts
+    loading = Loading(total: firstPage.total)
+  }
+
+  /// How many rows there are in all (every row's, also while only the first page is here).
+  public var totalRows: Int { loading?.total ?? rows.count }
+
+  /// How many rows the filter keeps (no filter acts until every row is here).
+  public var shownRows: Int { loading?.total ?? visible.count }
 
   public var selectedIndex: Int? {
     guard let f = selectedFile, let i = byFile[f] else { return nil }
