@@ -54,3 +54,10 @@ public struct BearerCheck: Sendable {
     return nil
   }
 }
+
+extension BearerCheck {
+  /// The key as the App Store knows it for promotional offers (its public half, never a secret).
+  public var inAppPurchaseKey: InAppPurchaseKey {
+    InAppPurchaseKey(keyId: keyID, issuerId: issuerID, bundleId: bundleID, publicKeyPEM: publicKey.pemRepresentation)
+  }
+}

@@ -8,6 +8,18 @@ import Foundation
 /// reviewer (SubDash's choice). Images (Upload Image) are not kept: an image identifier a message
 /// names is taken as given.
 extension LocalAppStoreAPI {
+  /// At start: a Retention Messaging configuration kept from before names this server's key (the
+  /// App Store checks promotional offers with it); a line for the log when it changed, nil when
+  /// nothing was to change, and why when the configuration could not be read.
+  public func recordDeveloperKey() async -> String? {
+    do {
+      return try await retention.recordDeveloperKey()
+        ? "retention messaging: promotional offers are checked with key \(LogText.clip(settings.check.keyID)) from now on" : nil
+    } catch {
+      return "retention messaging: \(retention.storage.place): could not record the key promotional offers are checked with: \(LogText.clip("\(error)", limit: 200))"
+    }
+  }
+
   func retentionMessaging(_ method: String, _ rest: [String], _ body: [UInt8]) async throws -> Answer? {
     switch (method, rest.count) {
     case ("GET", 2) where rest == ["message", "list"]:

@@ -87,7 +87,9 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     self.settings = settings
     self.rateLimiter = settings.rateLimit.map(RateLimiter.init(perSecond:))
     // serve --db keeps it in the database (the directory is only a mirror of the rows there).
-    self.retention = retentionStorage.map(RetentionMessagingStore.init(storage:)) ?? RetentionMessagingStore(directory: directory)
+    let key = settings.check.inAppPurchaseKey
+    self.retention = retentionStorage.map { RetentionMessagingStore(storage: $0, developerKey: key) }
+      ?? RetentionMessagingStore(directory: directory, developerKey: key)
     self.authority = authority
     self.sender = sender
     self.wallClock = wallClock

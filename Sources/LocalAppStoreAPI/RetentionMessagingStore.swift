@@ -7,9 +7,18 @@ import Foundation
 /// for `serve --db` (its executable supplies that storage), so a restart keeps it.
 final class RetentionMessagingStore: Sendable {
   let storage: any RetentionConfigurationStorage
+  /// The developer's key as this server knows it (the one bearer tokens are checked with): written
+  /// into the document with every change, so the App Store's cancel flow (`subdash-retention`)
+  /// checks promotional-offer signatures against the same key Apple would (RetentionSetup).
+  let developerKey: InAppPurchaseKey?
 
-  init(storage: any RetentionConfigurationStorage) { self.storage = storage }
-  convenience init(directory: String) { self.init(storage: RetentionFile(directory: directory)) }
+  init(storage: any RetentionConfigurationStorage, developerKey: InAppPurchaseKey? = nil) {
+    self.storage = storage
+    self.developerKey = developerKey
+  }
+  convenience init(directory: String, developerKey: InAppPurchaseKey? = nil) {
+    self.init(storage: RetentionFile(directory: directory), developerKey: developerKey)
+  }
 
   struct Contents {
     /// Each message as uploaded (its request body), by messageIdentifier, in upload order.
@@ -17,6 +26,8 @@ final class RetentionMessagingStore: Sendable {
     /// "productId/locale" → messageIdentifier.
     var defaults: [(key: String, messageId: String)] = []
     var realtimeURL: String?
+    /// The In-App Purchase keys promotional offers are checked with (`InAppPurchaseKey.json`).
+    var keys: [JSON] = []
   }
 
   /// Reads, lets `change` edit, and writes back when it returns true, all while the storage holds
@@ -25,13 +36,16 @@ final class RetentionMessagingStore: Sendable {
   func update<T: Sendable>(_ change: @escaping @Sendable (inout Contents) throws -> (T, Bool)) async throws -> T {
     let result = ResultBox<T>()
     let place = storage.place
+    let developerKey = developerKey
     do {
       try await storage.update { bytes in
         do {
           var c = try Self.decode(bytes, place: place)
           let (out, changed) = try change(&c)
           result.value = out
-          return changed ? Self.encode(c) : nil
+          guard changed else { return nil }
+          if let key = developerKey { c.keys = [key.json] }
+          return Self.encode(c)
         } catch {
           result.refusal = error
           throw error
@@ -49,6 +63,24 @@ final class RetentionMessagingStore: Sendable {
 
   func read() async throws -> Contents { try Self.decode(try await storage.read(), place: storage.place) }
 
+  /// At start: a document written before (perhaps by a server with another key) names this
+  /// server's key from now on. Nothing is created where nothing is configured yet. Returns
+  /// whether the document changed.
+  func recordDeveloperKey() async throws -> Bool {
+    guard let key = developerKey else { return false }
+    let place = storage.place
+    let changed = ResultBox<Bool>()
+    try await storage.update { bytes in
+      guard let bytes else { return nil }
+      var c = try Self.decode(bytes, place: place)
+      guard c.keys != [key.json] else { return nil }
+      c.keys = [key.json]
+      changed.value = true
+      return Self.encode(c)
+    }
+    return changed.value ?? false
+  }
+
   static func decode(_ bytes: [UInt8]?, place: String) throws -> Contents {
     guard let bytes else { return Contents() }
     guard case .object(let o)? = try? JSONParser.parse(bytes) else { throw APIFailure.unreadable(place, "not a JSON object") }
@@ -62,6 +94,7 @@ final class RetentionMessagingStore: Sendable {
       c.defaults.append((k, id))
     }
     c.realtimeURL = o["realtimeURL"]?.stringValue
+    c.keys = o["inAppPurchaseKeys"]?.arrayValue ?? []
     return c
   }
 
@@ -71,6 +104,7 @@ final class RetentionMessagingStore: Sendable {
       ("defaults", .array(c.defaults.map { .object(JSONObject([("key", .string($0.key)), ("messageIdentifier", .string($0.messageId))])) })),
     ]
     if let url = c.realtimeURL { fields.append(("realtimeURL", .string(url))) }
+    if !c.keys.isEmpty { fields.append(("inAppPurchaseKeys", .array(c.keys))) }
     return JSONWriter.write(.object(JSONObject(fields)))
   }
 }

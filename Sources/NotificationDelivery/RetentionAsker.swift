@@ -45,7 +45,10 @@ public struct RetentionAsker: Sendable {
     case .failed(let problem):
       return RealtimeAnswer.fallback(setup, customer, problem: problem, requestIdentifier: requestId, elapsedMs: elapsed)
     case .answered(let body):
-      switch RealtimeAnswer.offer(from: body, setup: setup, customer: customer, catalog: catalog) {
+      // A promotional offer is shown only when its signature verifies against the developer's
+      // In-App Purchase key, signed within the offer's lifetime of the wall clock `now`.
+      let verifier = PromotionalOfferVerifier(keys: setup.inAppPurchaseKeys, now: now.ms / 1000)
+      switch RealtimeAnswer.offer(from: body, setup: setup, customer: customer, catalog: catalog, checkOffer: { verifier.check($0, for: $1) }) {
       case .success(let offer): return RetentionOutcome(offer: offer, requestIdentifier: requestId, elapsedMs: elapsed)
       case .failure(let refused):
         return RealtimeAnswer.fallback(setup, customer, problem: refused.reason, requestIdentifier: requestId, elapsedMs: elapsed)

@@ -188,6 +188,7 @@ struct ListenCommand: AsyncParsableCommand {
   }
 
   func serve(_ receiver: NotificationReceiver, api: LocalAppStoreAPI? = nil, target: String) async throws {
+    if let api, let note = await api.recordDeveloperKey() { log(note) }
     let router = Router()
     // Any path: Apple posts to the URL configured in App Store Connect, whatever its path.
     // "**" matches one or more segments, so the bare "/" is registered too.

@@ -1,3 +1,4 @@
+import Crypto
 import DashModel
 import Foundation
 import NotificationDelivery
@@ -89,5 +90,37 @@ import Testing
     let p = try await ServeFixture.verified(jws)
     #expect(p["originalTransactionId"] as? String == ServeFixture.id && p["environment"] as? String == "Sandbox" && p["appAppleId"] as? Int == 0)
     #expect(p["userLocale"] as? String == "en-US" && p["requestIdentifier"] as? String == "3db5c98d-8acf-4e29-831e-8e1f82f9f6e9")
+  }
+}
+
+/// The App Store checks promotional offers with the developer's In-App Purchase key: `serve`
+/// records the public half of the key it checks bearer tokens with beside the files, where the
+/// cancel flow (`subdash-retention`) reads it.
+@Suite struct RetentionDeveloperKeyTests {
+  @Test func theConfigurationNamesServesKeyForPromotionalOffers() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    #expect(await RetentionMessagingAPITests.call(s, "PUT", "realtime/url", #"{"realtimeURL": "https://example.com/retention"}"#).status == 200)
+    let setup = try RetentionSetup.load(besideStateFile: s.directory + "/customer.json")
+    #expect(setup.inAppPurchaseKeys == [InAppPurchaseKey(keyId: "KEY1", issuerId: "issuer-1", bundleId: "com.example.birdwatch",
+                                                         publicKeyPEM: s.key.publicKey.pemRepresentation)])
+    #expect(!String(decoding: try #require(FileManager.default.contents(atPath: s.directory + "/" + RetentionSetup.fileName)), as: UTF8.self)
+      .contains("PRIVATE"))
+  }
+
+  @Test func aServerStartedWithAnotherKeyRecordsItsOwnAndCreatesNothingWhereNothingIsConfigured() async throws {
+    let s = try ServeFixture()
+    defer { s.remove() }
+    let path = s.directory + "/" + RetentionSetup.fileName
+    #expect(await s.api.recordDeveloperKey() == nil)
+    #expect(!FileManager.default.fileExists(atPath: path))
+    var before = RetentionSetup(realtimeURL: "https://example.com/retention")
+    before.inAppPurchaseKeys = [InAppPurchaseKey(keyId: "OLDKEY", issuerId: "issuer-1", bundleId: "com.example.birdwatch",
+                                                 publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation)]
+    try before.save(besideStateFile: s.directory + "/customer.json")
+    #expect(await s.api.recordDeveloperKey()?.contains("checked with key KEY1") == true)
+    let after = try RetentionSetup.load(besideStateFile: s.directory + "/customer.json")
+    #expect(after.inAppPurchaseKeys.map(\.keyId) == ["KEY1"] && after.realtimeURL == "https://example.com/retention")
+    #expect(await s.api.recordDeveloperKey() == nil)
   }
 }

@@ -1,4 +1,5 @@
 import AppStoreSigning
+import Crypto
 import DashModel
 import Foundation
 import Hummingbird
@@ -60,6 +61,12 @@ struct RetentionScene {
   static let fallback = "33333333-3333-4333-8333-333333333333"
   let fixture: DeliveryFixture
 
+  /// The developer's In-App Purchase key, whose public half `subdash serve` records beside the
+  /// files (RetentionMessagingStore) for the App Store to check promotional offers with.
+  static let developerKey = P256.Signing.PrivateKey()
+  static let keyId = "ABCDEFGHIJ"
+  static let issuer = "57246542-96fe-1a63-e053-0824d011072a"
+
   init(url: String?, withDefault: Bool = true) throws {
     fixture = try DeliveryFixture()
     var config: [String: Any] = [
@@ -70,6 +77,8 @@ struct RetentionScene {
         ["messageIdentifier": Self.fallback, "message": ["header": "Before you go", "body": "Birds are back in spring."]],
       ],
       "defaults": withDefault ? [["key": "pass.family.monthly/en-US", "messageIdentifier": Self.fallback]] : [],
+      "inAppPurchaseKeys": [["keyId": Self.keyId, "issuerId": Self.issuer, "bundleId": "com.example.birdwatch",
+                             "publicKey": Self.developerKey.publicKey.pemRepresentation]],
     ]
     if let url { config["realtimeURL"] = url }
     let path = fixture.directory + "/" + RetentionSetup.fileName
@@ -84,13 +93,14 @@ struct RetentionScene {
       .ask(customer, setup: setup, catalog: state.catalog, now: Instant(ms: Date().timeIntervalSince1970 * 1000))
   }
 
-  /// A promotionalOfferSignatureV2 as a developer's server signs it (the claims are what the App
-  /// Store reads; the signature is the developer's, which the local App Store cannot check).
-  static func offerSignature(transactionId: String, product: String = "pass.premium.monthly", offer: String = "premium_loyalty_3m") -> String {
+  /// A promotionalOfferSignatureV2 as a developer's server signs it (Apple's
+  /// PromotionalOfferV2SignatureCreator's claims), with `key` (the developer's unless a test says).
+  static func offerSignature(transactionId: String, product: String = "pass.premium.monthly", offer: String = "premium_loyalty_3m",
+                             key: P256.Signing.PrivateKey = developerKey) throws -> String {
     func b64(_ json: String) -> String { Base64URL.encode(Array(json.utf8)) }
-    return b64(#"{"alg":"ES256","kid":"ABCDEFGHIJ","typ":"JWT"}"#) + "."
-      + b64(#"{"iss":"issuer","aud":"promotional-offer","bid":"com.example.birdwatch","nonce":"4c5d2d47-1f0a-4d4e-9d7a-0a4a3c1f2b11","productId":"\#(product)","offerIdentifier":"\#(offer)","transactionId":"\#(transactionId)"}"#)
-      + "." + b64("signature")
+    let signed = b64(#"{"alg":"ES256","kid":"\#(keyId)","typ":"JWT"}"#) + "."
+      + b64(#"{"iss":"\#(issuer)","aud":"promotional-offer","bid":"com.example.birdwatch","iat":\#(Int(Date().timeIntervalSince1970)),"nonce":"4c5d2d47-1f0a-4d4e-9d7a-0a4a3c1f2b11","productId":"\#(product)","offerIdentifier":"\#(offer)","transactionId":"\#(transactionId)"}"#)
+    return signed + "." + Base64URL.encode(Array(try key.signature(for: Array(signed.utf8)).rawRepresentation))
   }
 }
 
@@ -134,24 +144,31 @@ struct RetentionAskerTests {
     #expect(RetentionChoice.keep.action(for: outcome.offer, in: state) == nil)
   }
 
-  @Test("A promotional-offer answer names the signed offer; one signed for another transaction falls back to the default message")
+  @Test("A promotional-offer answer names the signed offer; one signed for another transaction or with another key falls back to the default message")
   func promotionalOffer() async throws {
     let probe = try RetentionScene(url: nil)
     let original = try #require(try probe.fixture.state.subscriber.originalTransactionId)
     probe.fixture.remove()
-    for (transactionId, expectOffer) in [(original, true), ("999", false)] {
-      let signature = RetentionScene.offerSignature(transactionId: transactionId)
+    let cases: [(String, P256.Signing.PrivateKey, String?)] = [
+      (original, RetentionScene.developerKey, nil),
+      ("999", RetentionScene.developerKey, "transactionId is not the request's originalTransactionId"),
+      (original, P256.Signing.PrivateKey(), "the signature does not verify with key ABCDEFGHIJ"),
+    ]
+    for (transactionId, key, refusal) in cases {
+      let signature = try RetentionScene.offerSignature(transactionId: transactionId, key: key)
       let endpoint = RealtimeEndpoint(answer: #"{"promotionalOffer":{"messageIdentifier":"\#(RetentionScene.premium)","promotionalOfferSignatureV2":"\#(signature)"}}"#)
       let outcome = try await endpoint.serve { url in
         let scene = try RetentionScene(url: url)
         defer { scene.fixture.remove() }
         return try await scene.ask()
       }
-      if expectOffer {
-        #expect(outcome.offer?.kind == .promotionalOffer(productId: "pass.premium.monthly", offerId: "premium_loyalty_3m"))
-      } else {
+      if let refusal {
         #expect(outcome.offer?.source == .defaultMessage && outcome.offer?.header == "Before you go")
-        #expect(outcome.problem?.contains("transactionId") == true)
+        #expect(outcome.problem == "answer refused: promotionalOfferSignatureV2: " + refusal)
+        #expect(outcome.origin.hasPrefix("the default message (answer refused: promotionalOfferSignatureV2"))
+      } else {
+        #expect(outcome.offer?.kind == .promotionalOffer(productId: "pass.premium.monthly", offerId: "premium_loyalty_3m"))
+        #expect(outcome.problem == nil)
       }
     }
   }

@@ -4,8 +4,11 @@
 `subdash serve`; a Get Retention Message endpoint here verifies every realtime request SubDash
 signs with SignedDataVerifier.verify_and_decode_realtime_request and answers with Apple's
 RealtimeResponseBody models (a message, an alternate product, a promotional offer signed with
-PromotionalOfferV2SignatureCreator, then too slowly); `subdash-retention` must show each as the
-App Store would, and the default message when the answer comes too late.
+PromotionalOfferV2SignatureCreator and one signed with PromotionalOfferSignatureCreator (V1), then
+too slowly); `subdash-retention` must show each as the App Store would, and the default message
+when the answer comes too late or a promotional offer's signature does not verify against the
+developer's key (`serve` records the key it checks tokens with): signed with another key, or V1
+fields changed after signing.
 
 Usage: retention_oracle.py BASE_URL KEY_P8 KEY_ID ISSUER_ID BUNDLE_ID ROOT_DER STATE_FILE RETENTION_BIN CA_DIR
 """
@@ -23,6 +26,10 @@ from appstoreserverlibrary.models.Message import Message
 from appstoreserverlibrary.models.AlternateProduct import AlternateProduct
 from appstoreserverlibrary.models.PromotionalOffer import PromotionalOffer
 from appstoreserverlibrary.jws_signature_creator import PromotionalOfferV2SignatureCreator
+from appstoreserverlibrary.promotional_offer import PromotionalOfferSignatureCreator
+from appstoreserverlibrary.models.PromotionalOfferSignatureV1 import PromotionalOfferSignatureV1
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives import serialization
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 base, key_path, key_id, issuer, bundle, root_path, state_file, retention_bin, ca_dir = sys.argv[1:10]
@@ -31,6 +38,11 @@ client = AppStoreServerAPIClient(key, key_id, issuer, bundle, Environment.SANDBO
 client._base_url = base + "/sandbox"  # Apple's library has no base-URL option; this is its one attribute
 verifier = SignedDataVerifier([open(root_path, "rb").read()], False, Environment.SANDBOX, bundle)
 offers = PromotionalOfferV2SignatureCreator(key, key_id, issuer, bundle)
+offers_v1 = PromotionalOfferSignatureCreator(key, key_id, bundle)
+# Someone else's key under the developer's key ID: the App Store must not show what it signs.
+other_key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+impostor = PromotionalOfferV2SignatureCreator(other_key, key_id, issuer, bundle)
 failures = []
 
 
@@ -92,6 +104,18 @@ threading.Thread(target=server.serve_forever, daemon=True).start()
 client.configure_realtime_url(RealtimeUrlRequest(realtimeURL=f"http://127.0.0.1:{server.server_port}/retention"))
 
 
+def v1_offer(signed_offer, sent_offer):
+    """A V1 promotional offer signed for `signed_offer` and sent naming `sent_offer`."""
+    nonce, timestamp = uuid.uuid4(), int(time.time() * 1000)
+    signature = offers_v1.create_signature("pass.premium.monthly", signed_offer, "", nonce, timestamp)
+    return RealtimeResponseBody(promotionalOffer=PromotionalOffer(messageIdentifier=switch, promotionalOfferSignatureV1=PromotionalOfferSignatureV1(
+        encodedSignature=signature, productId="pass.premium.monthly", nonce=nonce, timestamp=timestamp, keyId=key_id, offerIdentifier=sent_offer)))
+
+
+def refused(why):
+    return lambda o: o["offer"]["source"] == "default" and o["offer"]["header"] == "Before you go" and why in o.get("problem", "")
+
+
 def go_to_cancel():
     run = subprocess.run([retention_bin, "--ca", ca_dir, state_file], capture_output=True, text=True, timeout=30)
     check(run.returncode == 0, f"subdash-retention exited {run.returncode}: {run.stderr.strip()}")
@@ -106,6 +130,13 @@ cases = [
     ("promotionalOffer", lambda r: RealtimeResponseBody(promotionalOffer=PromotionalOffer(
         messageIdentifier=switch, promotionalOfferSignatureV2=offers.create_signature("pass.premium.monthly", "premium_loyalty_3m", r.originalTransactionId))), 0,
      lambda o: o["offer"]["kind"] == "promotionalOffer" and o["offer"]["offerIdentifier"] == "premium_loyalty_3m"),
+    ("promotionalOffer V1", lambda r: v1_offer("premium_loyalty_3m", "premium_loyalty_3m"), 0,
+     lambda o: o["offer"]["kind"] == "promotionalOffer" and o["offer"]["offerIdentifier"] == "premium_loyalty_3m" and o["offer"]["source"] == "realtime"),
+    ("promotionalOffer signed with another key", lambda r: RealtimeResponseBody(promotionalOffer=PromotionalOffer(
+        messageIdentifier=switch, promotionalOfferSignatureV2=impostor.create_signature("pass.premium.monthly", "premium_loyalty_3m", r.originalTransactionId))), 0,
+     refused("promotionalOfferSignatureV2: the signature does not verify")),
+    ("promotionalOffer V1 naming another offer than signed", lambda r: v1_offer("premium_loyalty_3m", "premium_free_year"), 0,
+     refused("promotionalOfferSignatureV1: encodedSignature does not verify")),
     ("too slow", lambda r: RealtimeResponseBody(message=Message(messageIdentifier=stay)), 1.5,
      lambda o: o["offer"]["source"] == "default" and o["offer"]["header"] == "Before you go" and "no answer within 700 ms" in o.get("problem", "")),
 ]
@@ -130,5 +161,5 @@ if failures:
         print("  " + f)
     sys.exit(1)
 print(f"retention-oracle: ok, {len(decoded)} realtime requests verified by verify_and_decode_realtime_request; "
-      "a message, an alternate product and a promotional offer (PromotionalOfferV2SignatureCreator) shown as answered, "
-      "the default message when the answer came after 700 ms")
+      "a message, an alternate product and promotional offers (PromotionalOfferV2SignatureCreator, PromotionalOfferSignatureCreator) "
+      "shown as answered; the default message for an offer signed with another key or changed after signing, and when the answer came after 700 ms")

@@ -10,6 +10,15 @@ public struct RetentionCustomer: Equatable, Sendable {
   /// SubDash's locale: a state file keeps no device locale, so en-US unless asked (docs/simulation.md).
   public static let defaultLocale = "en-US"
 
+  public init(originalTransactionId: String, productId: String, bundleId: String?, userLocale: String = defaultLocale,
+              environment: AppStoreEnvironment = .sandbox) {
+    self.originalTransactionId = originalTransactionId
+    self.productId = productId
+    self.bundleId = bundleId
+    self.userLocale = userLocale
+    self.environment = environment
+  }
+
   /// The subscriber of `state`, going to cancel their current product; nil without a subscription.
   public init?(_ state: SubscriptionState, locale: String = defaultLocale) {
     guard let t = state.subscriber.latestTransaction, let original = state.subscriber.originalTransactionId, let product = t.productId else { return nil }
@@ -25,11 +34,13 @@ public struct RetentionCustomer: Equatable, Sendable {
 /// (Retention Messaging API: RealtimeResponseBody, message, alternateProduct, promotionalOffer):
 /// exactly one of the three; the message must exist and be APPROVED (every uploaded message is,
 /// locally); a switch-plan or promotional-offer message must have no image; the alternate product
-/// comes from the customer's subscription group; the promotional offer's signature names the
-/// customer's originalTransactionId. Any failure means "the retention message fails", and the App
-/// Store shows the default message instead.
+/// comes from the customer's subscription group; the promotional offer's signature verifies
+/// against the developer's In-App Purchase key (`checkOffer`) and names an offer of the product.
+/// Any failure means "the retention message fails", and the App Store shows the default message
+/// instead.
 public enum RealtimeAnswer {
-  public static func offer(from body: [UInt8], setup: RetentionSetup, customer: RetentionCustomer, catalog: Catalog) -> Result<RetentionOffer, RefusedAnswer> {
+  public static func offer(from body: [UInt8], setup: RetentionSetup, customer: RetentionCustomer, catalog: Catalog,
+                           checkOffer: PromotionalOfferCheck) -> Result<RetentionOffer, RefusedAnswer> {
     guard case .object(let o)? = try? JSONParser.parse(body) else { return .failure(RefusedAnswer("answer refused: the body is not a JSON object")) }
     let chosen = ["message", "alternateProduct", "promotionalOffer", "advancedCommerceInfo"].filter { o[$0] != nil }
     guard chosen.count == 1 else {
@@ -54,15 +65,17 @@ public enum RealtimeAnswer {
       return .success(RetentionOffer(kind: .alternateProduct(productId: product), source: .realtime, messageIdentifier: id, message: message))
     default:
       if message.hasImage { return .failure(RefusedAnswer("answer refused: a promotional-offer message must have no image")) }
-      switch signedOffer(part, customer) {
+      let signed: SignedOffer
+      switch PromotionalOfferSignature.read(part).flatMap({ checkOffer($0, customer) }) {
       case .failure(let problem): return .failure(problem)
-      case .success(let (product, offerId)):
-        if let problem = sameGroup(product, customer, catalog) { return .failure(RefusedAnswer(problem)) }
-        guard catalog.product(product)?.promotionalOffers.contains(where: { $0.id == offerId }) == true else {
-          return .failure(RefusedAnswer("answer refused: \(clip(product)) has no promotional offer \(clip(offerId))"))
-        }
-        return .success(RetentionOffer(kind: .promotionalOffer(productId: product, offerId: offerId), source: .realtime, messageIdentifier: id, message: message))
+      case .success(let s): signed = s
       }
+      let (product, offerId) = (signed.productId, signed.offerIdentifier)
+      if let problem = sameGroup(product, customer, catalog) { return .failure(RefusedAnswer(problem)) }
+      guard catalog.product(product)?.promotionalOffers.contains(where: { $0.id == offerId }) == true else {
+        return .failure(RefusedAnswer("answer refused: \(clip(product)) has no promotional offer \(clip(offerId))"))
+      }
+      return .success(RetentionOffer(kind: .promotionalOffer(productId: product, offerId: offerId), source: .realtime, messageIdentifier: id, message: message))
     }
   }
 
@@ -82,41 +95,6 @@ public enum RealtimeAnswer {
       return "answer refused: \(clip(product)) is not in the customer's subscription group"
     }
     return nil
-  }
-
-  /// The product and offer a promotionalOffer names: V2 is a JWS whose payload carries productId,
-  /// offerIdentifier and transactionId (Apple: required, the realtime request's
-  /// originalTransactionId); V1 names them in the clear. The developer's ES256 signature is not
-  /// verified: the simulated App Store does not hold the developer's In-App Purchase key.
-  private static func signedOffer(_ part: JSONObject, _ customer: RetentionCustomer) -> Result<(String, String), RefusedAnswer> {
-    let v1 = part["promotionalOfferSignatureV1"]?.objectValue
-    let v2 = part["promotionalOfferSignatureV2"]?.stringValue
-    switch (v1, v2) {
-    case (nil, nil): return .failure(RefusedAnswer("answer refused: promotionalOffer has no promotionalOfferSignatureV2 or V1"))
-    case (_?, _?): return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV1 and V2 are mutually exclusive"))
-    case (let s?, nil):
-      guard let product = s["productId"]?.stringValue, let offer = s["offerIdentifier"]?.stringValue,
-            s["nonce"]?.stringValue != nil, s["keyId"]?.stringValue != nil, s["encodedSignature"]?.stringValue != nil else {
-        return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV1 lacks productId, offerIdentifier, nonce, keyId or encodedSignature"))
-      }
-      return .success((product, offer))
-    case (nil, let jws?):
-      let claims: JSONObject
-      switch CompactJWS.payload(jws) {
-      case .failure(let p): return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV2: \(p.message)"))
-      case .success(let c): claims = c
-      }
-      guard let product = claims["productId"]?.stringValue, let offer = claims["offerIdentifier"]?.stringValue else {
-        return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV2 names no productId and offerIdentifier"))
-      }
-      guard claims["transactionId"]?.stringValue == customer.originalTransactionId else {
-        return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV2's transactionId is not the request's originalTransactionId"))
-      }
-      if let bid = claims["bid"]?.stringValue, let bundle = customer.bundleId, bid != bundle {
-        return .failure(RefusedAnswer("answer refused: promotionalOfferSignatureV2 is for another app (\(clip(bid)))"))
-      }
-      return .success((product, offer))
-    }
   }
 
   private static func clip(_ s: String) -> String { InputReader.clip(s) }

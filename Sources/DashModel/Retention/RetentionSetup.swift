@@ -26,11 +26,16 @@ public struct RetentionSetup: Equatable, Sendable {
   /// "productId/locale" → messageIdentifier.
   public var defaults: [String: String] = [:]
   public var realtimeURL: String?
+  /// The developer's In-App Purchase keys the App Store checks promotional-offer signatures with
+  /// (`serve` records the one it checks bearer tokens with); none: no offer can verify.
+  public var inAppPurchaseKeys: [InAppPurchaseKey] = []
 
-  public init(messages: [String: Message] = [:], defaults: [String: String] = [:], realtimeURL: String? = nil) {
+  public init(messages: [String: Message] = [:], defaults: [String: String] = [:], realtimeURL: String? = nil,
+              inAppPurchaseKeys: [InAppPurchaseKey] = []) {
     self.messages = messages
     self.defaults = defaults
     self.realtimeURL = realtimeURL
+    self.inAppPurchaseKeys = inAppPurchaseKeys
   }
 
   /// True when going to cancel can show anything but Apple's plain cancel page.
@@ -55,7 +60,8 @@ public struct RetentionSetup: Equatable, Sendable {
   }
 
   /// The file as `serve` writes it: {"messages": [{messageIdentifier, message}], "defaults":
-  /// [{key, messageIdentifier}], "realtimeURL"}.
+  /// [{key, messageIdentifier}], "realtimeURL", "inAppPurchaseKeys": [{keyId, issuerId, bundleId,
+  /// publicKey}]}.
   public static func parse(_ bytes: [UInt8], path: String) throws(RetentionSetupError) -> RetentionSetup {
     guard case .object(let o)? = try? JSONParser.parse(bytes) else { throw RetentionSetupError(description: "\(path): not a JSON object") }
     var setup = RetentionSetup()
@@ -78,6 +84,12 @@ public struct RetentionSetup: Equatable, Sendable {
         throw RetentionSetupError(description: "\(path): realtimeURL is not an http(s) URL")
       }
       setup.realtimeURL = text
+    }
+    for (i, item) in (o["inAppPurchaseKeys"]?.arrayValue ?? []).enumerated() {
+      guard let key = InAppPurchaseKey(json: item) else {
+        throw RetentionSetupError(description: "\(path): inAppPurchaseKeys[\(i)] is not a key with keyId, issuerId, bundleId and a PEM publicKey")
+      }
+      setup.inAppPurchaseKeys.append(key)
     }
     return setup
   }
@@ -107,6 +119,7 @@ extension RetentionSetup {
       ("defaults", .array(defaults.sorted { $0.key < $1.key }.map { .object(JSONObject([("key", .string($0.key)), ("messageIdentifier", .string($0.value))])) })),
     ]
     if let realtimeURL { fields.append(("realtimeURL", .string(realtimeURL))) }
+    if !inAppPurchaseKeys.isEmpty { fields.append(("inAppPurchaseKeys", .array(inAppPurchaseKeys.map(\.json)))) }
     return .object(JSONObject(fields))
   }
 
