@@ -138,7 +138,9 @@ struct Mirror: AsyncParsableCommand {
       do { scratch = try PrivateDirectory.makeTemporary("subdash-mirror") } catch { throw DatabaseError.file("\(error)") }
       defer { DirectoryFiles.remove(scratch) }
       let store = PostgresSubscriberStore(database: database, scratch: scratch)
-      try await mirror.run(store) { count in
+      // The Retention Messaging configuration too: the dashboard's cancel flow reads it beside
+      // the state file, as from a directory `serve` answers for.
+      try await mirror.runWithRetentionConfiguration(store) { count in
         // Unbuffered: the parent waits for this line before it opens the list.
         RowWrites.reply(.ready(count: count, directory: directory))
         // Stdin carries the dashboard's writes (RowWrites); the parent closes it when it quits:

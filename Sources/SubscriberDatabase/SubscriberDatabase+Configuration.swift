@@ -2,6 +2,18 @@ import NIOCore
 import PostgresNIO
 
 extension SubscriberDatabase {
+  /// NOTIFY channel of configuration documents (payload: the document's name), sent on commit.
+  public static let configurationChannel = "subdash_configuration"
+  /// The Retention Messaging configuration's document (messages, default messages, realtime URL,
+  /// in the format of a directory's `.retention-messaging.json`): `serve --db` reads and changes it
+  /// (RetentionInDatabase), `subdash db mirror` lays it into the dashboard's mirror directory.
+  public static let retentionConfigurationName = "retention-messaging"
+
+  /// The Retention Messaging configuration as stored, nil when none is.
+  public func retentionConfiguration() async throws -> [UInt8]? {
+    try await configuration(named: Self.retentionConfigurationName)
+  }
+
   /// A configuration document (`subdash_configuration`, schema version 2) as stored, or nil when
   /// none is.
   public func configuration(named name: String) async throws -> [UInt8]? {
@@ -31,6 +43,21 @@ extension SubscriberDatabase {
         ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document,
           version = subdash_configuration.version + 1, updated_at = now()
         """, logger: logger)
+      try await c.query("SELECT pg_notify(\(Self.configurationChannel), \(name))", logger: logger)
     }
+  }
+
+  /// Calls `onChange` once LISTEN on the configuration channel is in effect (a commit after that
+  /// cannot be missed), then after each commit of document `name`, one call at a time, until
+  /// cancelled or the connection ends (then it returns).
+  public func followConfiguration(named name: String, _ onChange: @Sendable () async throws -> Void) async throws {
+    do {
+      try await client.withConnection { c in
+        try await c.listen(on: Self.configurationChannel) { notifications in
+          try await onChange()
+          for try await n in notifications where n.payload == name { try await onChange() }
+        }
+      }
+    } catch { throw Self.describe(error, url) }
   }
 }
