@@ -164,3 +164,19 @@ for _ in $(seq 100); do grep -q listening "$work/serve3.out" 2>/dev/null && brea
 committed=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve3.out" | head -1)
 .venv-oracle/bin/python Tests/oracle/serve_commitment.py "$committed" "$work/key.p8" TESTKEY123 "$issuer" com.example.app \
   "$work/ca/root.der" 2000000000000000 || { echo "serve-oracle: the server's log:"; cat "$work/serve3.log"; exit 1; }
+# Offers on the monthly plan (docs/simulation.md, "Offers on the monthly plan"), by a fourth
+# server: the plan's free trial before payment 1, a pay-as-you-go promotional offer on payment 3,
+# then, after a refund, the product bought up front (BILLED_UPFRONT).
+mkdir "$work/offers"
+cp Examples/scenarios/commitment-offers.storekit "$work/offers/"
+printf 'catalog commitment-offers.storekit\nstart 2026-03-01T00:00:00Z\nset environment Sandbox\nbuy pass.premium.annual monthly\nadvance to 2026-04-10T00:00:00Z\npromo three-at-4.99\nadvance to 2026-05-10T00:00:00Z\nrefund\nbuy pass.premium.annual\n' >"$work/offers/o.scenario"
+"$bin/subdash" simulate --scenario "$work/offers/o.scenario" "$work/offers/2000000000000000.json" >/dev/null
+rm "$work/offers/o.scenario"
+"$bin/subdash" serve --port 0 --key-id TESTKEY123 --issuer-id "$issuer" --key "$work/key.p8" --bundle-id com.example.app \
+  --ca "$work/ca" "$work/offers" >"$work/serve4.out" 2>"$work/serve4.log" &
+offers_server=$!
+trap 'kill "$offers_server" "$commit_server" "$limited_server" 2>/dev/null; cleanup' EXIT
+for _ in $(seq 100); do grep -q listening "$work/serve4.out" 2>/dev/null && break; sleep 0.1; done
+offered=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve4.out" | head -1)
+.venv-oracle/bin/python Tests/oracle/serve_commitment_offers.py "$offered" "$work/key.p8" TESTKEY123 "$issuer" com.example.app \
+  "$work/ca/root.der" 2000000000000000 || { echo "serve-oracle: the server's log:"; cat "$work/serve4.log"; exit 1; }
