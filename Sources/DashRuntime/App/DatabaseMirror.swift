@@ -31,19 +31,33 @@ package final class DatabaseMirror: LockedRowWriting {
   /// How long a row write waits for the child at each step: the row's lock may be held by another
   /// writer (a `listen --db` applying a notification takes milliseconds; a stuck one is not waited out).
   static let replyTimeoutMs: Int32 = 15_000
+  /// After `commit family`, for each line: before the first member's, the child looks through every
+  /// subscriber of its mirror directory (as a directory's dashboard does), which a large team
+  /// database makes longer than one row write.
+  static let familyReplyTimeoutMs: Int32 = 60_000
 
   /// The child could not read the database; it has printed why (one line on stderr) and this is
   /// its exit status, for `subdash` to exit with.
   package struct Failed: Error { package let status: Int32 }
 
+  /// How long `start` waits for the child's first line, the end of its export of every row. The
+  /// child's own connection and lock timeouts end most stalls with a line of their own; this bound
+  /// is for the rest (a server that accepts and never answers, a child stopped by a signal), so
+  /// `subdash --db` never waits on a blank terminal for ever. Generous: an export of a large
+  /// team database takes seconds, not minutes.
+  package static let readyTimeoutMs: Int32 = 120_000
+
   /// Starts the mirror and waits for its first export (`ready: …`). `follow: false` exports once
   /// and exits (`subdash list --db`). The URL (it may hold a password) reaches the child in its
-  /// environment, SUBDASH_DB, never in its arguments.
-  package static func start(url: String, follow: Bool) throws -> DatabaseMirror {
+  /// environment, SUBDASH_DB, never in its arguments. `binary` nil: the installed subdash-db.
+  package static func start(url: String, follow: Bool, binary binaryPath: String? = nil, readyTimeoutMs: Int32 = readyTimeoutMs) throws -> DatabaseMirror {
     guard let dir = TemporaryDirectory.make("subdash-db") else { throw StateFileError(file: "--db", message: "cannot create a temporary directory: \(String(cString: strerror(errno)))") }
     let binary: String
-    do { binary = try ExecutablePath.helper("subdash-db") } catch { throw StateFileError(file: "--db", message: error.description) }
-    let argv = [binary, follow ? "mirror" : "export", dir]
+    if let given = binaryPath { binary = given } else {
+      do { binary = try ExecutablePath.helper("subdash-db") } catch { throw StateFileError(file: "--db", message: error.description) }
+    }
+    let mode = follow ? "mirror" : "export"
+    let argv = [binary, mode, dir]
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw StateFileError(file: "--db", message: "cannot create a pipe") }
     for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -63,7 +77,14 @@ package final class DatabaseMirror: LockedRowWriting {
     }
     let mirror = DatabaseMirror(directory: dir, pid: pid, stdinFD: toChild[1], repliesFD: fromChild[0])
     // Its stderr is ours: a refused connection or a bad URL is printed by the child, one line.
-    let first = mirror.readLine(timeoutMs: -1).flatMap { MirrorReply(line: $0) }
+    let firstRead = mirror.read(timeoutMs: readyTimeoutMs)
+    if case .timedOut = firstRead {
+      // SIGKILL: a child that ignores SIGTERM must not turn the bound into a wait in `stop`.
+      kill(pid, SIGKILL)
+      mirror.stop()
+      throw StateFileError(file: "--db", message: "subdash-db \(mode) (\(binary)) did not say it had read the database within \(seconds(readyTimeoutMs)); stopped it")
+    }
+    let first: MirrorReply? = if case .line(let line) = firstRead { MirrorReply(line: line) } else { nil }
     let isReady = if case .ready? = first { true } else { false }
     let status = follow ? (isReady ? 0 : mirror.wait()) : mirror.wait()
     if status != 0 || (follow && !isReady) {
@@ -71,6 +92,10 @@ package final class DatabaseMirror: LockedRowWriting {
       throw Failed(status: status == 0 ? 1 : status)
     }
     return mirror
+  }
+
+  private static func seconds(_ ms: Int32) -> String {
+    ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
   }
 
   /// Waits for an `export` child; its exit status.
@@ -118,11 +143,12 @@ package final class DatabaseMirror: LockedRowWriting {
     let (commit, followFamily, value) = body(scratch + "/" + fileName)
     let request: MirrorRequest = commit ? (followFamily ? .commitFollowingFamily : .commit) : .abort
     guard send(request) else { return .failure(brokenError("the database mirror has stopped")) }
-    // After `commit family`, each family member's outcome comes first, one line each (every
-    // line within the reply timeout: one member's locked write is bounded by the store's lock wait).
+    // After `commit family`, each family member's outcome comes first, one line each (one
+    // member's locked write is bounded by the store's lock wait).
     var family: [FamilyExtension.MemberOutcome] = []
+    let timeoutMs = request == .commitFollowingFamily ? Self.familyReplyTimeoutMs : Self.replyTimeoutMs
     while true {
-      switch reply() {
+      switch reply(timeoutMs: timeoutMs) {
       case .answered(.member(let member)) where request == .commitFollowingFamily: family.append(member)
       case .answered(.stored), .answered(.unchanged): return .success((value, family))
       case .answered(.error(let why)): return .failure(LockedRowError(why))
@@ -139,9 +165,9 @@ package final class DatabaseMirror: LockedRowWriting {
     case silent(String)
   }
 
-  private func reply() -> Reply {
-    guard let line = readLine(timeoutMs: Self.replyTimeoutMs) else {
-      return .silent("the database mirror did not answer within \(Self.replyTimeoutMs / 1000) s")
+  private func reply(timeoutMs: Int32 = replyTimeoutMs) -> Reply {
+    guard let line = readLine(timeoutMs: timeoutMs) else {
+      return .silent("the database mirror did not answer within \(Self.seconds(timeoutMs))")
     }
     return MirrorReply(line: line).map(Reply.answered) ?? .garbled
   }
@@ -163,24 +189,35 @@ package final class DatabaseMirror: LockedRowWriting {
     return true
   }
 
-  /// One line from the child; nil at its end or after `timeoutMs` (-1: no limit) without one.
+  /// One line from the child; nil at its end or after `timeoutMs` without one.
   private func readLine(timeoutMs: Int32) -> String? {
+    if case .line(let line) = read(timeoutMs: timeoutMs) { return line }
+    return nil
+  }
+
+  private enum LineRead {
+    case line(String)
+    /// The child closed its stdout (it has ended, or is ending, having said why on stderr).
+    case ended
+    case timedOut
+  }
+
+  /// One line from the child, its end, or `timeoutMs` passed without a whole line.
+  private func read(timeoutMs: Int32) -> LineRead {
     var line: [UInt8] = []
     var byte: UInt8 = 0
-    let deadline = timeoutMs < 0 ? nil : Monotonic.nowMs() + Int64(timeoutMs)
+    let deadline = Monotonic.nowMs() + Int64(timeoutMs)
     while true {
-      if let deadline {
-        let left = deadline - Monotonic.nowMs()
-        guard left > 0 else { return nil }
-        var p = pollfd(fd: repliesFD, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&p, 1, Int32(left))
-        if ready < 0 && errno == EINTR { continue }
-        guard ready > 0 else { return nil }
-      }
-      let n = read(repliesFD, &byte, 1)
+      let left = deadline - Monotonic.nowMs()
+      guard left > 0 else { return .timedOut }
+      var p = pollfd(fd: repliesFD, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&p, 1, Int32(left))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return .timedOut }
+      let n = Glibc.read(repliesFD, &byte, 1)
       if n < 0 && errno == EINTR { continue }
-      guard n == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
-      if byte == 0x0A { return String(decoding: line, as: UTF8.self) }
+      guard n == 1 else { return line.isEmpty ? .ended : .line(String(decoding: line, as: UTF8.self)) }
+      if byte == 0x0A { return .line(String(decoding: line, as: UTF8.self)) }
       line.append(byte)
     }
   }
