@@ -117,22 +117,38 @@ test_keep() {
 
 # A population run whose members all turn auto-renew off (`autoRenewOff: 1`): each goes through
 # the cancel page as the key does, so the developer's server gets one signed realtime request per
-# member, and every member still cancels (the random customer's choice).
+# member; with `retentionKeep: 0` no member keeps a plain message, so every one cancels.
 test_population_cancel_pages() {
   mkdir -p "$E2E_TMP/population" && cd "$E2E_TMP/population"
   url=$(developer_server "{\"message\": {\"messageIdentifier\": \"$STAY\"}}" 0)
   mkdir -m 700 members
   (setup population "$url" >/dev/null; cp .retention-messaging.json members/; rm -f active.json)
   cd "$E2E_TMP/population"
-  echo '{"failureRate": 0, "autoRenewOff": 1}' >mix.json
+  echo '{"failureRate": 0, "autoRenewOff": 1, "retentionKeep": 0}' >mix.json
   "$SUBDASH_BIN" simulate --population 3 members --mix mix.json --months 1 --seed 7 >out.txt
-  grep -q "cancel pages: 3 (3 realtime requests sent; 3 chosen by the developer's server, 0 default message, 0 none); every one cancelled" out.txt
+  grep -q "cancel pages: 3 (3 realtime requests sent; 3 chosen by the developer's server, 0 default message, 0 none)" out.txt
+  grep -q "on the cancel page: 0 took the offer, 0 kept the subscription, 3 cancelled" out.txt
   [[ $(wc -l <requests.log) == 3 ]]
   for f in members/*.json; do [[ "$(jq -r .subscriber.renewalInfo.autoRenewStatus "$f")" == 0 ]]; done
+}
+
+# Members shown a switch-plan answer take it when the mix says they do (`retentionAccept: 1`):
+# each is upgraded to Premium, stays subscribed, and the run counts them.
+test_population_takes_the_offer() {
+  mkdir -p "$E2E_TMP/population-accept" && cd "$E2E_TMP/population-accept"
+  url=$(developer_server "{\"alternateProduct\": {\"messageIdentifier\": \"$PREMIUM\", \"productId\": \"pass.premium.monthly\"}}" 0)
+  mkdir -m 700 members
+  (setup population-accept "$url" >/dev/null; cp .retention-messaging.json members/; rm -f active.json)
+  cd "$E2E_TMP/population-accept"
+  echo '{"failureRate": 0, "autoRenewOff": 1, "retentionAccept": 1, "retentionKeep": 0}' >mix.json
+  "$SUBDASH_BIN" simulate --population 3 members --mix mix.json --months 1 --seed 7 >out.txt
+  grep -q "on the cancel page: 3 took the offer, 0 kept the subscription, 0 cancelled" out.txt
+  for f in members/*.json; do [[ "$("$SUBDASH_BIN" show --json "$f" | jq -r .productId)" == pass.premium.monthly ]]; done
 }
 
 e2e_run "retention: a switch-plan answer is shown and taking it upgrades" test_switch_plan
 e2e_run "retention: a server slower than 700 ms gets the default message; c then y cancels" test_slow_server_default_then_cancel
 e2e_run "retention: k keeps the subscription and writes nothing" test_keep
 e2e_run "retention: a population member turning auto-renew off gets the cancel page (a realtime request each)" test_population_cancel_pages
+e2e_run "retention: population members take a switch-plan offer as the mix says, counted in the output" test_population_takes_the_offer
 e2e_summary

@@ -45,8 +45,15 @@ struct SimulateOutput {
       let defaults = s.cancelPages.filter { $0.outcome?.offer?.source == .defaultMessage }.count
       let sent = s.cancelPages.filter { $0.outcome?.requestIdentifier != nil }.count
       LineOut.stdout("  cancel pages: \(s.cancelPages.count) (\(counted(sent, "realtime request")) sent; \(fromServer) chosen by the developer's server, "
-        + "\(defaults) default message, \(s.cancelPages.count - fromServer - defaults) none); every one cancelled")
+        + "\(defaults) default message, \(s.cancelPages.count - fromServer - defaults) none)")
+      // What the members chose there (RetentionDraw: the mix's retentionAccept and retentionKeep).
+      let took = s.cancelPages.filter { $0.choice == .accept }.count
+      let kept = s.cancelPages.filter { $0.choice == .keep }.count
+      LineOut.stdout("  on the cancel page: \(took) took the offer, \(kept) kept the subscription, \(s.cancelPages.count - took - kept) cancelled")
       for p in s.cancelPages.compactMap(\.problem).prefix(3) { LineOut.stderr("subdash: cancel page: \(p)") }
+      for page in s.cancelPages.filter({ $0.acceptRefused != nil }).prefix(3) {
+        LineOut.stderr("subdash: cancel page: \(page.name): taking the offer was refused (\(page.acceptRefused ?? "")); cancelled")
+      }
     }
     if s.skipped > 0 { LineOut.stdout("  (\(counted(s.skipped, "mix event")) skipped: the subscriber's state did not allow it then)") }
     let rate = seconds > 0 ? Int((s.subscriberMonths / seconds).rounded()) : 0

@@ -74,16 +74,22 @@ public struct Population: Sendable {
     return shown
   }
 
-  /// What a churning member's cancel page showed, and that the member cancelled all the same.
+  /// What a churning member's cancel page showed and what the member chose there.
   public struct RetentionShown: Sendable, Equatable {
     public var name: String
     public var outcome: RetentionOutcome?
     /// Why no cancel page could be shown (the helper failed); the member cancelled anyway.
     public var problem: String?
+    /// Keep, accept (the alternate product or promotional offer) or cancel.
+    public var choice: RetentionChoice = .cancel
+    /// Why taking the offer was refused by the App Store's rules (then the member cancelled).
+    public var acceptRefused: String?
   }
 
   /// The member goes to cancel: the cancel page (asked of the developer's server, bounded), then
-  /// the member's drawn choice, which is to cancel: auto-renew off, through the store.
+  /// the member's choice there, drawn from its own seed (`RetentionDraw`), applied as the same plan
+  /// action the dashboard's keys apply, through the store: keep writes nothing; accept switches
+  /// plan or takes the offer, and when Apple's rules refuse that the member cancels after all.
   func goToCancel(_ name: String) throws(PopulationError) -> RetentionShown {
     var shown = RetentionShown(name: name)
     switch retentionAsker?(store.path(of: name)) {
@@ -91,16 +97,37 @@ public struct Population: Sendable {
     case .failure(let problem)?: shown.problem = problem.description
     case nil: break
     }
+    let offer = shown.outcome?.offer
+    let mix = mix
+    let decided = DecidedChoice()
     let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
-      let now = (try Simulator.settings(current)).now ?? Instant(ms: 0)
-      return .save(try Actions.apply(.setAutoRenew(false), to: current, at: now, timing: TimeRate.realTime).get())
+      let settings = try Simulator.settings(current)
+      let now = settings.now ?? Instant(ms: 0)
+      let choice = RetentionDraw.choice(seed: settings.seed, offer: offer, mix: mix)
+      decided.choice = choice
+      guard let action = choice.action(for: offer, in: current) else { return .leave }
+      switch Actions.apply(action, to: current, at: now, timing: TimeRate.realTime) {
+      case .success(let change): return .save(change)
+      case .failure(let refusal) where choice == .accept:
+        decided.choice = .cancel
+        decided.refused = refusal.message
+        return .save(try Actions.apply(.setAutoRenew(false), to: current, at: now, timing: TimeRate.realTime).get())
+      case .failure(let refusal): throw refusal
+      }
     }
+    shown.choice = decided.choice
+    shown.acceptRefused = decided.refused
     switch result {
-    case .applied, .created: return shown
-    case .unchanged: return shown
+    case .applied, .created, .unchanged: return shown
     case .refused(let refusal): throw PopulationError("\(name): \(refusal.message)")
     case .busy(let e), .failed(let e): throw PopulationError(e.description)
     }
+  }
+
+  /// The choice made inside the store's update, carried out of it.
+  private final class DecidedChoice: @unchecked Sendable {
+    var choice: RetentionChoice = .cancel
+    var refused: String?
   }
 
   /// Refuses a mix naming a product the template's catalog lacks, before any file is made.

@@ -24,8 +24,13 @@ public struct PopulationMix: Equatable, Sendable {
   /// Share of subscribers who, once lapsed and offered a win-back offer, accept it (checked at
   /// every 30 days of the run).
   public var winBackAcceptance = 0.0
+  /// Of the members who go to cancel and are shown an alternate product or a promotional offer
+  /// (Retention Messaging), the share who take it and the share who keep their subscription; the
+  /// rest cancel. A plain message can only be kept (`retentionKeep`) or not. SubDash's defaults.
+  public var retentionAccept = 0.3
+  public var retentionKeep = 0.2
 
-  public static let keys = "failureRate, autoRenewOff, refundRate, priceIncreaseRate, priceIncreaseConsent, upgradeRate, products, introOfferRate, offerCodeRate, winBackAcceptance"
+  public static let keys = "failureRate, autoRenewOff, refundRate, priceIncreaseRate, priceIncreaseConsent, upgradeRate, products, introOfferRate, offerCodeRate, winBackAcceptance, retentionAccept, retentionKeep"
 
   public init(failureRate: Double = 0.05, autoRenewOff: Double = 0.10) {
     self.failureRate = failureRate
@@ -72,8 +77,13 @@ public struct PopulationMix: Equatable, Sendable {
       case "introOfferRate": mix.introOfferRate = x
       case "offerCodeRate": mix.offerCodeRate = x
       case "winBackAcceptance": mix.winBackAcceptance = x
+      case "retentionAccept": mix.retentionAccept = x
+      case "retentionKeep": mix.retentionKeep = x
       default: throw PopulationError("\(file): $.\(key) is not a mix setting (\(keys))")
       }
+    }
+    guard mix.retentionAccept + mix.retentionKeep <= 1 else {
+      throw PopulationError("\(file): $.retentionAccept and $.retentionKeep are shares of the same members and add up to more than 1")
     }
     return mix
   }
