@@ -9,6 +9,8 @@ extension FamilyExtension {
     /// The saved change's message, or nil when nothing was written (`skipped` says why).
     public var message: String?
     public var skipped: String?
+    /// The member's renewal date after the change (nil when nothing was written).
+    public var renewalDate: Instant? = nil
 
     /// "family member NAME: MESSAGE" for a command's output.
     public var line: String { "family member \(name): " + (message ?? "not extended: \(skipped ?? "?")") }
@@ -73,7 +75,9 @@ extension FamilyExtension {
 
   static func outcome(_ name: String, _ result: UpdateResult<ActionError>) -> MemberOutcome {
     switch result {
-    case .applied(let c), .created(let c): MemberOutcome(name: name, message: c.message, skipped: nil)
+    case .applied(let c), .created(let c):
+      MemberOutcome(name: name, message: c.message, skipped: nil,
+                    renewalDate: c.state.subscriber.renewalInfo?.renewalDate ?? c.state.subscriber.latestTransaction?.expiresDate)
     case .unchanged: MemberOutcome(name: name, message: nil, skipped: "nothing changed")
     case .refused(let why): MemberOutcome(name: name, message: nil, skipped: why.message)
     case .busy(let e), .failed(let e): MemberOutcome(name: name, message: nil, skipped: e.description)

@@ -56,6 +56,13 @@ struct SimulateScenario {
       scenario: scenario, scriptDirectory: scriptDir, statePath: statePath,
       onNotification: { n in if !quiet { out.print(n) } })
     runner.retentionAsker = ScenarioRetentionAsker.ask
+    // A purchaser's extension moves the family members beside the file: each one's new renewal
+    // date (or why it did not follow), as `subdash extend` reports them.
+    runner.onFamilyMember = { m in
+      guard !quiet else { return }
+      let line = m.line.hasSuffix(".") ? String(m.line.dropLast()) : m.line
+      LineOut.stdout(line + (m.renewalDate.map { "; renews \(Format.date($0))" } ?? ""))
+    }
     do throws(ScenarioFailure) {
       let report = try runner.run()
       if let scratch { try? FileManager.default.removeItem(atPath: scratch) }

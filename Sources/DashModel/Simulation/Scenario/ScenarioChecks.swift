@@ -99,6 +99,8 @@ extension ScenarioRunner {
       }
     case .retention(let header):
       if let (expected, actual) = checkRetention(header, run) { throw fail(expected, actual) }
+    case .member(let name, let which, let date):
+      if let (expected, actual) = checkMember(name, which, date) { throw fail(expected, actual) }
     }
   }
 

@@ -28,6 +28,7 @@ enum ScenarioExpectParser {
     "payment": commitmentPayment,
     "commitment": commitment,
     "retention": ScenarioRetention.expectation,
+    "member": ScenarioFamilyMembers.expectation,
   ]
 
   /// `expect billing plan monthly|upfront|none`.
@@ -66,7 +67,7 @@ enum ScenarioExpectParser {
     let line = ScenarioWords(w)
     guard let first = line.keys.first else { throw SimTextError("expected something to expect (status, notification, access …)") }
     guard let read = table[first] else {
-      throw SimTextError("unknown expectation \"\(w[0])\" (status, notification, notifications, last notification, no more notifications, access, product, renewal product, auto-renew, expires, grace until, clock, price, renewal price, expiration intent, offer, win-back, price increase status, revocation reason, billing plan, payment, commitment, error)")
+      throw SimTextError("unknown expectation \"\(w[0])\" (status, notification, notifications, last notification, no more notifications, access, product, renewal product, auto-renew, expires, grace until, clock, price, renewal price, expiration intent, offer, win-back, price increase status, revocation reason, billing plan, payment, commitment, retention, member, error)")
     }
     return try read(line)
   }

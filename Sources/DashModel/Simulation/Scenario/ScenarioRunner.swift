@@ -53,6 +53,9 @@ public struct ScenarioRunner {
   /// Asks the realtime URL for the customer of a state file (`subdash-retention`); nil: the
   /// default message only (ScenarioRetention).
   public var retentionAsker: ((String) -> Result<RetentionOutcome, RetentionSetupError>)?
+  /// Called for each family member a purchaser's extension moved (or left, with why), with its
+  /// new renewal date, for the scenario's output.
+  public var onFamilyMember: (FamilyExtension.MemberOutcome) -> Void = { _ in }
 
   public init(scenario: Scenario, scriptDirectory: String, statePath: String, onNotification: @escaping (NotificationRecord) -> Void = { _ in }) {
     self.scenario = scenario
@@ -171,7 +174,7 @@ public struct ScenarioRunner {
       }
       guard case .success(let a) = first else { return first }
       if let extended = a.first, let now = try? Simulator.clock(extended.state) {
-        _ = store.followFamily(after: extended, clock: now)
+        store.followFamily(after: extended, clock: now).forEach(onFamilyMember)
       }
       let second = try once { s in clock(s).flatMap { now in Result { () throws(ActionError) in try Simulator.advance(s, to: now) } } }
       return second.map { a + $0 }

@@ -118,6 +118,8 @@ public enum Expectation: Equatable, Sendable {
   case commitmentAutoRenew(Bool)
   /// The header the last `cancel-page` showed (nil: no retention message).
   case retention(String?)
+  /// `expect member NAME renews|expires DATE`: a family member beside the state file.
+  case member(String, MemberDate, Instant)
 }
 
 /// `DID_FAIL_TO_RENEW / GRACE_PERIOD`: a type and an optional subtype. A label without a subtype
