@@ -32,7 +32,7 @@ import Testing
       "upgrade-mid-period", "downgrade-at-renewal", "offer-code-new-subscriber", "offer-code-active-subscriber",
       "declined-price-increase", "refund",
       "commitment-full", "commitment-cancel-month-4", "commitment-billing-failure-month-7", "commitment-upgrade-month-2",
-      "commitment-price-increase",
+      "commitment-price-increase", "commitment-trial-and-offers",
     ]
     for name in required { #expect(Self.examples.contains(name + ".scenario"), "missing \(name).scenario") }
   }

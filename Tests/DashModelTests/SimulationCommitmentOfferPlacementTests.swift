@@ -61,6 +61,14 @@ import Testing
     #expect(payment(sim) == 12 && sim.latest.expiresDate == Sim.at("2027-03-08T00:00:00Z"))
   }
 
+  @Test func theBuyKeysPreviewSaysTheTrialComesFirst() throws {
+    let sim = Sim(start: "2026-03-01T00:00:00Z", catalog: { $0 = Self.catalog() })
+    let preview = try Actions.preview(.buy(productId: "pass.premium.annual", billingPlan: .monthly), in: sim.state, at: sim.now,
+                                      timing: try Simulator.rules(sim.state).rate).get()
+    #expect(preview.summary.contains("with the introductory offer (free trial) (then 12 monthly payments from the trial's end"))
+    #expect(preview.summary.contains("commitment ends 2027-03-08"))
+  }
+
   @Test func cancellingDuringTheTrialMeansNoPaymentIsCharged() {
     var sim = bought()
     sim.plan(.setAutoRenew(false))
@@ -98,6 +106,7 @@ import Testing
     #expect(payment(sim) == 4)
     sim.plan(.applyPromotionalOffer(offerId: "month-free", productId: nil))
     #expect(sim.labels.last == "OFFER_REDEEMED")
+    #expect(sim.log.last?.summary?.contains("free trial for 1 month for payment 5 of 12 (the commitment still ends on 2027-03-08") == true)
     #expect(sim.info.renewalPrice == 0)
     sim.advance(to: "2026-07-08T00:00:00Z")
     #expect(payment(sim) == 5 && sim.latest.price == 0)
@@ -142,6 +151,13 @@ import Testing
     sim.advance(to: "2027-05-01T00:00:00Z")
     #expect(payment(sim) == 1 && sim.latest.price == 9490)
     #expect(sim.latest.commitmentInfo?.commitmentExpiresDate == Sim.at("2028-05-01T00:00:00Z"))
+  }
+
+  @Test func expectPaymentNoneHoldsOnlyInTheTrialBeforePaymentOne() throws {
+    let trial = "catalog commitment-offers.storekit\nstart 2026-03-01T00:00:00Z\nbuy pass.premium.annual monthly\nexpect payment none\n"
+    #expect(try ScenarioTests.run(trial).0.expectations == 1)
+    let paid = trial.replacingOccurrences(of: "commitment-offers.storekit", with: "commitment.storekit")
+    #expect(throws: (any Error).self) { try ScenarioTests.run(paid) }
   }
 
   /// WWDC26 session 210: "for transactions with an .upfront billingPlanType, commitmentInfo is

@@ -24,7 +24,7 @@ enum BuyOrResubscribe {
       }
       if let c = t.commitmentInfo, t.billingPlanType == .monthly {
         let total = c.totalBillingPeriods ?? MonthlyBillingPlan.billingPeriods
-        summary += c.billingPeriodNumber.map { " (payment \($0) of \(total)" } ?? " (free trial first, then \(total) monthly payments"
+        summary += c.billingPeriodNumber.map { " (payment \($0) of \(total)" } ?? " (then \(total) monthly payments from the trial's end"
         if let total = c.commitmentPrice { summary += ", \(Money.format(total, currency: t.currency)) in total" }
         if let end = c.commitmentExpiresDate { summary += ", commitment ends \(Format.date(end, now: now))" }
         summary += ")"

@@ -69,11 +69,12 @@ extension SimContext {
   /// discounts the payments that were due, it does not restart the commitment.
   func commitmentOfferPayment(after current: TransactionPayload, step: CommitmentStep, into productId: String) -> RenewalPhase? {
     let info = state.subscriber.renewalInfo
+    // The file's count, so bounded before any arithmetic.
     let remaining = state.subscriber.offerPeriodsRemaining ?? 0
     if let type = current.offerType, remaining > 0, productId == current.productId, commitmentPeriod(current) != nil,
        info?.offerType == type, info?.offerIdentifier == current.offerIdentifier {
       let terms = OfferTerms.find(type: type, identifier: current.offerIdentifier, productId: productId, in: state, plan: .monthly)
-        ?? OfferTerms(type: type, identifier: current.offerIdentifier, mode: .payAsYouGo, period: .oneMonth, count: remaining + 1, priceMilli: current.price ?? 0)
+        ?? OfferTerms(type: type, identifier: current.offerIdentifier, mode: .payAsYouGo, period: .oneMonth, count: min(remaining, AppliedOffer.maxPeriods) + 1, priceMilli: current.price ?? 0)
       return RenewalPhase(offer: terms, offerPeriodText: current.offerPeriod, period: .oneMonth, priceMilli: current.price ?? 0,
                           remaining: remaining - 1, commitment: step)
     }
