@@ -149,10 +149,38 @@ test_population_in_the_database() {
   [[ $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'subdash-population-*' | wc -l) == "$leftovers_before" ]]
 }
 
+# The cancel flow over the database: the Retention Messaging configuration `serve --db` keeps in
+# the database (stored here as serve --db stores it) reaches the dashboard. Its realtime URL does
+# not answer (nothing listens on port 9), so the customer sees the default message, then cancels.
+test_the_cancel_flow_reads_the_database_configuration() {
+  local url
+  url=$(database_url) || return 1
+  fresh_database
+  "$SUBDASH_BIN" db import "$DIR" --db "$url" >/dev/null
+  psql "$url" -qAtc "INSERT INTO subdash_configuration (name, document, version) VALUES ('retention-messaging', convert_to(\$doc\$
+{\"messages\": [{\"messageIdentifier\": \"33333333-3333-4333-8333-333333333333\", \"message\": {\"header\": \"Before you go\", \"body\": \"Birds are back in spring.\"}}],
+ \"defaults\": [{\"key\": \"pass.family.monthly/en-US\", \"messageIdentifier\": \"33333333-3333-4333-8333-333333333333\"}],
+ \"realtimeURL\": \"http://127.0.0.1:9/retention\"}\$doc\$, 'UTF8'), 1)" >/dev/null
+  e2e_start dbretention 120 32 "$SUBDASH_BIN" --db "$url" 2000000871234560
+  e2e_wait_for "? help"
+  e2e_type a
+  e2e_wait_for "Before you go"
+  e2e_assert_screen "Birds are back in spring."
+  e2e_type c
+  e2e_wait_for "y confirm"
+  e2e_type y
+  e2e_wait_for "auto-renew off"
+  e2e_type q
+  e2e_wait_exit 0
+  "$SUBDASH_BIN" db export "$E2E_TMP/after-cancel" --db "$url" >/dev/null
+  [[ "$(jq -r .subscriber.renewalInfo.autoRenewStatus "$E2E_TMP/after-cancel/active.json")" == 0 ]]
+}
+
 e2e_run "db import, list --db, the list following the database live, and db export byte for byte" test_import_list_follow_export
 e2e_run "a dashboard key on a database subscriber is stored in its row; --read-only refuses it" test_a_key_on_a_database_subscriber
 e2e_run "subdash --db URL ID opens that subscriber; its key is stored in the row; an unknown id is one line" test_one_subscriber_of_the_database_by_id
 e2e_run "a database that does not exist is one line and exit 1" test_a_bad_database_is_one_line
 e2e_run "simulate --population --db makes, advances and stores a population an open list follows" test_population_in_the_database
+e2e_run "over --db, going to cancel shows the default message the database's Retention configuration names" test_the_cancel_flow_reads_the_database_configuration
 psql "${SUBDASH_TEST_DB%/*}/postgres" -qAtc "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 || true
 e2e_summary
