@@ -90,7 +90,9 @@ public struct DirectorySink: SubscriberSink {
   public init(directory: String) {
     self.directory = directory
     let workers = BlockingWork { work in (try? await BlockingWorkers.shared.run(work)) != nil }
-    sink = StoreSink(store: DirectorySubscriberStore(directory: directory, blockingWork: workers))
+    var store = DirectorySubscriberStore(directory: directory, blockingWork: workers)
+    store.keepsSpareFiles = true
+    sink = StoreSink(store: store)
   }
 
   public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> Applied {

@@ -22,7 +22,10 @@ public enum AtomicWriter {
     case callerHoldsTheLock
   }
 
-  public static func write(_ bytes: [UInt8], to path: String, sweep: LeftoverSweep = .everySave) throws(StateFileError) {
+  /// `keepSpare`: for a caller holding the lock that saves the same file again and again (the
+  /// receiver), an existing file is replaced by swapping in a reused spare (`SpareFileSwap`)
+  /// instead of a new file each time.
+  public static func write(_ bytes: [UInt8], to path: String, sweep: LeftoverSweep = .everySave, keepSpare: Bool = false) throws(StateFileError) {
     let name = PathName.fileName(of: path)
     func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
       StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
@@ -31,7 +34,8 @@ public enum AtomicWriter {
     // umask. A file that exists keeps the mode its owner gave it (a team may share one 0640).
     var mode: mode_t = 0o600
     var st = stat()
-    if lstat(path, &st) == 0 {
+    let exists = lstat(path, &st) == 0
+    if exists {
       // Replacing a symbolic link would not write where it points, but its target's mode, and
       // whatever the link's planter meant by it, are no guide: only plain files are replaced.
       if st.st_mode & S_IFMT == S_IFLNK {
@@ -40,7 +44,13 @@ public enum AtomicWriter {
       mode = st.st_mode & 0o7777
     }
     let dir = PathName.directory(of: path)
-    let tmp = sweep == .callerHoldsTheLock ? "\(dir)/.\(name).subdash-tmp" : "\(dir)/.\(name).subdash-tmp-\(getpid())"
+    #if os(Linux)
+    if keepSpare, sweep == .callerHoldsTheLock, exists, st.st_mode & S_IFMT == S_IFREG,
+       try SpareFileSwap.write(bytes, to: path, name: name, dir: dir, mode: mode) {
+      return
+    }
+    #endif
+    let tmp = sweep == .callerHoldsTheLock ? "\(dir)/\(lockedTemporaryName(of: name))" : "\(dir)/.\(name).subdash-tmp-\(getpid())"
     // Before creating ours, not after the rename: a writer killed during its own first save must
     // not leave its file beside its predecessor's, so at most one leftover ever exists.
     if sweep == .everySave { removeStaleTemporaryFiles(of: name, in: dir) }
@@ -83,6 +93,9 @@ public enum AtomicWriter {
       close(dfd)
     }
   }
+
+  /// The one temporary name of a locked save (and of `SpareFileSwap`'s spare).
+  static func lockedTemporaryName(of name: String) -> String { ".\(name).subdash-tmp" }
 
   /// A writer killed mid-save leaves its hidden temporary file behind; the next save removes
   /// those whose writer is no longer running (whether or not that save then completes), so

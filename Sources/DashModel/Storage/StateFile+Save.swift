@@ -73,7 +73,7 @@ extension StateFile {
   /// Writes a change computed from the latest on-disk state. Callers must hold the lock.
   /// `entries`: the history to append in its order (a new subscriber's copied journal); by
   /// default the change's transactions, then its notifications.
-  static func commit(_ change: inout Change, entries ordered: [Journal.Entry]? = nil, at path: String) throws(StateFileError) {
+  static func commit(_ change: inout Change, entries ordered: [Journal.Entry]? = nil, at path: String, keepSpare: Bool = false) throws(StateFileError) {
     var doc = change.state.document
     let entries = ordered ?? (change.transactions.map(Journal.Entry.transaction) + change.notifications.map(Journal.Entry.notification))
     if !entries.isEmpty {
@@ -88,7 +88,7 @@ extension StateFile {
       doc.format = DashModelInfo.stateFormat
       doc.source["format"] = .string(DashModelInfo.stateFormat)
     }
-    try AtomicWriter.write(JSONWriter.write(doc.json), to: path, sweep: .callerHoldsTheLock)
+    try AtomicWriter.write(JSONWriter.write(doc.json), to: path, sweep: .callerHoldsTheLock, keepSpare: keepSpare)
     change.state.document = doc
   }
 

@@ -90,7 +90,7 @@ extension DirectorySubscriberStore {
       case .save(var c):
         guard current != nil else { return .failed(StateFileError(file: name, message: "no such state file; nothing was created")) }
         try StateFile.checkDates(c, path: path)
-        try StateFile.commit(&c, at: path)
+        try StateFile.commit(&c, at: path, keepSpare: keepsSpareFiles)
         return .applied(c)
       case .create(let new):
         guard current == nil else {
