@@ -110,6 +110,8 @@ public struct JSONParser {
   }
 
   private mutating func skipSpace() {
+    // A pretty-printed file is a quarter indentation: whole words of eight spaces are skipped at once.
+    while i + 8 <= bytes.count, load8(i) == 0x2020_2020_2020_2020 { i += 8 }
     while i < bytes.count {
       let b = bytes[i]
       if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { return }
@@ -157,6 +159,9 @@ public struct JSONParser {
     let hashBase = keyHashes.count
     var hasNonASCIIKey = false
     var largeObjectKeys: Set<String>? = nil
+    // A 128-bit filter of the key hashes seen in this object: a key whose bit is not set cannot
+    // be a duplicate, so the pairwise check below runs only for the few keys that might be.
+    var seenLow: UInt64 = 0, seenHigh: UInt64 = 0
     defer { keyHashes.removeSubrange(hashBase...) }
     while true {
       skipSpace()
@@ -171,9 +176,14 @@ public struct JSONParser {
       // a non-ASCII key is involved, every key is compared as a string, not by its bytes' hash.
       if !ascii { hasNonASCIIKey = true }
       if entries.count < Self.linearKeyCheckLimit {
-        for k in hashBase..<keyHashes.count where (hasNonASCIIKey || keyHashes[k] == hash) && entries[k - hashBase].key == key {
-          throw duplicate(key, earlier: entries[k - hashBase].key, at: keyStart)
+        let bit: UInt64 = 1 << (hash & 63)
+        let high = hash & 64 != 0
+        if hasNonASCIIKey || (high ? seenHigh : seenLow) & bit != 0 {
+          for k in hashBase..<keyHashes.count where (hasNonASCIIKey || keyHashes[k] == hash) && entries[k - hashBase].key == key {
+            throw duplicate(key, earlier: entries[k - hashBase].key, at: keyStart)
+          }
         }
+        if high { seenHigh |= bit } else { seenLow |= bit }
       } else {
         // A hostile object with 100,000 keys would make the pairwise check quadratic (seconds);
         // a Set hashes strings by canonical equivalence too.
@@ -268,6 +278,15 @@ public struct JSONParser {
     // Fast path: no escapes, pure ASCII or valid UTF-8 to the closing quote.
     var hasEscape = false
     var nonASCII = false
+    // Eight bytes at a time while none of them is a quote, a backslash, a control character or
+    // non-ASCII; the loop below looks at the word that has one byte by byte, as before.
+    while i + 8 <= bytes.count {
+      let w = load8(i)
+      let quote = w ^ 0x2222_2222_2222_2222, backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+      let found = ((quote &- Self.ones) & ~quote) | ((backslash &- Self.ones) & ~backslash) | ((w &- 0x2020_2020_2020_2020) & ~w) | w
+      if found & 0x8080_8080_8080_8080 != 0 { break }
+      i += 8
+    }
     while i < bytes.count {
       let b = bytes[i]
       if b == UInt8(ascii: "\"") { break }
@@ -328,6 +347,15 @@ public struct JSONParser {
       }
     }
     throw error("unterminated string (the JSON is truncated)", at: open)
+  }
+
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+  /// Eight bytes from `at` (the caller has checked that `at + 8` is inside the input), as one
+  /// word; an input with no storage is empty and never gets here (0 would stop both loops).
+  @inline(__always)
+  private func load8(_ at: Int) -> UInt64 {
+    UnsafeRawPointer(bytes.baseAddress)?.loadUnaligned(fromByteOffset: at, as: UInt64.self) ?? 0
   }
 
   private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {

@@ -84,10 +84,27 @@ public struct ObjectReader: Sendable {
 
   public func double(_ key: String) throws(DecodeError) -> Double? {
     guard let v = value(key) else { return nil }
-    guard case .number(let n) = v, let d = Double(n) else { throw mismatch(key, "a number", v) }
+    guard case .number(let n) = v, let d = Self.wholeNumber(n) ?? Double(n) else { throw mismatch(key, "a number", v) }
     // 1e999 is valid JSON but no Double: say so rather than "expected a number, found a number".
     guard d.isFinite else { throw DecodeError(path.appending(key), "number \(n) is out of range") }
     return d
+  }
+
+  /// A literal of up to 15 digits (a millisecond timestamp), read without the general decimal
+  /// conversion: every such integer is a Double exactly, so this is the value `Double(n)` gives.
+  /// Anything else (a sign, a fraction, an exponent, more digits) is nil and left to `Double(n)`.
+  @inline(__always)
+  static func wholeNumber(_ n: String) -> Double? {
+    var n = n
+    return n.withUTF8 { u in
+      guard !u.isEmpty, u.count <= 15 else { return nil }
+      var v: Int64 = 0
+      for b in u {
+        guard b >= 0x30 && b <= 0x39 else { return nil }
+        v = v &* 10 &+ Int64(b &- 0x30)
+      }
+      return Double(v)
+    }
   }
 
   /// Milliseconds since 1970, integer or fractional (Xcode writes fractional ms).

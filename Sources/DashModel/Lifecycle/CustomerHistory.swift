@@ -6,7 +6,7 @@ public struct CustomerHistory: Equatable, Sendable {
   /// Transactions in the order written: a transaction SubDash rewrote (extended, refunded) comes
   /// again with the same `transactionId`, and the later version is the one that counts.
   public internal(set) var transactions: [StoryTransaction] = []
-  public private(set) var events: [StoryEvent] = []
+  public internal(set) var events: [StoryEvent] = []
   /// How far into the journal this history has read (its committed length then), so a reload
   /// reads only what was appended since (`StoryLoader`).
   public var journalBytes: Int64 = 0

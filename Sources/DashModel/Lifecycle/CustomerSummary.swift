@@ -61,23 +61,25 @@ extension CustomerSummary {
     var offers = Offers()
     var refunds = Refunds()
     var first = originalPurchase
-    for f in transactions {
-      let t = f.last
-      if let p = t.purchaseDate, first.map({ p < $0 }) ?? true { first = p }
-      if !t.isFree { paid += 1 }
-      switch t.offerType {
-      case .introductory?: offers.introductory += 1
-      case .offerCode?: offers.offerCode += 1
-      case .promotional?: offers.promotional += 1
-      case .winBack?: offers.winBack += 1
-      default: break
+    // Read in place (`f[k].last.field`): a copy of each transaction would retain all its strings.
+    transactions.withUnsafeBufferPointer { f in
+      for k in f.indices {
+        if let p = f[k].last.purchaseDate, first.map({ p < $0 }) ?? true { first = p }
+        if !f[k].last.isFree { paid += 1 }
+        switch f[k].last.offerType {
+        case .introductory?: offers.introductory += 1
+        case .offerCode?: offers.offerCode += 1
+        case .promotional?: offers.promotional += 1
+        case .winBack?: offers.winBack += 1
+        default: break
+        }
+        let refund = f[k].last.revocationDate != nil && f[k].last.revocationType != .familyRevoke
+        if refund { refunds.granted += 1 }
+        // A family member's access is the purchaser's money, counted on the purchaser's file.
+        guard !f[k].last.familyShared, let price = f[k].last.price, let currency = f[k].last.currency, !currency.isEmpty else { continue }
+        add(price, to: &spent, currency, &bad)
+        if refund { add(refundedAmount(f[k].last, price: price), to: &refunded, currency, &bad) }
       }
-      let refund = t.revocationDate != nil && t.revocationType != .familyRevoke
-      if refund { refunds.granted += 1 }
-      // A family member's access is the purchaser's money, counted on the purchaser's file.
-      guard !t.familyShared, let price = t.price, let currency = t.currency, !currency.isEmpty else { continue }
-      add(price, to: &spent, currency, &bad)
-      if refund { add(refundedAmount(t, price: price), to: &refunded, currency, &bad) }
     }
     var open = 0
     for e in events {
@@ -127,19 +129,29 @@ extension CustomerSummary {
   static func streak(_ timeline: Timeline, now: Instant) -> Streak? {
     // At the expiry instant itself the subscription has expired (Apple: expired when now >= expiresDate).
     guard let k = timeline.index(at: now) else { return nil }
-    let breaks: Set<Timeline.Kind> = [.lapsed, .billingRetry, .revoked]
-    guard !breaks.contains(timeline.periods[k].kind) else { return nil }
-    var i = k
-    var ids = Set<String>()
-    var count = 0
-    // A partial history's unknown stretch ends the count: the streak is at least this long.
-    while i >= 0, !breaks.contains(timeline.periods[i].kind), timeline.periods[i].kind != .unknown {
-      let p = timeline.periods[i]
-      if [.paid, .introductory, .offer].contains(p.kind) {
-        if let id = p.transactionId { if ids.insert(id).inserted { count += 1 } } else { count += 1 }
+    func isBreak(_ kind: Timeline.Kind) -> Bool { kind == .lapsed || kind == .billingRetry || kind == .revoked }
+    guard !isBreak(timeline.periods[k].kind) else { return nil }
+    return timeline.periods.withUnsafeBufferPointer { periods in
+      var i = k
+      // Sized for every period up to `now` (a 100,000-period streak grew the set 17 times),
+      // and an id is looked up once however many of its periods follow each other.
+      var ids = Set<String>(minimumCapacity: k + 1)
+      var previousId: String? = nil
+      var count = 0
+      // A partial history's unknown stretch ends the count: the streak is at least this long.
+      while i >= 0, !isBreak(periods[i].kind), periods[i].kind != .unknown {
+        let kind = periods[i].kind
+        if kind == .paid || kind == .introductory || kind == .offer {
+          if let id = periods[i].transactionId {
+            if id != previousId, ids.insert(id).inserted { count += 1 }
+            previousId = id
+          } else {
+            count += 1
+          }
+        }
+        i -= 1
       }
-      i -= 1
+      return Streak(paidPeriods: count, since: periods[i + 1].start)
     }
-    return Streak(paidPeriods: count, since: timeline.periods[i + 1].start)
   }
 }

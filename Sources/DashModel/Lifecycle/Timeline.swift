@@ -93,27 +93,37 @@ extension Timeline {
   ///     imported from the Server API has no notifications to tell grace from a lapse).
   static func derive(_ transactions: [FoldedTransaction], events: [StoryEvent], renewal: RenewalInfoPayload?, now: Instant) -> Timeline {
     var periods: [Period] = []
-    func append(_ kind: Kind, _ start: Instant, _ end: Instant, _ t: FoldedTransaction?) {
+    // The transaction's two strings, not the transaction: wrapping it in an Optional copied it whole.
+    func append(_ kind: Kind, _ start: Instant, _ end: Instant, _ t: StoryTransaction) {
       guard end > start else { return }
-      periods.append(Period(kind: kind, start: start, end: end, productId: t?.last.productId, transactionId: t?.last.transactionId))
+      periods.append(Period(kind: kind, start: start, end: end, productId: t.productId, transactionId: t.transactionId))
     }
-    let dated = transactions.filter { $0.last.purchaseDate != nil && $0.last.expiresDate != nil }
-    for (i, t) in dated.enumerated() {
-      // Checked by the filter above; `?? ` keeps the compiler from needing a force unwrap.
-      let start = max(t.last.purchaseDate ?? now, periods.last?.end ?? .epoch - Span(ms: 1e15))
-      let nextStart = i + 1 < dated.count ? dated[i + 1].last.purchaseDate : nil
-      var end = t.last.expiresDate ?? start
-      // An upgrade (or any overlap) ends this period where the next one begins.
-      if let n = nextStart, n < end { end = max(start, n) }
-      let kind = kindOf(t.last)
-      let revokedAt = t.last.revocationDate.map { min(max($0, start), end) }
-      let paidEnd = min(revokedAt ?? end, t.extendedFrom.map { max($0, start) } ?? end)
-      append(kind, start, paidEnd, t)
-      if let from = t.extendedFrom { append(.extended, max(from, start), revokedAt ?? end, t) }
-      if let r = revokedAt { append(.revoked, r, end, t) }
-      let gapEnd = nextStart ?? max(now, end)
-      if gapEnd > end {
-        gap(from: end, to: gapEnd, last: nextStart == nil, revoked: revokedAt != nil, events: events, renewal: renewal, now: now, after: t, into: &periods)
+    // Every transaction of a long history is usually dated: then the list is read as it is,
+    // not copied (a copy retains every string of 100,000 transactions).
+    let allDated = transactions.withUnsafeBufferPointer { t in
+      t.indices.allSatisfy { t[$0].last.purchaseDate != nil && t[$0].last.expiresDate != nil }
+    }
+    let dated = allDated ? transactions : transactions.filter { $0.last.purchaseDate != nil && $0.last.expiresDate != nil }
+    periods.reserveCapacity(dated.count + 1)
+    dated.withUnsafeBufferPointer { d in
+      for i in d.indices {
+        // Checked by the filter above; `?? ` keeps the compiler from needing a force unwrap.
+        let start = max(d[i].last.purchaseDate ?? now, periods.last?.end ?? .epoch - Span(ms: 1e15))
+        let nextStart = i + 1 < d.count ? d[i + 1].last.purchaseDate : nil
+        var end = d[i].last.expiresDate ?? start
+        // An upgrade (or any overlap) ends this period where the next one begins.
+        if let n = nextStart, n < end { end = max(start, n) }
+        let kind = kindOf(d[i].last)
+        let revokedAt = d[i].last.revocationDate.map { min(max($0, start), end) }
+        let extendedFrom = d[i].extendedFrom
+        let paidEnd = min(revokedAt ?? end, extendedFrom.map { max($0, start) } ?? end)
+        append(kind, start, paidEnd, d[i].last)
+        if let from = extendedFrom { append(.extended, max(from, start), revokedAt ?? end, d[i].last) }
+        if let r = revokedAt { append(.revoked, r, end, d[i].last) }
+        let gapEnd = nextStart ?? max(now, end)
+        if gapEnd > end {
+          gap(from: end, to: gapEnd, last: nextStart == nil, revoked: revokedAt != nil, events: events, renewal: renewal, now: now, after: d[i], into: &periods)
+        }
       }
     }
     return Timeline(periods: periods, marks: marks(dated, events), now: now)
@@ -192,21 +202,28 @@ extension Timeline {
       }
       if let kind { out.append(Mark(kind: kind, at: at, productId: e.productId, text: e.summary ?? e.label)) }
     }
-    // A plan change that happened without a notification in the file (an import): the product
-    // differs from the one before.
-    for (a, b) in zip(transactions, transactions.dropFirst()) where a.last.productId != b.last.productId {
-      if let at = b.last.purchaseDate, !out.contains(where: { $0.kind == .planChange && abs(($0.at - at).ms) < Span.day.ms }) {
-        out.append(Mark(kind: .planChange, at: at, productId: b.last.productId, text: "\(a.last.productId ?? "?") → \(b.last.productId ?? "?")"))
+    // Neighbours are compared in place: pairs of copies would retain every string of every
+    // transaction twice over in a long history.
+    transactions.withUnsafeBufferPointer { t in
+      // A plan change that happened without a notification in the file (an import): the product
+      // differs from the one before.
+      for k in t.indices.dropFirst() where t[k - 1].last.productId != t[k].last.productId {
+        let a = t[k - 1].last, b = t[k].last
+        if let at = b.purchaseDate, !out.contains(where: { $0.kind == .planChange && abs(($0.at - at).ms) < Span.day.ms }) {
+          out.append(Mark(kind: .planChange, at: at, productId: b.productId, text: "\(a.productId ?? "?") → \(b.productId ?? "?")"))
+        }
       }
-    }
-    // Prices that moved for the same product, renewal to renewal.
-    for (a, b) in zip(transactions, transactions.dropFirst())
-    where a.last.productId == b.last.productId && a.last.offerType == nil && b.last.offerType == nil
-      && a.last.currency == b.last.currency && a.last.price != nil && b.last.price != nil && a.last.price != b.last.price {
-      if let at = b.last.purchaseDate, !out.contains(where: { $0.kind == .priceChange && abs(($0.at - at).ms) < Span.days(40).ms }) {
-        let cur = b.last.currency ?? ""
-        out.append(Mark(kind: .priceChange, at: at, productId: b.last.productId,
-                        text: "price \(Format.money(milliunits: a.last.price ?? 0, currency: cur)) → \(Format.money(milliunits: b.last.price ?? 0, currency: cur))"))
+      // Prices that moved for the same product, renewal to renewal.
+      for k in t.indices.dropFirst()
+      where t[k - 1].last.productId == t[k].last.productId && t[k - 1].last.offerType == nil && t[k].last.offerType == nil
+        && t[k - 1].last.currency == t[k].last.currency && t[k - 1].last.price != nil && t[k].last.price != nil
+        && t[k - 1].last.price != t[k].last.price {
+        let a = t[k - 1].last, b = t[k].last
+        if let at = b.purchaseDate, !out.contains(where: { $0.kind == .priceChange && abs(($0.at - at).ms) < Span.days(40).ms }) {
+          let cur = b.currency ?? ""
+          out.append(Mark(kind: .priceChange, at: at, productId: b.productId,
+                          text: "price \(Format.money(milliunits: a.price ?? 0, currency: cur)) → \(Format.money(milliunits: b.price ?? 0, currency: cur))"))
+        }
       }
     }
     return out.sorted { $0.at < $1.at }

@@ -25,7 +25,11 @@ extension CustomerHistory {
       // summary and timeline are a reading aid, and the state itself loaded.
       if let t = try? StoryTransaction(ObjectReader(entry, in: inline.path, index: k)) { h.add(t) } else { h.skippedEntries += 1 }
     }
-    for n in state.subscriber.notifications { h.add(n) }
+    // Read in place: iterating by value would copy every record (its source object and strings).
+    state.subscriber.notifications.withUnsafeBufferPointer { log in
+      h.events.reserveCapacity(log.count)
+      for k in log.indices { h.add(log[k]) }
+    }
     h.readJournal(of: state, statePath: statePath)
     return h
   }

@@ -3,7 +3,10 @@ extension Array where Element == NotificationRecord {
   /// itself at the cost of one pass; a hand-made log out of order is sorted stably (undated
   /// entries first), so "newest" never skips a newer event.
   func inDateOrder() -> [NotificationRecord] {
-    let inOrder = zip(self, dropFirst()).allSatisfy { ($0.signedDate ?? .epoch) <= ($1.signedDate ?? .epoch) }
+    // Dates compared in place: pairs of copies retained every record's strings twice.
+    let inOrder = withUnsafeBufferPointer { r in
+      r.indices.dropFirst().allSatisfy { (r[$0 - 1].signedDate ?? .epoch) <= (r[$0].signedDate ?? .epoch) }
+    }
     if inOrder { return self }
     return enumerated().sorted {
       let a = $0.element.signedDate ?? .epoch, b = $1.element.signedDate ?? .epoch

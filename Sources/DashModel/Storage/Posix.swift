@@ -44,6 +44,7 @@ enum Posix {
       var got = 0
       var failure: Errno?
       let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
         while got < buffer.count {
           do {
             let n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[got...]))
@@ -63,6 +64,21 @@ enum Posix {
       do { _ = try fd.seek(offset: 0, from: .start) } catch { return .failure(PosixFailure(errorText(error as? Errno ?? .ioError))) }
       capacity = min(capacity * 2, limit + 1)
     }
+  }
+
+  /// Asks for 2 MiB pages for a buffer of many megabytes about to be filled (Linux, where
+  /// transparent huge pages are on "madvise"): reading a 100 MB state file otherwise takes a page
+  /// fault per 4 KiB, a third of the read's time. Only the whole huge pages inside the buffer are
+  /// advised; the advice changes no byte, and a kernel that declines it changes nothing.
+  static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+    #if os(Linux)
+    let huge = 2 << 20
+    guard buffer.count >= 4 * huge, let base = buffer.baseAddress else { return }
+    let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+    let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
+    guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+    _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+    #endif
   }
 
   /// Opens a file that must be a regular file and, unless `followSymlinks`, not a symbolic link

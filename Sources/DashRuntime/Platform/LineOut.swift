@@ -13,6 +13,19 @@ package enum LineOut {
   package static func stdoutText(_ text: String) { write(1, text) }
   /// A line redrawn in place (`\r` and erase): `simulate`'s progress on a terminal.
   package static func stderrText(_ text: String) { write(2, text) }
+  /// Bytes already encoded (`show --json`'s document, tens of megabytes for a long history),
+  /// written as they are rather than copied into a String and out again.
+  package static func stdoutBytes(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buf in
+      guard let base = buf.baseAddress else { return }
+      var done = 0
+      while done < buf.count {
+        let n = Glibc.write(1, base + done, buf.count - done)
+        if n < 0 { if errno == EINTR { continue }; return }
+        done += n
+      }
+    }
+  }
 
   private static func write(_ fd: Int32, _ text: String) {
     var bytes = Array(text.utf8)

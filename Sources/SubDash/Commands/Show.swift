@@ -90,6 +90,7 @@ struct ShowRequest {
 extension ShowRequest {
   func run() throws {
     var state: SubscriptionState
+    ShowHeapRoom.prepare(forFileAt: file)
     do {
       state = try StateFile.load(path: file)
       try subscriber.check(state, file: file)
@@ -106,7 +107,8 @@ extension ShowRequest {
     let (now, simulated) = WallClock.viewingTime(for: state, override: viewing.nowOverride(), wall: wall)
     let report = Lifecycle.derive(state, at: now)
     // The whole history (inline and journal), for the summary and the timeline.
-    let story = CustomerStory.derive(CustomerHistory.load(state, statePath: file), state: state, now: now)
+    let history = CustomerHistory.load(state, statePath: file)
+    let story = CustomerStory.derive(history, state: state, now: now)
     if json {
       var o = report.json.objectValue ?? JSONObject()
       o["file"] = .string(file)
@@ -121,7 +123,8 @@ extension ShowRequest {
       o["renewalInfo"] = sub.renewalInfo?.json ?? .null
       o["notifications"] = .array(try recentEvents(state).map(\.json))
       o["summary"] = story.summaryJSON
-      o["timeline"] = story.timelineJSON
+      // Its place in the document; the periods themselves are written as bytes below.
+      o["timeline"] = .array([])
       o["timelineMarks"] = story.timelineMarksJSON
       // What each key would do to a 12-month commitment (the dashboard's previews).
       if case .object(var c)? = o["commitment"],
@@ -142,9 +145,16 @@ extension ShowRequest {
       if let app = FetchedAppTransaction(document: state.document) { o[FetchedAppTransaction.key] = app.json }
       // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
       if let book = state.document.deliveries { o["deliveries"] = book.json }
-      // A trailing newline, so a shell prompt or the next `jq` line starts on its own line.
-      let text = JSONWriter.string(.object(o))
-      print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+      // The timeline (a period per transaction, 100,000 for a long history) goes straight from
+      // the story into the bytes, exactly as `JSONWriter` writes `story.timelineJSON`; the
+      // document ends with a newline, so a shell prompt or the next `jq` line starts on its own.
+      let bytes = JSONWriter.write(o, splicing: ["timeline": { out, indent in ShowTimelineBytes.write(story, into: &out, indent: indent) }],
+                                   reservingCapacity: 65_536 + story.timeline.periods.count * 320)
+      LineOut.stdoutBytes(bytes)
+      // The process ends once this returns. A long file is hundreds of megabytes of small
+      // objects (the parsed document, its history, the story), and releasing them one by one
+      // took a tenth of `show --json`; the system takes the memory back at exit in one go.
+      KeptUntilExit.keep((state, history, story, report))
       return
     }
     let recent = try recentEvents(state)
@@ -166,4 +176,11 @@ extension ShowRequest {
     }
     do { return try StateFile.recentNotifications(state, statePath: file, limit: max(0, events)) } catch { throw badInput(error.description) }
   }
+}
+
+/// Values left allocated for the rest of the process (see `ShowRequest.run`).
+private final class KeptUntilExit<Value> {
+  let value: Value
+  private init(_ value: Value) { self.value = value }
+  static func keep(_ value: Value) { _ = Unmanaged.passRetained(KeptUntilExit(value)) }
 }

@@ -1,0 +1,56 @@
+/// `timelineJSON` written straight into bytes for `subdash show --json`: a long history has a
+/// period per transaction, and building a `JSONObject` and two date strings per period, then
+/// writing them, was half of the command's time. The bytes are exactly those `JSONWriter`
+/// writes for `timelineJSON` (CustomerStoryJSONBytesTests compares them).
+extension CustomerStory {
+  /// Appends the timeline array as `JSONWriter` would write `timelineJSON` at `indent`.
+  public func writeTimelineJSON(into out: inout [UInt8], indent: Int) {
+    guard !timeline.periods.isEmpty else { out.append(0x5B); out.append(0x5D); return }
+    out.append(0x5B)
+    writeTimelinePeriods(timeline.periods.indices, into: &out, indent: indent)
+    JSONBytes.newline(&out, indent: indent)
+    out.append(0x5D)
+  }
+
+  /// The periods in `range` as they sit inside that array: each after its comma (but the first
+  /// of all) and its newline. Ranges written apart and joined in order make the same bytes, so
+  /// a long timeline can be written in parts at once.
+  public func writeTimelinePeriods(_ range: Range<Int>, into out: inout [UInt8], indent: Int) {
+    let inner = indent + 2, field = indent + 4
+    timeline.periods.withUnsafeBufferPointer { all in
+      for k in range {
+        if k > 0 { out.append(0x2C) }
+        JSONBytes.newline(&out, indent: inner)
+        out.append(0x7B)
+        // Fields read in place (a copy of the period would retain its strings).
+        JSONBytes.newline(&out, indent: field)
+        JSONBytes.key("kind", into: &out)
+        JSONBytes.string(all[k].kind.rawValue, into: &out)
+        Self.writeDate("start", "startISO", all[k].start, field, &out)
+        Self.writeDate("end", "endISO", all[k].end, field, &out)
+        out.append(0x2C)
+        JSONBytes.newline(&out, indent: field)
+        JSONBytes.key("productId", into: &out)
+        JSONBytes.stringOrNull(all[k].productId, into: &out)
+        out.append(0x2C)
+        JSONBytes.newline(&out, indent: field)
+        JSONBytes.key("transactionId", into: &out)
+        JSONBytes.stringOrNull(all[k].transactionId, into: &out)
+        JSONBytes.newline(&out, indent: inner)
+        out.append(0x7D)
+      }
+    }
+  }
+
+  /// `, "start": ms, "startISO": "…"` as `setDate` makes them (the date is never nil here).
+  private static func writeDate(_ key: String, _ isoKey: String, _ d: Instant, _ indent: Int, _ out: inout [UInt8]) {
+    out.append(0x2C)
+    JSONBytes.newline(&out, indent: indent)
+    JSONBytes.key(key, into: &out)
+    JSONBytes.double(d.ms, into: &out)
+    out.append(0x2C)
+    JSONBytes.newline(&out, indent: indent)
+    JSONBytes.key(isoKey, into: &out)
+    JSONBytes.iso(d, into: &out)
+  }
+}

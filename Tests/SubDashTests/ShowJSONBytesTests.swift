@@ -1,0 +1,74 @@
+import DashModel
+import Foundation
+import Testing
+
+@testable import SubDash
+
+/// `subdash show --json` (the built binary) writes its document as bytes, the timeline straight
+/// from the story: the output must be exactly what `JSONWriter` writes for the same values (the
+/// route it took before), and its summary and timeline the story derived in process.
+@Suite struct ShowJSONBytesTests {
+  static let now = "2026-11-26T05:00:00.250Z"
+
+  func expectSameAsValues(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let r = try CommandLineTests().run(["show", "--json", "--now", Self.now, path])
+    #expect(r.status == 0, "\(path): \(r.stderr)", sourceLocation: sourceLocation)
+    let bytes = Array(r.stdout.utf8)
+    let document = try JSONParser.parse(bytes)
+    #expect(JSONWriter.write(document) == bytes, "\(path): not the bytes JSONWriter writes for the same document", sourceLocation: sourceLocation)
+    let state = try StateFile.load(path: path)
+    let now = try Format.parseDate(Self.now)
+    let story = CustomerStory.derive(CustomerHistory.load(state, statePath: path), state: state, now: now)
+    let o = try #require(document.objectValue)
+    #expect(o["timeline"] == story.timelineJSON, "\(path): timeline", sourceLocation: sourceLocation)
+    #expect(o["summary"] == story.summaryJSON, "\(path): summary", sourceLocation: sourceLocation)
+    #expect(o["timelineMarks"] == story.timelineMarksJSON, "\(path): timelineMarks", sourceLocation: sourceLocation)
+    #expect(bytes.last == 0x0A)
+  }
+
+  @Test func shippedExamples() throws {
+    let dir = DemoStateTests.repoRoot.appendingPathComponent("Examples").path
+    for name in ["refunded", "grace-period", "billing-retry", "commitment", "family-shared", "offer-in-effect", "price-increase", "expired-voluntary"] {
+      try expectSameAsValues(dir + "/\(name).json")
+    }
+  }
+
+  /// A long timeline is written in two halves at once; joined, they are the bytes written in one.
+  @Test func theTimelineWrittenInTwoHalvesIsTheTimelineWrittenWhole() throws {
+    let path = DemoStateTests.repoRoot.appendingPathComponent("Examples/refunded.json").path
+    let state = try StateFile.load(path: path)
+    let story = CustomerStory.derive(CustomerHistory.load(state, statePath: path), state: state, now: try Format.parseDate("2031-01-01T00:00:00.5Z"))
+    #expect(story.timeline.periods.count >= 2)
+    for indent in [0, 2, 6] {
+      var whole: [UInt8] = [], halves: [UInt8] = []
+      story.writeTimelineJSON(into: &whole, indent: indent)
+      ShowTimelineBytes.write(story, into: &halves, indent: indent, parallelFrom: 2)
+      #expect(String(decoding: halves, as: UTF8.self) == String(decoding: whole, as: UTF8.self), "indent \(indent)")
+    }
+  }
+
+  /// 400 five-minute renewals with a refund and an extension, as `SubDashBench generate` writes
+  /// its files (one subscriber, inline history and notifications, a catalog file beside it).
+  @Test func aLongHistory() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("show-bytes-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let catalog = DemoStateTests.repoRoot.appendingPathComponent("Examples/scenarios/pass.storekit")
+    try FileManager.default.copyItem(at: catalog, to: dir.appendingPathComponent("pass.storekit"))
+    let start: Int64 = 1_767_983_534_000
+    var transactions: [String] = [], notifications: [String] = []
+    for k in 0..<400 {
+      let purchase = start + Int64(k) * 300_000
+      var t = #""originalTransactionId": "2000000000000000", "transactionId": "\#(2_000_000_000_000_000 + k)", "productId": "pass.premium.monthly", "purchaseDate": \#(purchase), "originalPurchaseDate": \#(start), "expiresDate": \#(purchase + 300_000), "inAppOwnershipType": "PURCHASED", "price": \#(k < 200 ? 9990 : 10990), "currency": "USD""#
+      if k == 300 { t += #", "revocationDate": \#(purchase + 100_000), "revocationType": "REFUND_FULL""# }
+      transactions.append("{\(t)}")
+      // Extended by a minute: the same transaction again with a later expiry.
+      if k == 123 { transactions.append("{\(t.replacingOccurrences(of: #""expiresDate": \#(purchase + 300_000)"#, with: #""expiresDate": \#(purchase + 360_000)"#))}") }
+      notifications.append(#"{"notificationType": "\#(k == 0 ? "SUBSCRIBED" : "DID_RENEW")", "signedDate": \#(purchase), "productId": "pass.premium.monthly", "summary": "renewal \#(k)"}"#)
+    }
+    let text = #"{"format": "subdash-state/1", "catalogFile": "pass.storekit", "subscriber": {"latestTransaction": \#(transactions.last ?? "null"), "transactions": [\#(transactions.joined(separator: ","))], "notifications": [\#(notifications.joined(separator: ","))]}}"#
+    let path = dir.appendingPathComponent("history.json").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    try expectSameAsValues(path)
+  }
+}
