@@ -115,6 +115,47 @@ test_keep() {
   [[ "$(sha256sum active.json)" == "$before" ]]
 }
 
+# forged_offer: a promotionalOfferSignatureV2 for this customer signed with a key that is not the
+# developer's; prints the answer JSON, and writes the developer's real public key (PEM) to
+# developer.pem for the configuration, as `serve` records it.
+forged_offer() {
+  python3 - "$PREMIUM" <<'PY'
+import base64, json, sys, time, uuid
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+developer, forger = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+open("developer.pem", "wb").write(developer.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+head = b64(json.dumps({"alg": "ES256", "kid": "KEY1", "typ": "JWT"}).encode())
+body = b64(json.dumps({"iss": "issuer-1", "bid": "com.example.birdwatch", "aud": "promotional-offer", "iat": int(time.time()),
+                       "nonce": str(uuid.uuid4()), "productId": "pass.premium.monthly", "offerIdentifier": "premium_loyalty_3m",
+                       "transactionId": "2000000871234560"}).encode())
+r, s = decode_dss_signature(forger.sign(f"{head}.{body}".encode(), ec.ECDSA(hashes.SHA256())))
+jws = f"{head}.{body}." + b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+print(json.dumps({"promotionalOffer": {"messageIdentifier": sys.argv[1], "promotionalOfferSignatureV2": jws}}))
+PY
+}
+
+# A promotional offer whose signature does not verify against the developer's key is not shown:
+# the default message, and the cancel page says why.
+test_forged_offer_default() {
+  mkdir -p "$E2E_TMP/forged" && cd "$E2E_TMP/forged"
+  answer=$(forged_offer)
+  url=$(developer_server "$answer" 0)
+  setup forged "$url"
+  jq --rawfile pem developer.pem '.inAppPurchaseKeys = [{"keyId": "KEY1", "issuerId": "issuer-1", "bundleId": "com.example.birdwatch", "publicKey": $pem}]' \
+    .retention-messaging.json >config.tmp && mv config.tmp .retention-messaging.json && chmod 600 .retention-messaging.json
+  open_dashboard forged
+  e2e_type a
+  e2e_wait_for "Before you go"
+  e2e_assert_screen "does not verify"
+  e2e_refute_screen "Premium for a little more"
+  e2e_type k
+  e2e_type q
+  e2e_wait_exit 0
+}
+
 # A population run whose members all turn auto-renew off (`autoRenewOff: 1`): each goes through
 # the cancel page as the key does, so the developer's server gets one signed realtime request per
 # member; with `retentionKeep: 0` no member keeps a plain message, so every one cancels.
@@ -149,6 +190,7 @@ test_population_takes_the_offer() {
 e2e_run "retention: a switch-plan answer is shown and taking it upgrades" test_switch_plan
 e2e_run "retention: a server slower than 700 ms gets the default message; c then y cancels" test_slow_server_default_then_cancel
 e2e_run "retention: k keeps the subscription and writes nothing" test_keep
+e2e_run "retention: a promotional offer signed with another key shows the default message and says why" test_forged_offer_default
 e2e_run "retention: a population member turning auto-renew off gets the cancel page (a realtime request each)" test_population_cancel_pages
 e2e_run "retention: population members take a switch-plan offer as the mix says, counted in the output" test_population_takes_the_offer
 e2e_summary
