@@ -51,11 +51,11 @@ package final class DatabaseMirror: LockedRowWriting {
   /// and exits (`subdash list --db`). The URL (it may hold a password) reaches the child in its
   /// environment, SUBDASH_DB, never in its arguments. `binary` nil: the installed subdash-db.
   package static func start(url: String, follow: Bool, binary binaryPath: String? = nil, readyTimeoutMs: Int32 = readyTimeoutMs) throws -> DatabaseMirror {
-    guard let dir = TemporaryDirectory.make("subdash-db") else { throw StateFileError(file: "--db", message: "cannot create a temporary directory: \(String(cString: strerror(errno)))") }
     let binary: String
     if let given = binaryPath { binary = given } else {
       do { binary = try ExecutablePath.helper("subdash-db") } catch { throw StateFileError(file: "--db", message: error.description) }
     }
+    guard let dir = TemporaryDirectory.make("subdash-db") else { throw StateFileError(file: "--db", message: "cannot create a temporary directory: \(String(cString: strerror(errno)))") }
     let mode = follow ? "mirror" : "export"
     let argv = [binary, mode, dir]
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
@@ -71,6 +71,7 @@ package final class DatabaseMirror: LockedRowWriting {
     switch spawned {
     case .failure(let failure):
       close(toChild[1]); close(fromChild[0])
+      TemporaryDirectory.remove(dir)
       throw StateFileError(file: "--db", message: "cannot run \(binary): \(failure.text) (reinstall with \(ExecutablePath.installCommand))")
     case .success(let child):
       pid = child
