@@ -46,6 +46,9 @@ struct ELFFile {
     }
   }
 
+  /// A fully static executable: no interpreter and no dynamic section, so nothing is loaded for it.
+  var isStaticExecutable: Bool { !sections.contains { $0.type == 6 /* SHT_DYNAMIC */ || $0.name == ".interp" } }
+
   /// The shared libraries the loader must load before `main` runs (DT_NEEDED), in order.
   func neededLibraries() throws -> [String] {
     let reader = Reader(bytes: bytes, name: "ELF")
