@@ -128,6 +128,23 @@ import Testing
     #expect(monthlyOffer?.contains("Premium Annual's monthly plan with a 12-month commitment; this customer pays up front") == true)
   }
 
+  @Test func anOfferThatIsNotWholeMonthsDoesNotFitTheMonthlyPayments() {
+    var sim = bought(edit: { catalog in
+      for g in catalog.groups.indices {
+        for p in catalog.groups[g].subscriptions.indices where catalog.groups[g].subscriptions[p].productID == "pass.premium.annual" {
+          var week = SubscriptionOffer(id: "week-free", referenceName: "A week free", paymentMode: .freeTrial, period: "P1W", numberOfPeriods: 1, priceMilli: 0)
+          week.billingPlanType = .monthly
+          catalog.groups[g].subscriptions[p].promotionalOffers.append(week)
+        }
+      }
+    })
+    sim.next()
+    #expect(payment(sim) == 1)
+    let refused = refusal(.applyPromotionalOffer(offerId: "week-free", productId: nil), sim)
+    #expect(refused?.contains("does not fit the monthly plan with a 12-month commitment, which is billed one month at a time") == true)
+    #expect(refusal(.applyPromotionalOffer(offerId: "month-free", productId: nil), sim) == nil)
+  }
+
   @Test func aMonthlyPlanWinBackOfferResubscribesIntoACommitment() {
     var sim = bought(nil, edit: { catalog in
       for g in catalog.groups.indices {
