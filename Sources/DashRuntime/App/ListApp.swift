@@ -179,11 +179,14 @@ package struct ListApp {
 
     /// Adopts what the other thread read, as it is ready: every row (what happened meanwhile is
     /// replayed on them), then what comparing the files found, then the files named meanwhile.
-    /// Returns what the replayed keys ask for (Enter pressed meanwhile opens its row now).
-    func adoptLoaded(_ state: inout ListState) -> [ListEffect] {
-      guard let loader else { return [] }
+    /// Returns what the replayed keys ask for (Enter pressed meanwhile opens its row now), and
+    /// whether anything was adopted (the screen then changed).
+    func adoptLoaded(_ state: inout ListState) -> (effects: [ListEffect], adopted: Bool) {
+      guard let loader else { return ([], false) }
       var effects: [ListEffect] = []
+      var adopted = false
       if state.loading != nil, let all = loader.takeAll() {
+        adopted = true
         switch all {
         case .success(let all):
           effects = ListReducer.finishLoading(&state, with: all, pageRows: pageRows)
@@ -195,9 +198,11 @@ package struct ListApp {
         notice(&state)
       }
       if follower == nil, let stamps = loader.takeStamps() {
+        adopted = true
         follower = store.follower(watch: startWatching(), known: stamps)
       }
       if state.loading == nil, follower != nil, let found = loader.takeChanges() {
+        adopted = true
         self.loader = nil
         if let (upserts, removed) = found {
           effects += reduce(&state, .rowsChanged(upserts: upserts, removed: removed, at: now(WallClock.now())))
@@ -210,7 +215,7 @@ package struct ListApp {
         }
         notice(&state)
       }
-      return effects
+      return (effects, adopted)
     }
   }
 
@@ -255,10 +260,15 @@ package struct ListApp {
         return Int32(clamping: max(0, Int64((until - now).ms.rounded(.up))))
       }) { event in
         // Rows read meanwhile come first: the keys kept while they were read came before this event.
-        var effects = list.adoptLoaded(&state)
+        let adoption = list.adoptLoaded(&state)
+        var effects = adoption.effects
         switch event {
         case .key(let key): effects += list.reduce(&state, .keyPressed(key))
         case .followed(let events): list.followed(&state, names: Set(events.map(\.name)))
+        case .tick where list.isLoading:
+          // Only looking for the other thread's results: the clock's tick (countdowns, rows due,
+          // over every row) waits until it is done, and nothing is redrawn unless it brought some.
+          if !adoption.adopted { return .continue }
         case .tick: effects += list.reduce(&state, .ticked(list.now(WallClock.now())))
         case .resize: break
         case .signal(let sig):
