@@ -3,6 +3,9 @@
 ///     retention message <uuid> "<header>" "<body>"   the developer uploads a message
 ///     retention default <productId> <locale> <uuid>  …makes it the default for a product and locale
 ///     retention url <https://…>                      …configures the realtime URL (`retention url none` deletes it)
+///     retention key <keyId> <issuerId> <bundleId> <public.pem>
+///                                                    …the In-App Purchase key promotional offers are checked
+///                                                     with (what `serve` records from its --key; public key only)
 ///     cancel-page keep|accept|cancel                 the customer goes to cancel, sees the message, chooses
 ///     expect retention "<header>" | none             what the cancel page showed
 ///
@@ -13,12 +16,14 @@ public enum RetentionSetupChange: Equatable, Sendable {
   case message(id: String, header: String, body: String)
   case defaultMessage(productId: String, locale: String, id: String)
   case realtimeURL(String?)
+  /// The developer's key, its PEM read from a file (relative to the script) when the line runs.
+  case key(keyId: String, issuerId: String, bundleId: String, pemFile: String)
 }
 
 enum ScenarioRetention {
   static func setupVerb(_ l: ScenarioWords) throws(SimTextError) -> [ScenarioStep] {
     let w = l.words
-    let usage = "expected retention message <uuid> \"<header>\" \"<body>\", retention default <productId> <locale> <uuid> or retention url <URL>|none"
+    let usage = "expected retention message <uuid> \"<header>\" \"<body>\", retention default <productId> <locale> <uuid>, retention url <URL>|none or retention key <keyId> <issuerId> <bundleId> <public.pem>"
     guard w.count >= 3 else { throw SimTextError(usage) }
     switch l.keys[1] {
     case "message":
@@ -37,6 +42,9 @@ enum ScenarioRetention {
         throw SimTextError("the realtime URL must be an http(s) URL of at most 256 characters")
       }
       return [.retentionSetup(.realtimeURL(w[2]))]
+    case "key":
+      guard w.count == 6, !w[2].isEmpty, !w[5].isEmpty else { throw SimTextError(usage) }
+      return [.retentionSetup(.key(keyId: w[2], issuerId: w[3], bundleId: w[4], pemFile: w[5]))]
     default: throw SimTextError(usage)
     }
   }
@@ -71,6 +79,17 @@ extension ScenarioRunner {
         guard setup.messages[id] != nil else { return .failure(.other("retention default: message \(id) was never uploaded")) }
         setup.defaults[product + "/" + locale] = id
       case .realtimeURL(let url): setup.realtimeURL = url
+      case .key(let keyId, let issuerId, let bundleId, let pemFile):
+        let path = pemFile.hasPrefix("/") ? pemFile : scriptDirectory + "/" + pemFile
+        let bytes: [UInt8]
+        do { bytes = try ScenarioWorkspace.read(path) } catch { return .failure(.other("retention key: \(error.description)")) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Only a public key goes into the configuration: a private key named here is refused, never copied.
+        guard text.hasPrefix("-----BEGIN PUBLIC KEY-----") else {
+          return .failure(.other("retention key: \(pemFile) is not a public key in PEM (-----BEGIN PUBLIC KEY-----); give the public half of the key"))
+        }
+        setup.inAppPurchaseKeys.removeAll { $0.keyId == keyId }
+        setup.inAppPurchaseKeys.append(InAppPurchaseKey(keyId: keyId, issuerId: issuerId, bundleId: bundleId, publicKeyPEM: text))
       }
       try setup.save(besideStateFile: store.path)
       return .success([])
