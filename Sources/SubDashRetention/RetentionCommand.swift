@@ -19,7 +19,9 @@ struct RetentionCommand: AsyncParsableCommand {
       endpoints) beside FILE. With a realtime URL, POSTs a realtime request signed by the local \
       test CA (originalTransactionId, appAppleId, productId, userLocale, requestIdentifier, \
       signedDate, environment) and waits at most --time-limit-ms for the answer; without one, or \
-      when the answer fails, the default message for the product and locale, else none. Prints \
+      when the answer fails, the default message for the product and locale, else none. A \
+      promotional offer is shown only when its signature verifies against the In-App Purchase key \
+      `subdash serve` records in that file (its --key-id and --key). Prints \
       one JSON line: {"offer": {…} or null, "problem", "requestIdentifier", "elapsedMs"}. \
       Exit codes: 0 answered (whatever was shown); 2 FILE or the configuration could not be read.
       """)
