@@ -36,6 +36,8 @@ extension CustomerStory {
     return .object(o)
   }
 
+  /// The timeline as a value: what `show --json`'s bytes (`writeTimelineJSON`, written without
+  /// building this) must equal, as CustomerStoryJSONBytesTests checks.
   public var timelineJSON: JSON {
     .array(timeline.periods.map { p in
       var o = JSONObject()
