@@ -41,8 +41,9 @@ enum SpareFileSwap {
       StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
     }
     let spare = "\(dir)/\(spareName(of: name))"
-    // O_NONBLOCK: a FIFO planted at the name is not waited on (it is refused below).
-    var fd = open(spare, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    // O_NONBLOCK: a FIFO planted at the name is not waited on, O_NOCTTY: a terminal is not taken
+    // as ours (either is refused below).
+    var fd = open(spare, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     var takenOver = fd < 0 && errno != ENOENT
     var leased = false
     if fd >= 0 {
