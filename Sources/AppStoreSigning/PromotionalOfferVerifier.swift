@@ -1,6 +1,6 @@
 import Crypto
 import DashModel
-import Foundation
+import FoundationEssentials
 
 /// Checks a promotional offer in a realtime answer as the App Store would before it shows it: the
 /// signature verifies against the developer's In-App Purchase key named in it, and the signed
