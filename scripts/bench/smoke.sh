@@ -42,6 +42,8 @@ step listen-bench "$python" scripts/bench/listen_load.py bench "$SUBDASH_BIN" --
   --notifications 40 --subscribers 4 --senders 4
 step listen-crowd "$python" scripts/bench/listen_load.py crowd "$SUBDASH_BIN" --idle 4 --slow 2 --single 5 \
   --notifications 40 --subscribers 4 --senders 4
+# listen_series.py: the same listen run alone, as one series of 3 at a tiny size, one build.
+step listen-series env NOTIFICATIONS=40 SUBSCRIBERS=4 "$python" scripts/bench/listen_series.py 1 "$bin/SubDashBench" "$SUBDASH_BIN"
 step list-first-screen python3 scripts/bench/list_first_screen.py "$SUBDASH_BIN" "$d/population-20" 1
 # The search target is renewal 1234 (make_history.py), so the history holds a few more.
 step history-paging bash scripts/bench/history-paging.sh 1300 1
@@ -58,7 +60,7 @@ for name in $(sed -n 's/^for name in \(.*\); do$/\1/p' scripts/bench/all.sh); do
 done
 # Every file here is run above or by a script above (listen_load.py kill/db modes run in .ci/run);
 # a new one must be added to this list and run.
-covered=(all.sh apple_receiver.py history-paging.sh idle-cost.sh lib.sh list_first_screen.py listen_load.py live-latency.sh
+covered=(all.sh apple_receiver.py history-paging.sh idle-cost.sh lib.sh list_first_screen.py listen_load.py listen_series.py live-latency.sh
   live_latency.py make_fixture.py make_history.py memory.sh redraw-bytes.sh show-vs-jq.sh show_json_vs_orjson.py smoke.sh)
 for f in scripts/bench/*; do
   printf '%s\n' "${covered[@]}" | grep -qxF -- "${f##*/}" \
