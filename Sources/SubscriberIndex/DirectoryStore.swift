@@ -66,18 +66,7 @@ public final class DirectoryStore: ListIndex, Sendable {
       var rows: [ListRow] = []
       // Room for every row at once: growing an array of 100,000 rows moved them many times.
       rows.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM subscriber") ?? 0)
-      // Stepped by hand, each column read once from SQLite: GRDB's Row and its conversions were
-      // half of reading 100,000 rows, which the list's first screen waits for.
-      let statement = try db.makeStatement(sql: "SELECT \(IndexRow.columns) FROM subscriber")
-      let raw = statement.sqliteStatement
-      while true {
-        let code = sqlite3_step(raw)
-        if code == SQLITE_DONE { break }
-        guard code == SQLITE_ROW else {
-          throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
-        rows.append(IndexRow.decode(raw))
-      }
+      try Self.stepRows(try db.makeStatement(sql: "SELECT \(IndexRow.columns) FROM subscriber"), in: db) { rows.append($0) }
       return rows
     }
   }
@@ -91,15 +80,7 @@ public final class DirectoryStore: ListIndex, Sendable {
       var page: [ListRow] = []
       let statement = try db.makeStatement(sql: "SELECT \(IndexRow.columns) FROM subscriber ORDER BY \(IndexRow.openingOrder) LIMIT ?")
       try statement.setArguments([max(0, limit)])
-      let raw = statement.sqliteStatement
-      while true {
-        let code = sqlite3_step(raw)
-        if code == SQLITE_DONE { break }
-        guard code == SQLITE_ROW else {
-          throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
-        page.append(IndexRow.decode(raw))
-      }
+      try Self.stepRows(statement, in: db) { page.append($0) }
       var counts: [ListStatus: Int] = [:]
       for row in try Row.fetchAll(db, sql: "SELECT status, count(*) FROM subscriber GROUP BY status") {
         let status = ListStatus(rawValue: row[0] as String? ?? "") ?? .fileError
@@ -111,6 +92,20 @@ public final class DirectoryStore: ListIndex, Sendable {
         idCounts[id] = try Int.fetchOne(sharing, arguments: [id]) ?? 0
       }
       return ListFirstPage(rows: page, counts: counts, idCounts: idCounts)
+    }
+  }
+
+  /// Steps `statement` by hand, each column read once from SQLite (GRDB's Row and its
+  /// conversions were half of reading 100,000 rows), handing every row to `take`.
+  private static func stepRows(_ statement: Statement, in db: Database, _ take: (ListRow) -> Void) throws {
+    let raw = statement.sqliteStatement
+    while true {
+      let code = sqlite3_step(raw)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else {
+        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+      }
+      take(IndexRow.decode(raw))
     }
   }
 

@@ -9,26 +9,17 @@ page describes.
 Usage: serve_commitment.py BASE_URL KEY_P8 KEY_ID ISSUER_ID BUNDLE_ID ROOT_DER ORIGINAL_ID
 """
 import sys
-from appstoreserverlibrary.api_client import AppStoreServerAPIClient
 from appstoreserverlibrary.models.AutoRenewStatus import AutoRenewStatus
 from appstoreserverlibrary.models.BillingPlanType import BillingPlanType
-from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.RenewalBillingPlanType import RenewalBillingPlanType
 from appstoreserverlibrary.models.RenewalCommitmentInfo import RenewalCommitmentInfo
 from appstoreserverlibrary.models.TransactionCommitmentInfo import TransactionCommitmentInfo
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+from serve_oracle import ServeOracle
 
-base, key_path, key_id, issuer, bundle, root_path, original = sys.argv[1:8]
-client = AppStoreServerAPIClient(open(key_path, "rb").read(), key_id, issuer, bundle, Environment.SANDBOX)
-client._base_url = base + "/sandbox"  # Apple's library has no base-URL option; this is its one attribute
-verifier = SignedDataVerifier([open(root_path, "rb").read()], False, Environment.SANDBOX, bundle)
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
+oracle = ServeOracle(*sys.argv[1:7])
+original = sys.argv[7]
+client, verifier, check, failures = oracle.client, oracle.verifier, oracle.check, oracle.failures
 
 
 statuses = client.get_all_subscription_statuses(original)
