@@ -50,6 +50,12 @@ public enum AtomicWriter {
       return
     }
     #endif
+    // A new file under the caller's lock: made unnamed and named once whole (`UnnamedFile`), so
+    // its inode is not allocated under the directory's lock.
+    if !exists, sweep == .callerHoldsTheLock, let fd = UnnamedFile.make(in: dir, mode: 0o600),
+       try createLinked(bytes, fd: fd, at: path, name: name, dir: dir) {
+      return
+    }
     let tmp = sweep == .callerHoldsTheLock ? "\(dir)/\(lockedTemporaryName(of: name))" : "\(dir)/.\(name).subdash-tmp-\(getpid())"
     // Before creating ours, not after the rename: a writer killed during its own first save must
     // not leave its file beside its predecessor's, so at most one leftover ever exists.
@@ -91,6 +97,33 @@ public enum AtomicWriter {
     if dfd >= 0 {
       _ = fsync(dfd)
       close(dfd)
+    }
+  }
+
+  /// Writes a new file's bytes to the unnamed file `fd` (closed here), fsyncs it, names it `path`
+  /// and fsyncs the directory. Never replaces a file: one that appeared at `path` since the caller
+  /// looked (a writer that does not take the lock) is left as it is and the save fails, as an
+  /// exclusive create would. False when the file could not be named here: the caller makes it by
+  /// name.
+  static func createLinked(_ bytes: [UInt8], fd: Int32, at path: String, name: String, dir: String) throws(StateFileError) -> Bool {
+    var failure = Posix.writeAll(FileDescriptor(rawValue: fd), bytes)
+    // Whatever the umask: a new file holds customer data.
+    if failure == nil, fchmod(fd, 0o600) != 0 { failure = Errno(rawValue: errno) }
+    if failure == nil, fsync(fd) != 0 { failure = Errno(rawValue: errno) }
+    let linked = failure == nil ? UnnamedFile.link(fd, at: path) : .failed
+    // An unnamed file closed without a name is gone: nothing to clean up on any path.
+    close(fd)
+    if let failure {
+      throw StateFileError(file: name, message: "could not save: writing the new contents failed: \(Posix.errorText(failure.rawValue)); the file on disk is unchanged")
+    }
+    switch linked {
+    case .linked:
+      DirectorySync.shared(for: dir).sync()
+      return true
+    case .exists:
+      throw StateFileError(file: name, message: "could not save: a file of this name appeared meanwhile (made without its lock); a new file is never written over one; the file on disk is unchanged")
+    case .failed:
+      return false
     }
   }
 

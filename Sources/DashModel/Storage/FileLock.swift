@@ -80,7 +80,7 @@ public final class FileLock {
   /// waited on. -1 only without `create`, when there is no such file.
   private static func openLockFile(_ lockPath: String, create: Bool) throws(StateFileError) -> Int32 {
     let lockName = PathName.fileName(of: lockPath)
-    let fd = open(lockPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (create ? O_CREAT : 0), 0o600)
+    let fd = create ? openOrCreate(lockPath) : open(lockPath, openFlags)
     if fd < 0 {
       let c = errno
       if c == ENOENT && !create { return -1 }
@@ -94,6 +94,21 @@ public final class FileLock {
       throw StateFileError(file: lockName, message: "cannot use the lock file: \(why); nothing was saved")
     }
     return fd
+  }
+
+  private static let openFlags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+
+  /// The lock file, made when missing: unnamed first and then named (`UnnamedFile`), so a new
+  /// subscriber's lock file is not allocated under the directory's lock. One made by another
+  /// writer meanwhile is the one used, as `O_CREAT` without `O_EXCL` would. -1 with `errno` set.
+  private static func openOrCreate(_ lockPath: String) -> Int32 {
+    let existing = open(lockPath, openFlags)
+    if existing >= 0 || errno != ENOENT { return existing }
+    if let fd = UnnamedFile.make(in: PathName.directory(of: lockPath), mode: 0o600) {
+      if UnnamedFile.link(fd, at: lockPath) == .linked { return fd }
+      close(fd)
+    }
+    return open(lockPath, openFlags | O_CREAT, 0o600)
   }
 
   private static func cannotLock(_ lockPath: String, _ c: Int32) -> StateFileError {

@@ -57,12 +57,27 @@ public enum Journal {
   /// A journal created here gets its state file's read and write bits (`stateFile`), or 0600 when
   /// there is none yet: a team that shares a state file 0640 can read its history too, and the
   /// history is never readable by more people than the document.
-  static func append(_ bytes: [UInt8], to path: String, committedBytes: Int64, stateFile: String? = nil) throws(StateFileError) -> Int64 {
+  ///
+  /// `isNew`: no state file vouches for a journal here yet (a new subscriber's, or a first
+  /// history): it is written unnamed and named once whole (`UnnamedFile`), so its inode is not
+  /// allocated under the directory's lock. A journal already at the name (a crashed writer's,
+  /// never vouched for) is cut and written over as before.
+  static func append(_ bytes: [UInt8], to path: String, committedBytes: Int64, stateFile: String? = nil, isNew: Bool = false) throws(StateFileError) -> Int64 {
     let name = PathName.fileName(of: path)
     var permissions: FilePermissions = .ownerReadWrite
     var document = stat()
     if let stateFile, lstat(stateFile, &document) == 0, document.st_mode & S_IFMT == S_IFREG {
       permissions = FilePermissions(rawValue: (document.st_mode & 0o666) | 0o600)
+    }
+    if isNew, committedBytes == 0, let fd = UnnamedFile.make(in: PathName.directory(of: path), mode: permissions.rawValue) {
+      var failure = Posix.writeAll(FileDescriptor(rawValue: fd), bytes)
+      if failure == nil, fsync(fd) != 0 { failure = Errno(rawValue: errno) }
+      let linked = failure == nil ? UnnamedFile.link(fd, at: path) : .failed
+      close(fd)
+      if let failure {
+        throw StateFileError(file: name, message: "cannot append to the history journal: \(Posix.errorText(failure)); nothing was saved")
+      }
+      if linked == .linked { return Int64(bytes.count) }
     }
     let fd: FileDescriptor
     switch Posix.openPlainFile(path, .writeOnly, creating: true, newFilePermissions: permissions) {

@@ -28,8 +28,10 @@ import SystemPackage
 /// (any process, this one included, an mmap too) refers to it, and which makes a later opener wait
 /// until the new version is complete. Anything else at the spare's name (a link, a file with
 /// another link, another owner's file, a FIFO) or a spare someone holds open is removed and a new
-/// file is made exclusively, as a plain save does. On a file system without leases or without
-/// the exchange, the save is a plain temp + fsync + rename and leaves no spare.
+/// file is made: unnamed, and named once written and fsynced (`UnnamedFile`: its inode is not
+/// allocated under the directory's lock), or where that cannot be done exclusively by name, as a
+/// plain save does. On a file system without leases or without the exchange, the save is a plain
+/// temp + fsync + rename and leaves no spare.
 enum SpareFileSwap {
   static func spareName(of name: String) -> String { AtomicWriter.lockedTemporaryName(of: name) }
 
@@ -55,12 +57,20 @@ enum SpareFileSwap {
         takenOver = true
       }
     }
+    // A new spare made unnamed, named only once written in full (`UnnamedFile`).
+    var unnamed = false
     if fd < 0 {
       // Missing, or not ours to rewrite: its name is taken over by a new file of our own (a reader
       // holding the old one keeps it; a planted link is removed, never followed). Not unlinked
       // when it was simply missing: an unlink takes the directory's lock.
       if takenOver { unlink(spare) }
-      fd = open(spare, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      // Unnamed first: its inode is then not allocated under the directory's lock.
+      if let made = UnnamedFile.make(in: dir, mode: 0o600) {
+        fd = made
+        unnamed = true
+      } else {
+        fd = open(spare, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      }
       // Something that cannot be removed holds the name (a directory): the plain way.
       if fd < 0 { return false }
       // A new file nobody else can have open: a refused lease means this file system has none,
@@ -75,10 +85,17 @@ enum SpareFileSwap {
     var failure = Posix.writeAll(FileDescriptor(rawValue: fd), bytes)
     if failure == nil, fchmod(fd, mode) != 0 { failure = Errno(rawValue: errno) }
     if failure == nil, fsync(fd) != 0 { failure = Errno(rawValue: errno) }
+    if failure == nil, unnamed, UnnamedFile.link(fd, at: spare) != .linked {
+      // The name was taken meanwhile (by something not holding the lock), or cannot be given
+      // here: this version is dropped with its unnamed file, and the caller saves the plain way.
+      close(fd)
+      return false
+    }
     // Closing gives the lease back: whoever opens the spare from now on reads a whole version.
     if close(fd) != 0, failure == nil { failure = Errno(rawValue: errno) }
     if let failure {
-      unlink(spare)
+      // An unnamed file is gone with its descriptor; the name, if any, is someone else's.
+      if !unnamed { unlink(spare) }
       throw fail("writing the new contents failed", failure.rawValue)
     }
     var swapped = false

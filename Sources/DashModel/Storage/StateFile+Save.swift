@@ -79,7 +79,8 @@ extension StateFile {
     if !entries.isEmpty {
       var journal = doc.journal ?? JournalInfo(file: Journal.defaultName(for: PathName.fileName(of: path)))
       let journalPath = PathName.directory(of: path) + "/" + journal.file
-      journal.committedBytes = try Journal.append(Journal.encode(entries), to: journalPath, committedBytes: journal.committedBytes, stateFile: path)
+      journal.committedBytes = try Journal.append(Journal.encode(entries), to: journalPath, committedBytes: journal.committedBytes, stateFile: path,
+                                                  isNew: doc.journal == nil)
       for t in change.transactions { journal.summary.add(t) }
       journal.summary.notificationCount += change.notifications.count
       doc.journal = journal
