@@ -27,20 +27,40 @@ public struct JSONParser {
   /// Parses a whole document.
   public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSON {
     let result: Result<JSON, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-      var p = JSONParser(bytes: buffer, maxDepth: maxDepth)
-      do throws(JSONSyntaxError) { return .success(try p.parseDocument()) } catch { return .failure(error) }
+      do throws(JSONSyntaxError) { return .success(try parse(buffer, maxDepth: maxDepth)) } catch { return .failure(error) }
     }
     return try result.get()
   }
 
+  /// Parses a whole document held by the caller (a mapped file, say) for the duration of the call.
+  public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSON {
+    try parse(buffer, maxDepth: maxDepth, piecesFrom: ArrayPieces.parallelFrom).json
+  }
+
+  /// The document and how many pieces parsed on other threads were used (tests check both).
+  static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, piecesFrom: Int, cores: Int = OrderedParallelMap.cores) throws(JSONSyntaxError) -> (json: JSON, piecesTaken: Int) {
+    // A document of many megabytes: its long arrays are parsed in pieces on the other cores
+    // while this thread reads up to them (JSONParser+Pieces.swift); every piece has ended
+    // before the buffer is let go.
+    let pieces = ArrayPieces.start(buffer, maxDepth: maxDepth, from: piecesFrom, cores: cores)
+    defer { pieces?.waitForAll() }
+    var p = JSONParser(bytes: buffer, maxDepth: maxDepth)
+    p.pieces = pieces
+    p.nextPieceStart = pieces?.nextStart ?? Int.max
+    let json = try p.parseDocument()
+    return (json, pieces?.taken ?? 0)
+  }
+
   /// Finds the byte offset of the value at `path`, for pointing a type error at a line and column.
   public static func offset(of path: JSONPath, in bytes: [UInt8]) -> Int? {
-    bytes.withUnsafeBufferPointer { buffer in
-      var p = JSONParser(bytes: buffer, maxDepth: defaultMaxDepth)
-      p.target = path.components
-      _ = try? p.parseDocument()
-      return p.found
-    }
+    bytes.withUnsafeBufferPointer { offset(of: path, in: $0) }
+  }
+
+  static func offset(of path: JSONPath, in buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+    var p = JSONParser(bytes: buffer, maxDepth: defaultMaxDepth)
+    p.target = path.components
+    _ = try? p.parseDocument()
+    return p.found
   }
 
   /// Converts a byte offset into a 1-based line and column.
@@ -59,10 +79,15 @@ public struct JSONParser {
   }
 
   // Valid only during `parse`/`offset`, which own the array the pointer comes from.
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private let maxDepth: Int
-  private var i = 0
-  private var depth = 0
+  let bytes: UnsafeBufferPointer<UInt8>
+  let maxDepth: Int
+  var i = 0
+  var depth = 0
+  /// The deepest nesting met so far (a piece's depth is added to its array's when it is taken).
+  var deepest = 0
+  /// Pieces of long arrays parsed on other threads, and where the next one starts.
+  var pieces: ArrayPieces? = nil
+  var nextPieceStart = Int.max
   private var interner: StringInterner
   /// Key count of the last object closed at each depth: the objects of an array usually have the
   /// same keys, so the next one reserves that much and never regrows.
@@ -75,7 +100,7 @@ public struct JSONParser {
   private var current: [JSONPath.Component] = []
   private var found: Int? = nil
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+  init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.bytes = bytes
     self.maxDepth = maxDepth
     // Sized to the input: the journal is parsed a line at a time, and a table sized for a
@@ -97,7 +122,7 @@ public struct JSONParser {
     return v
   }
 
-  private func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+  func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
     let o = offset ?? i
     let (l, c) = JSONParser.lineAndColumn(of: o, in: bytes)
     return JSONSyntaxError(message: message, offset: o, line: l, column: c)
@@ -109,7 +134,7 @@ public struct JSONParser {
     return "byte 0x" + (h.count == 1 ? "0" + h : h)
   }
 
-  private mutating func skipSpace() {
+  mutating func skipSpace() {
     // A pretty-printed file is a quarter indentation: whole words of eight spaces are skipped at once.
     while i + 8 <= bytes.count, load8(i) == 0x2020_2020_2020_2020 { i += 8 }
     while i < bytes.count {
@@ -118,7 +143,7 @@ public struct JSONParser {
     }
   }
 
-  private mutating func parseValue() throws(JSONSyntaxError) -> JSON {
+  mutating func parseValue() throws(JSONSyntaxError) -> JSON {
     if let t = target, found == nil, t == current { found = i }
     guard i < bytes.count else { throw error("unexpected end of file (the JSON is truncated)") }
     switch bytes[i] {
@@ -144,6 +169,7 @@ public struct JSONParser {
 
   private mutating func enter() throws(JSONSyntaxError) {
     depth += 1
+    if depth > deepest { deepest = depth }
     if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
   }
 
@@ -233,6 +259,13 @@ public struct JSONParser {
     while true {
       skipSpace()
       if i < bytes.count, bytes[i] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
+      if i >= nextPieceStart, let piece = takePiece() {
+        // The elements from here were parsed on another thread, exactly as this loop would have.
+        items.append(contentsOf: piece.items)
+        i = piece.end
+        if piece.closesArray { depth -= 1; return .array(items) }
+        continue
+      }
       if target != nil { current.append(.index(items.count)) }
       items.append(try parseValue())
       if target != nil { current.removeLast() }

@@ -28,9 +28,39 @@ public enum StateFile {
     }
   }
 
+  /// Loads a state file only to look at it (`show`): the same checks and errors as `load`, but a
+  /// big file is mapped rather than copied into memory (`MappedFile`).
+  public static func loadForViewing(path: String) throws(StateFileError) -> SubscriptionState {
+    let name = PathName.fileName(of: path)
+    let mapped: MappedFile
+    switch MappedFile.open(path: path, limit: maxDocumentBytes) {
+    case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
+    case .success(nil): return try load(path: path)
+    case .success(let m?): mapped = m
+    }
+    let state = try mapped.whileReading(fileName: path) { (bytes) throws(StateFileError) in
+      try decode(bytes, fileName: name) { (relative) throws(StateFileError) in
+        try loadCatalogFile(relative, besides: path)
+      }
+    }
+    if let state { return state }
+    // Another file is being read mapped on another thread at this moment: read this one.
+    return try load(path: path)
+  }
+
   /// Decodes a state document from bytes. `catalogFile` resolves a `catalogFile` reference.
   public static func decode(
     _ bytes: [UInt8], fileName: String,
+    catalogFile: (String) throws(StateFileError) -> Catalog
+  ) throws(StateFileError) -> SubscriptionState {
+    let result: Result<SubscriptionState, StateFileError> = bytes.withUnsafeBufferPointer { buffer in
+      do throws(StateFileError) { return .success(try decode(buffer, fileName: fileName, catalogFile: catalogFile)) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>, fileName: String,
     catalogFile: (String) throws(StateFileError) -> Catalog
   ) throws(StateFileError) -> SubscriptionState {
     let json = try parse(bytes, fileName: fileName)
@@ -110,6 +140,13 @@ public enum StateFile {
   }
 
   static func parse(_ bytes: [UInt8], fileName: String) throws(StateFileError) -> JSON {
+    let result: Result<JSON, StateFileError> = bytes.withUnsafeBufferPointer { buffer in
+      do throws(StateFileError) { return .success(try parse(buffer, fileName: fileName)) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, fileName: String) throws(StateFileError) -> JSON {
     do {
       return try JSONParser.parse(bytes)
     } catch {
@@ -119,6 +156,10 @@ public enum StateFile {
 
   /// Attaches the line and column of the offending value to a decode error.
   static func located(_ error: DecodeError, in bytes: [UInt8], fileName: String) -> StateFileError {
+    bytes.withUnsafeBufferPointer { located(error, in: $0, fileName: fileName) }
+  }
+
+  static func located(_ error: DecodeError, in bytes: UnsafeBufferPointer<UInt8>, fileName: String) -> StateFileError {
     var e = StateFileError(file: fileName, path: error.path, message: error.message)
     // Point at the value itself, or at its parent object when the key is missing.
     var path = error.path

@@ -92,7 +92,7 @@ extension ShowRequest {
     var state: SubscriptionState
     ShowHeapRoom.prepare(forFileAt: file)
     do {
-      state = try StateFile.load(path: file)
+      state = try StateFile.loadForViewing(path: file)
       try subscriber.check(state, file: file)
     } catch let error as StateFileError {
       // An App Store or RevenueCat input opens imported in memory, nothing written.
