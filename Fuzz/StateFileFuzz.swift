@@ -3,6 +3,8 @@
 //   0x01  a typed offer code        normalize never crashes and is idempotent
 //   0x02  a date, span or period    the time parsers never crash
 //   0x03  a scenario script         the scenario parser never crashes
+//   0x04  JSON                      parsed in pieces on other threads (ArrayPieces), the outcome
+//                                   is the single thread's: the same value or the same error
 //   else  a state file              see below
 //
 // A state file (its `catalogFile`, if any, resolves to the small catalog below) must never crash
@@ -18,6 +20,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   case 0x01: fuzzOfferCode(Array(bytes.dropFirst()))
   case 0x02: fuzzTimeText(Array(bytes.dropFirst()))
   case 0x03: fuzzScenario(Array(bytes.dropFirst()))
+  case 0x04: fuzzPieces(Array(bytes.dropFirst()))
   default: fuzzStateFile(bytes)
   }
   return 0
@@ -42,6 +45,22 @@ private func decode(_ bytes: [UInt8]) -> Result<SubscriptionState, StateFileErro
     return .success(try StateFile.decode(bytes, fileName: "fuzz.json", catalogFile: resolve))
   } catch {
     return .failure(error)
+  }
+}
+
+private func fuzzPieces(_ bytes: [UInt8]) {
+  func outcome(_ b: UnsafeBufferPointer<UInt8>, piecesFrom: Int, cores: Int) -> Result<JSON, JSONSyntaxError> {
+    do throws(JSONSyntaxError) {
+      return .success(try JSONParser.parse(b, maxDepth: 16, piecesFrom: piecesFrom, cores: cores).json)
+    } catch {
+      return .failure(error)
+    }
+  }
+  bytes.withUnsafeBufferPointer { b in
+    let alone = outcome(b, piecesFrom: Int.max, cores: 1)
+    for cores in [2, 5] where outcome(b, piecesFrom: 0, cores: cores) != alone {
+      fatalError("parsed in pieces (\(cores) cores), the outcome differs from one thread's")
+    }
   }
 }
 
