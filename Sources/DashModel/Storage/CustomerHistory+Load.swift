@@ -19,16 +19,11 @@ extension CustomerHistory {
     var h = CustomerHistory()
     h.origin = Origin(state)
     let inline = state.subscriber.transactions
-    // An entry whose other fields have wrong types is left out and said, not fatal: the summary
-    // and timeline are a reading aid, and the state itself loaded. A long history is read on
-    // every core (each entry on its own; the order is kept).
-    let path = inline.path
-    let read = OrderedParallelMap.map(Array(inline.entries.indices), minimum: 20_000) { k in
-      try? StoryTransaction(ObjectReader(inline.entries[k], in: path, index: k))
-    }
-    h.transactions.reserveCapacity(read.count)
-    for t in read {
-      if let t { h.add(t) } else { h.skippedEntries += 1 }
+    h.transactions.reserveCapacity(inline.count)
+    for (k, entry) in inline.entries.enumerated() {
+      // An entry whose other fields have wrong types is left out and said, not fatal: the
+      // summary and timeline are a reading aid, and the state itself loaded.
+      if let t = try? StoryTransaction(ObjectReader(entry, in: inline.path, index: k)) { h.add(t) } else { h.skippedEntries += 1 }
     }
     // Read in place: iterating by value would copy every record (its source object and strings).
     state.subscriber.notifications.withUnsafeBufferPointer { log in
