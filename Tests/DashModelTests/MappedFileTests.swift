@@ -24,7 +24,7 @@ import Testing
     let dir = TempDir()
     let path = try Self.bigStateFile(in: dir)
     #expect(dir.bytes("big.json").count >= MappedFile.mapFrom)
-    guard case .success(let mapped?) = MappedFile.open(path: path, limit: StateFile.maxDocumentBytes) else {
+    guard case .success(.mapped(let mapped)) = MappedFile.open(path: path, limit: StateFile.maxDocumentBytes) else {
       Issue.record("a file past the threshold was not mapped")
       return
     }
@@ -35,7 +35,7 @@ import Testing
   @Test func smallFilesAreReadAndErrorsAreTheSame() throws {
     let dir = TempDir()
     let small = dir.write("grace-period.json", Self.example("grace-period.json"))
-    guard case .success(nil) = MappedFile.open(path: small, limit: StateFile.maxDocumentBytes) else {
+    guard case .success(.read(let bytes)) = MappedFile.open(path: small, limit: StateFile.maxDocumentBytes), bytes == dir.bytes("grace-period.json") else {
       Issue.record("a small file should be read, not mapped")
       return
     }
@@ -82,7 +82,7 @@ import Testing
       let chunk = [UInt8](repeating: 0x20, count: 1 << 20)
       for _ in 0..<(MappedFile.mapFrom >> 20) + 1 { _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
       close(fd)
-      guard case .success(let mapped?) = MappedFile.open(path: path, limit: 64 << 20) else { exit(4) }
+      guard case .success(.mapped(let mapped)) = MappedFile.open(path: path, limit: 64 << 20) else { exit(4) }
       // The cut: every mapped page is now past the end of the file.
       _ = truncate(path, 0)
       unlink(path)

@@ -35,10 +35,15 @@ final class MappedFile {
 
   deinit { munmap(base, length) }
 
-  /// The file mapped, nil when it is better read (small, or this system would not map it), or the
-  /// reason it cannot be read at all (the same checks and words as `Posix.readAll`).
-  static func open(path: String, limit: Int, followSymlinks: Bool = true, symlinkRefusal: String = Posix.journalSymlinkRefusal) -> Result<MappedFile?, PosixFailure> {
-    #if os(Linux)
+  /// A file's contents: mapped when big, read into memory otherwise.
+  enum Contents {
+    case mapped(MappedFile)
+    case read([UInt8])
+  }
+
+  /// The file mapped when it is big (and this system maps it), read otherwise, through one open;
+  /// or the reason it cannot be read at all (the same checks and words as `Posix.readAll`).
+  static func open(path: String, limit: Int, followSymlinks: Bool = true, symlinkRefusal: String = Posix.journalSymlinkRefusal) -> Result<Contents, PosixFailure> {
     let fd: FileDescriptor
     switch Posix.openPlainFile(path, .readOnly, followSymlinks: followSymlinks, symlinkRefusal: symlinkRefusal) {
     case .failure(let f): return .failure(f)
@@ -49,15 +54,13 @@ final class MappedFile {
     if fstat(fd.rawValue, &st) != 0 { return .failure(PosixFailure(Posix.errorText())) }
     let size = Int(st.st_size)
     if size > limit { return .failure(PosixFailure("file is \(size) bytes; the limit is \(limit) bytes")) }
-    guard size >= mapFrom else { return .success(nil) }
+    #if os(Linux)
     // MAP_POPULATE: every page is mapped now, in one call, instead of a fault per page later.
-    guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.rawValue, 0), base != MAP_FAILED else {
-      return .success(nil)
+    if size >= mapFrom, let base = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.rawValue, 0), base != MAP_FAILED {
+      return .success(.mapped(MappedFile(base: base, length: size)))
     }
-    return .success(MappedFile(base: base, length: size))
-    #else
-    return .success(nil)
     #endif
+    return Posix.readAll(fd, size: size, limit: limit).map(Contents.read)
   }
 
   /// Runs `body` on the bytes; a SIGBUS on them while it runs (the file was cut short by another

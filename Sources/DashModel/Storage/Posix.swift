@@ -37,9 +37,15 @@ enum Posix {
     var st = stat()
     if fstat(fd.rawValue, &st) != 0 { return .failure(PosixFailure(errorText())) }
     if Int(st.st_size) > limit { return .failure(PosixFailure("file is \(st.st_size) bytes; the limit is \(limit) bytes")) }
+    return readAll(fd, size: Int(st.st_size), limit: limit)
+  }
+
+  /// The rest of `readAll(path:)`: reads an open regular file of `size` bytes (from fstat, at most
+  /// `limit`) whole, from its start.
+  static func readAll(_ fd: FileDescriptor, size: Int, limit: Int) -> Result<[UInt8], PosixFailure> {
     // Room for the whole file plus a spare page, so the read that finds the end never has to grow
     // (and copy) a buffer of a hundred megabytes; uninitialized, since read() fills it.
-    var capacity = max(0, Int(st.st_size)) + 4096
+    var capacity = max(0, size) + 4096
     while true {
       var got = 0
       var failure: Errno?

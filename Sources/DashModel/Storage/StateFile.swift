@@ -32,16 +32,15 @@ public enum StateFile {
   /// big file is mapped rather than copied into memory (`MappedFile`).
   public static func loadForViewing(path: String) throws(StateFileError) -> SubscriptionState {
     let name = PathName.fileName(of: path)
+    let catalog = { (relative: String) throws(StateFileError) -> Catalog in try loadCatalogFile(relative, besides: path) }
     let mapped: MappedFile
     switch MappedFile.open(path: path, limit: maxDocumentBytes) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
-    case .success(nil): return try load(path: path)
-    case .success(let m?): mapped = m
+    case .success(.read(let bytes)): return try decode(bytes, fileName: name, catalogFile: catalog)
+    case .success(.mapped(let m)): mapped = m
     }
     let state = try mapped.whileReading(fileName: path) { (bytes) throws(StateFileError) in
-      try decode(bytes, fileName: name) { (relative) throws(StateFileError) in
-        try loadCatalogFile(relative, besides: path)
-      }
+      try decode(bytes, fileName: name, catalogFile: catalog)
     }
     if let state { return state }
     // Another file is being read mapped on another thread at this moment: read this one.
