@@ -122,6 +122,8 @@ public enum AtomicWriter {
       return true
     case .exists:
       throw StateFileError(file: name, message: "could not save: a file of this name appeared meanwhile (made without its lock); a new file is never written over one; the file on disk is unchanged")
+    case .notDurable(let code):
+      throw StateFileError(file: name, message: "could not save: fsync of the new file failed: \(Posix.errorText(code)); it may not outlast a crash")
     case .failed:
       return false
     }

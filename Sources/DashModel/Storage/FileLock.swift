@@ -105,7 +105,8 @@ public final class FileLock {
     let existing = open(lockPath, openFlags)
     if existing >= 0 || errno != ENOENT { return existing }
     if let fd = UnnamedFile.make(in: PathName.directory(of: lockPath), mode: 0o600) {
-      if UnnamedFile.link(fd, at: lockPath) == .linked { return fd }
+      // Holds no data: its name need not outlast a crash (it is made again when missing).
+      if UnnamedFile.link(fd, at: lockPath, durably: false) == .linked { return fd }
       close(fd)
     }
     return open(lockPath, openFlags | O_CREAT, 0o600)

@@ -77,7 +77,13 @@ public enum Journal {
       if let failure {
         throw StateFileError(file: name, message: "cannot append to the history journal: \(Posix.errorText(failure)); nothing was saved")
       }
-      if linked == .linked { return Int64(bytes.count) }
+      switch linked {
+      case .linked: return Int64(bytes.count)
+      case .notDurable(let code):
+        // Named, never vouched for: the next writer cuts it, as a crashed writer's.
+        throw StateFileError(file: name, message: "cannot append to the history journal: \(Posix.errorText(code)); nothing was saved")
+      case .exists, .failed: break
+      }
     }
     let fd: FileDescriptor
     switch Posix.openPlainFile(path, .writeOnly, creating: true, newFilePermissions: permissions) {

@@ -86,8 +86,8 @@ enum SpareFileSwap {
     if failure == nil, fchmod(fd, mode) != 0 { failure = Errno(rawValue: errno) }
     if failure == nil, fsync(fd) != 0 { failure = Errno(rawValue: errno) }
     if failure == nil, unnamed, UnnamedFile.link(fd, at: spare) != .linked {
-      // The name was taken meanwhile (by something not holding the lock), or cannot be given
-      // here: this version is dropped with its unnamed file, and the caller saves the plain way.
+      // The name was taken meanwhile (by something not holding the lock), cannot be given here,
+      // or its fsync failed: this version is dropped, and the caller saves the plain way.
       close(fd)
       return false
     }

@@ -28,6 +28,8 @@ enum UnnamedFile {
     case exists
     /// The file could not be named here (the caller makes its file by name instead).
     case failed
+    /// Named, but the fsync that makes its link count durable failed (this `errno`).
+    case notDurable(Int32)
   }
 
   /// Tests run the make-by-name path with this set, as on a file system without `O_TMPFILE`.
@@ -49,7 +51,18 @@ enum UnnamedFile {
 
   /// Gives the unnamed file `fd` the name `path` (on the same file system). The caller still
   /// closes `fd`, and fsyncs the directory when the name must outlast a crash.
-  static func link(_ fd: Int32, at path: String) -> Linked {
+  ///
+  /// `durably`: the file is fsynced again once named. The caller's fsync before the link wrote
+  /// the file with a link count of 0, and a file system without a journal (ext4 as on this
+  /// project's CI) writes a directory's fsync without the inodes it names: a crash after that
+  /// fsync would find the name on a file the kernel counts as deleted.
+  static func link(_ fd: Int32, at path: String, durably: Bool = true) -> Linked {
+    let linked = name(fd, at: path)
+    if linked == .linked, durably, fsync(fd) != 0 { return .notDurable(errno) }
+    return linked
+  }
+
+  private static func name(_ fd: Int32, at path: String) -> Linked {
     #if os(Linux)
     // By descriptor: needs CAP_DAC_READ_SEARCH (ENOENT without it)…
     if linkat(fd, "", AT_FDCWD, path, emptyPath) == 0 { return .linked }
