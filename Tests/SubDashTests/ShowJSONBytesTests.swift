@@ -71,4 +71,23 @@ import Testing
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     try expectSameAsValues(path)
   }
+
+  /// `show --json F > out.json` on a full disk: exit 1 and one line saying so, not 0 and a
+  /// document cut short.
+  @Test func aDocumentThatCannotBeWrittenIsAnErrorNotSuccess() throws {
+    let path = DemoStateTests.repoRoot.appendingPathComponent("Examples/refunded.json").path
+    guard let full = FileHandle(forWritingAtPath: "/dev/full") else { return }  // not on this system
+    let p = Process()
+    p.executableURL = CommandLineTests.binary
+    p.arguments = ["show", "--json", path]
+    let err = Pipe()
+    p.standardOutput = full
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 1)
+    #expect(text == "subdash: cannot write the JSON to standard output: No space left on device\n")
+  }
 }

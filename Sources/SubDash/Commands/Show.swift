@@ -15,7 +15,7 @@ struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "show",
     abstract: "Print a subscriber's state as plain text (or JSON) for a ticket or a script.",
-    discussion: "Exit codes: 0 ok; 2 the file could not be read or is invalid (one-line error on stderr naming file:line:column and JSON path).")
+    discussion: "Exit codes: 0 ok; 1 standard output could not be written (--json); 2 the file could not be read or is invalid (one-line error on stderr naming file:line:column and JSON path).")
 
   @Argument(help: "The state file (JSON).")
   var file: String
@@ -150,7 +150,10 @@ extension ShowRequest {
       // document ends with a newline, so a shell prompt or the next `jq` line starts on its own.
       let bytes = JSONWriter.write(o, splicing: ["timeline": { out, indent in ShowTimelineBytes.write(story, into: &out, indent: indent) }],
                                    reservingCapacity: 65_536 + story.timeline.periods.count * 320)
-      LineOut.stdoutBytes(bytes)
+      if let code = LineOut.stdoutBytes(bytes) {
+        LineOut.stderr("subdash: cannot write the JSON to standard output: \(String(cString: strerror(code)))")
+        throw ExitCode(1)
+      }
       // The process ends once this returns. A long file is hundreds of megabytes of small
       // objects (the parsed document, its history, the story), and releasing them one by one
       // took a tenth of `show --json`; the system takes the memory back at exit in one go.
