@@ -23,6 +23,17 @@ import Testing
     return sim
   }
 
+  /// A catalog edit of Premium Annual, the product these tests buy.
+  func editingAnnual(_ change: @escaping (inout SubscriptionProduct) -> Void) -> (inout Catalog) -> Void {
+    { catalog in
+      for g in catalog.groups.indices {
+        for p in catalog.groups[g].subscriptions.indices where catalog.groups[g].subscriptions[p].productID == "pass.premium.annual" {
+          change(&catalog.groups[g].subscriptions[p])
+        }
+      }
+    }
+  }
+
   func payment(_ sim: Sim) -> Int? { sim.latest.commitmentInfo?.billingPeriodNumber }
 
   func refusal(_ action: PlanAction, _ sim: Sim) -> String? {
@@ -80,14 +91,10 @@ import Testing
   }
 
   @Test func payAsYouGoDiscountsTheFirstPaymentsWhichKeepTheirNumbers() {
-    var sim = bought(edit: { catalog in
-      for g in catalog.groups.indices {
-        for p in catalog.groups[g].subscriptions.indices where catalog.groups[g].subscriptions[p].productID == "pass.premium.annual" {
-          var o = SubscriptionOffer(id: "i", referenceName: "i", paymentMode: .payAsYouGo, period: "P1M", numberOfPeriods: 3, priceMilli: 4990)
-          o.billingPlanType = .monthly
-          catalog.groups[g].subscriptions[p].introductoryOffers = [o]
-        }
-      }
+    var sim = bought(edit: editingAnnual { annual in
+      var o = SubscriptionOffer(id: "i", referenceName: "i", paymentMode: .payAsYouGo, period: "P1M", numberOfPeriods: 3, priceMilli: 4990)
+      o.billingPlanType = .monthly
+      annual.introductoryOffers = [o]
     })
     #expect(payment(sim) == 1 && sim.latest.price == 4990)
     #expect(sim.latest.offerType == .introductory && sim.latest.offerDiscountType == .payAsYouGo && sim.latest.offerPeriod == "P3M")
@@ -129,14 +136,10 @@ import Testing
   }
 
   @Test func anOfferThatIsNotWholeMonthsDoesNotFitTheMonthlyPayments() {
-    var sim = bought(edit: { catalog in
-      for g in catalog.groups.indices {
-        for p in catalog.groups[g].subscriptions.indices where catalog.groups[g].subscriptions[p].productID == "pass.premium.annual" {
-          var week = SubscriptionOffer(id: "week-free", referenceName: "A week free", paymentMode: .freeTrial, period: "P1W", numberOfPeriods: 1, priceMilli: 0)
-          week.billingPlanType = .monthly
-          catalog.groups[g].subscriptions[p].promotionalOffers.append(week)
-        }
-      }
+    var sim = bought(edit: editingAnnual { annual in
+      var week = SubscriptionOffer(id: "week-free", referenceName: "A week free", paymentMode: .freeTrial, period: "P1W", numberOfPeriods: 1, priceMilli: 0)
+      week.billingPlanType = .monthly
+      annual.promotionalOffers.append(week)
     })
     sim.next()
     #expect(payment(sim) == 1)
@@ -146,17 +149,13 @@ import Testing
   }
 
   @Test func aMonthlyPlanWinBackOfferResubscribesIntoACommitment() {
-    var sim = bought(nil, edit: { catalog in
-      for g in catalog.groups.indices {
-        for p in catalog.groups[g].subscriptions.indices where catalog.groups[g].subscriptions[p].productID == "pass.premium.annual" {
-          var w = WinBackOffer(
-            offerId: "come-back", referenceName: "Come back", productId: "pass.premium.annual", paymentMode: .freeTrial,
-            period: "P1M", periodCount: 1, priceMilli: 0, paidSubscriptionMonths: 0, monthsSinceLastSubscribedMin: 0,
-            monthsSinceLastSubscribedMax: nil, waitBetweenOffersMonths: nil, startDate: nil, endDate: nil, priority: .high)
-          w.billingPlanType = .monthly
-          catalog.groups[g].subscriptions[p].winBackOffers = [w]
-        }
-      }
+    var sim = bought(nil, edit: editingAnnual { annual in
+      var w = WinBackOffer(
+        offerId: "come-back", referenceName: "Come back", productId: "pass.premium.annual", paymentMode: .freeTrial,
+        period: "P1M", periodCount: 1, priceMilli: 0, paidSubscriptionMonths: 0, monthsSinceLastSubscribedMin: 0,
+        monthsSinceLastSubscribedMax: nil, waitBetweenOffersMonths: nil, startDate: nil, endDate: nil, priority: .high)
+      w.billingPlanType = .monthly
+      annual.winBackOffers = [w]
     })
     sim.plan(.setAutoRenew(false))
     sim.advance(to: "2027-04-01T00:00:00Z")
