@@ -8,9 +8,9 @@ import Testing
   static let linuxOnly = ["inotify_", "IN_NONBLOCK", "IN_CLOEXEC", "IN_CLOSE_WRITE", "IN_MOVED_TO", "IN_Q_OVERFLOW",
                           "signalfd(", "signalfd_siginfo", "SFD_", "epoll_", "\"/proc/"]
 
-  /// Storage optimizations that only Linux has, each in one file whose Linux code is under
-  /// `#if os(Linux)` with the portable path in its `#else` (docs/reliability.md, "Porting"): a new
-  /// subscriber's files made unnamed and linked through /proc (`UnnamedFile`).
+  /// Storage optimizations that use a call listed above, each in one file whose Linux code is
+  /// under `#if os(Linux)` with the portable path in its `#else` (docs/reliability.md, "Porting"):
+  /// a new subscriber's files made unnamed and linked through /proc (`UnnamedFile`).
   static let linuxOptimizations = ["DashModel/Storage/UnnamedFile.swift"]
 
   @Test func linuxOnlyStorageOptimizationsHaveTheirPortableFallbackInTheSameFile() throws {

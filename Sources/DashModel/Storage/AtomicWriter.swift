@@ -9,6 +9,9 @@ import SystemPackage
 
 /// Replaces a file atomically: temp file in the same directory, same permissions (0600 for a new
 /// file), fsync, rename, fsync of the directory. A reader (or a crash) sees the old bytes or the new ones, never a mix.
+/// Two other routes keep that promise with fewer new inodes: a new file is written unnamed and
+/// linked into place (`createLinked`, `UnnamedFile`), and `listen`'s store swaps in a kept spare
+/// (`SpareFileSwap`).
 public enum AtomicWriter {
   /// When a save looks for the temporary files killed writers left beside the file.
   public enum LeftoverSweep: Sendable {
@@ -93,18 +96,15 @@ public enum AtomicWriter {
       unlink(tmp)
       throw fail("rename failed", c)
     }
-    let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if dfd >= 0 {
-      _ = fsync(dfd)
-      close(dfd)
-    }
+    DirectorySync.shared(for: dir).sync()
   }
 
   /// Writes a new file's bytes to the unnamed file `fd` (closed here), fsyncs it, names it `path`
   /// and fsyncs the directory. Never replaces a file: one that appeared at `path` since the caller
-  /// looked (a writer that does not take the lock) is left as it is and the save fails, as an
-  /// exclusive create would. False when the file could not be named here: the caller makes it by
-  /// name.
+  /// looked (a writer that does not take the lock) is left as it is and the save fails. (The
+  /// by-name path, where `O_TMPFILE` or `linkat` is missing, renames its temporary file into place
+  /// as every locked save does.) False when the file could not be named here: the caller makes it
+  /// by name.
   static func createLinked(_ bytes: [UInt8], fd: Int32, at path: String, name: String, dir: String) throws(StateFileError) -> Bool {
     var failure = Posix.writeAll(FileDescriptor(rawValue: fd), bytes)
     // Whatever the umask: a new file holds customer data.
@@ -123,7 +123,7 @@ public enum AtomicWriter {
     case .exists:
       throw StateFileError(file: name, message: "could not save: a file of this name appeared meanwhile (made without its lock); a new file is never written over one; the file on disk is unchanged")
     case .notDurable(let code):
-      throw StateFileError(file: name, message: "could not save: fsync of the new file failed: \(Posix.errorText(code)); it may not outlast a crash")
+      throw StateFileError(file: name, message: "saved, but the fsync of the new file failed: \(Posix.errorText(code)); it may not outlast a crash (the file is there; check it before saving again)")
     case .failed:
       return false
     }

@@ -40,8 +40,8 @@ enum Posix {
     return readAll(fd, size: Int(st.st_size), limit: limit)
   }
 
-  /// The rest of `readAll(path:)`: reads an open regular file of `size` bytes (from fstat, at most
-  /// `limit`) whole, from its start.
+  /// The rest of `readAll(path:)`: reads a regular file of `size` bytes (from fstat, at most
+  /// `limit`) whole, from the descriptor's offset, which must be the start (a file just opened).
   static func readAll(_ fd: FileDescriptor, size: Int, limit: Int) -> Result<[UInt8], PosixFailure> {
     // Room for the whole file plus a spare page, so the read that finds the end never has to grow
     // (and copy) a buffer of a hundred megabytes; uninitialized, since read() fills it.

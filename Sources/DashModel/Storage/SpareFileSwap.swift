@@ -82,8 +82,10 @@ enum SpareFileSwap {
       unlink(spare)
       throw fail("cannot reuse the temporary file", c)
     }
-    var failure = Posix.writeAll(FileDescriptor(rawValue: fd), bytes)
-    if failure == nil, fchmod(fd, mode) != 0 { failure = Errno(rawValue: errno) }
+    // The mode first: a reused spare has the previous version's, and the bytes it is about to
+    // hold must never be readable under a wider one.
+    var failure: Errno? = fchmod(fd, mode) != 0 ? Errno(rawValue: errno) : nil
+    if failure == nil { failure = Posix.writeAll(FileDescriptor(rawValue: fd), bytes) }
     if failure == nil, fsync(fd) != 0 { failure = Errno(rawValue: errno) }
     if failure == nil, unnamed, UnnamedFile.link(fd, at: spare) != .linked {
       // The name was taken meanwhile (by something not holding the lock), cannot be given here,
