@@ -40,4 +40,16 @@ struct ScenarioRetentionKeyTests {
     }
     #expect(!FileManager.default.fileExists(atPath: dir.file(RetentionSetup.fileName)))
   }
+
+  @Test func aPrivateKeyAfterAPublicOneIsRefusedToo() throws {
+    let dir = TempDir()
+    _ = dir.write("active.json", try Examples.text("active.json"))
+    _ = dir.write("both.pem", Self.publicPEM + "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIB\n-----END EC PRIVATE KEY-----\n")
+    #expect {
+      try run("retention key KEY1 issuer-1 com.example.birdwatch both.pem\n", in: dir)
+    } throws: { error in
+      (error as? ScenarioFailure)?.description.contains("is not a public key in PEM") == true
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir.file(RetentionSetup.fileName)))
+  }
 }

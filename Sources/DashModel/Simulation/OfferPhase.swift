@@ -93,7 +93,7 @@ extension SimContext {
       let terms = OfferTerms.find(type: type, identifier: current.offerIdentifier, productId: productId, in: state)
       let period = terms?.period ?? current.offerPeriod.flatMap { try? ISOPeriod(parsing: $0) } ?? self.period(of: productId)
       return RenewalPhase(
-        offer: terms ?? OfferTerms(type: type, identifier: current.offerIdentifier, mode: .payAsYouGo, period: period, count: remaining + 1, priceMilli: current.price ?? 0),
+        offer: terms ?? OfferTerms(type: type, identifier: current.offerIdentifier, mode: .payAsYouGo, period: period, count: min(remaining, AppliedOffer.maxPeriods) + 1, priceMilli: current.price ?? 0),
         offerPeriodText: current.offerPeriod, period: period,
         priceMilli: terms?.priceMilli ?? current.price ?? 0, remaining: remaining - 1)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DashModel
 import DashRuntime
+import DashView
 
 /// `subdash extend FILE --days N --reason 0..3`: Apple's Extend a Subscription Renewal Date on a
 /// simulated state file; `--all` over files and directories is Extend for All Active Subscribers.
@@ -55,7 +56,7 @@ struct Extend: ParsableCommand {
       // Family members in the same directory follow the purchaser (Apple extends them automatically).
       let (store, name) = DirectorySubscriberStore.holding(path)
       for member in FamilyExtension.extendMembers(after: change, in: store, skipping: name, wall: WallClock.now()) {
-        LineOut.stdout(member.line)
+        LineOut.stdout(Sanitizer.clean(member.line))  // a member's name is a directory entry
       }
     case .refused(let message): LineOut.stderr("subdash: \(message)"); throw ExitCode(1)
     case .badFile(let message): LineOut.stderr("subdash: \(message)"); throw ExitCode(2)

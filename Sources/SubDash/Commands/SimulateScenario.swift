@@ -1,5 +1,6 @@
 import DashModel
 import DashRuntime
+import DashView
 import FoundationEssentials
 
 /// `--scenario SCRIPT FILE` and `--check SCRIPT [FILE]`. A script with a `catalog` or `state`
@@ -60,7 +61,8 @@ struct SimulateScenario {
     // date (or why it did not follow), as `subdash extend` reports them.
     runner.onFamilyMember = { m in
       guard !quiet else { return }
-      let line = m.line.hasSuffix(".") ? String(m.line.dropLast()) : m.line
+      // A member's name is a directory entry: cleaned of terminal escapes before it is printed.
+      let line = Sanitizer.clean(m.line.hasSuffix(".") ? String(m.line.dropLast()) : m.line)
       LineOut.stdout(line + (m.renewalDate.map { "; renews \(Format.date($0))" } ?? ""))
     }
     do throws(ScenarioFailure) {

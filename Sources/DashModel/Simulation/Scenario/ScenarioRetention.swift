@@ -84,8 +84,9 @@ extension ScenarioRunner {
         let bytes: [UInt8]
         do { bytes = try ScenarioWorkspace.read(path) } catch { return .failure(.other("retention key: \(error.description)")) }
         let text = String(decoding: bytes, as: UTF8.self)
-        // Only a public key goes into the configuration: a private key named here is refused, never copied.
-        guard text.hasPrefix("-----BEGIN PUBLIC KEY-----") else {
+        // Only a public key goes into the configuration: a private key named here is refused, never
+        // copied, also when it follows a public key in the same file.
+        guard text.hasPrefix("-----BEGIN PUBLIC KEY-----"), !text.contains("PRIVATE KEY"), bytes.count <= 16_384 else {
           return .failure(.other("retention key: \(pemFile) is not a public key in PEM (-----BEGIN PUBLIC KEY-----); give the public half of the key"))
         }
         setup.inAppPurchaseKeys.removeAll { $0.keyId == keyId }
