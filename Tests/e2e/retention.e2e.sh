@@ -119,7 +119,7 @@ test_keep() {
 # developer's; prints the answer JSON, and writes the developer's real public key (PEM) to
 # developer.pem for the configuration, as `serve` records it.
 forged_offer() {
-  python3 - "$PREMIUM" <<'PY'
+  "$E2E_ROOT/.venv-oracle/bin/python" - "$PREMIUM" <<'PY'
 import base64, json, sys, time, uuid
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec

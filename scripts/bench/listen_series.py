@@ -29,12 +29,13 @@ wrong = 0
 try:
     log = open(f"{work}/listen.log", "w")
     for s in range(series):
-        for b in (bins if s % 2 == 0 else list(reversed(bins))):
+        # by position, so the same build given twice (an A/A control) gets directories of its own
+        for i, b in (list(enumerate(bins)) if s % 2 == 0 else list(reversed(list(enumerate(bins))))):
             for r in range(3):
-                d = f"{work}/out-{s}-{bins.index(b)}-{r}"
+                d = f"{work}/out-{s}-{i}-{r}"
                 if r == 0 and CHURN:
                     # what a previous run's cleanup leaves just before a series: CHURN files made and removed
-                    c = f"{work}/churn-{s}-{bins.index(b)}"; os.mkdir(c)
+                    c = f"{work}/churn-{s}-{i}"; os.mkdir(c)
                     for i in range(CHURN):
                         with open(f"{c}/{i}", "w") as f: f.write("x" * 500)
                     shutil.rmtree(c)
@@ -43,7 +44,11 @@ try:
                 L.wait_port(port)
                 seconds, lat, fails = L.send_native(bench, port, items, 32, work)
                 st = open(f"/proc/{p.pid}/stat").read().split(")")[1].split()
-                p.terminate(); p.wait()
+                p.terminate()
+                try:
+                    p.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    p.kill(); p.wait()
                 counts = L.count_in_files(d)
                 ok = len(counts) == len(items) and all(v == 1 for v in counts.values())
                 wrong += 0 if ok and not fails else 1

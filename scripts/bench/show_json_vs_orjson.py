@@ -9,11 +9,13 @@ can import it; otherwise json.load, and the output says so.
 
 FILE: e.g. .build/bench/history-100000.json from `SubDashBench generate --sizes 100000`.
 """
-import os, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, tempfile, time
+
+USAGE = "python3 scripts/bench/show_json_vs_orjson.py ROUNDS FILE NEW_SUBDASH [BASELINE_SUBDASH]"
 
 def main():
     if len(sys.argv) not in (4, 5):
-        sys.exit(__doc__.strip().splitlines()[-3].strip())
+        sys.exit(USAGE)
     rounds, path = int(sys.argv[1]), sys.argv[2]
     try:
         import orjson  # noqa: F401
@@ -28,12 +30,15 @@ def main():
     times = {name: ([], []) for name in commands}
     for _ in range(rounds):
         for name, command in commands.items():
-            t0 = time.perf_counter()
-            child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            _, status, usage = os.wait4(child.pid, 0)
-            wall = time.perf_counter() - t0
-            if status != 0:
-                sys.exit(f"show_json_vs_orjson: {' '.join(command)} failed ({status}): {child.stderr.read().decode()[:500]}")
+            # stderr to a file: a pipe nobody reads while waiting would stop a child that fills it
+            with tempfile.TemporaryFile() as err:
+                t0 = time.perf_counter()
+                child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+                _, status, usage = os.wait4(child.pid, 0)
+                wall = time.perf_counter() - t0
+                if status != 0:
+                    err.seek(0)
+                    sys.exit(f"show_json_vs_orjson: {' '.join(command)} failed ({status}): {err.read().decode(errors='replace')[:500]}")
             times[name][0].append(wall)
             times[name][1].append(usage.ru_utime + usage.ru_stime)
     print(f"file: {path} ({os.path.getsize(path)} bytes); {rounds} rounds; load average {' '.join(open('/proc/loadavg').read().split()[:3])}")
