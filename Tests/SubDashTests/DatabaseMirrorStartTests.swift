@@ -31,4 +31,24 @@ import Testing
     let pid = try #require(pid_t((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(kill(pid, 0) == -1 && errno == ESRCH)
   }
+
+  /// A first line that is not `ready` (the child's own error) is the end of the mirror, and the
+  /// child is not waited on for ever if it then hangs instead of exiting.
+  @Test func aChildThatAnswersWithAnErrorAndHangsIsStopped() throws {
+    let dir = TempDir()
+    let pidFile = dir.file("child.pid")
+    let fake = dir.file("subdash-db")
+    try ExecutableFixture.script("#!/bin/sh\necho $$ > '\(pidFile)'\necho 'error: the database refused the connection'\nexec sleep 60\n", at: fake)
+    let started = ContinuousClock.now
+    do {
+      let mirror = try DatabaseMirror.start(url: "postgres://team@127.0.0.1:1/none", follow: true, binary: fake, readyTimeoutMs: 5_000)
+      mirror.stop()
+      Issue.record("a child whose first line was an error was taken as ready")
+    } catch let failed as DatabaseMirror.Failed {
+      #expect(failed.status == 1)
+    }
+    #expect(ContinuousClock.now - started < .seconds(30))
+    let pid = try #require(pid_t((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(kill(pid, 0) == -1 && errno == ESRCH)
+  }
 }

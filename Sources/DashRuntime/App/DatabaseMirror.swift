@@ -31,7 +31,7 @@ package final class DatabaseMirror: LockedRowWriting {
   /// How long a row write waits for the child at each step: the row's lock may be held by another
   /// writer (a `listen --db` applying a notification takes milliseconds; a stuck one is not waited out).
   static let replyTimeoutMs: Int32 = 15_000
-  /// After `commit family`, for each line: before the first member's, the child looks through every
+  /// After `commit family`, until the first line: before it, the child looks through every
   /// subscriber of its mirror directory (as a directory's dashboard does), which a large team
   /// database makes longer than one row write.
   static let familyReplyTimeoutMs: Int32 = 60_000
@@ -59,7 +59,16 @@ package final class DatabaseMirror: LockedRowWriting {
     let mode = follow ? "mirror" : "export"
     let argv = [binary, mode, dir]
     var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
-    guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw StateFileError(file: "--db", message: "cannot create a pipe") }
+    guard pipe(&toChild) == 0 else {
+      TemporaryDirectory.remove(dir)
+      throw StateFileError(file: "--db", message: "cannot create a pipe: \(String(cString: strerror(errno)))")
+    }
+    guard pipe(&fromChild) == 0 else {
+      let why = String(cString: strerror(errno))
+      close(toChild[0]); close(toChild[1])
+      TemporaryDirectory.remove(dir)
+      throw StateFileError(file: "--db", message: "cannot create a pipe: \(why)")
+    }
     for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     // A write to a child that has died must fail with EPIPE, not end the program with the
     // terminal still raw.
@@ -87,12 +96,24 @@ package final class DatabaseMirror: LockedRowWriting {
     }
     let first: MirrorReply? = if case .line(let line) = firstRead { MirrorReply(line: line) } else { nil }
     let isReady = if case .ready? = first { true } else { false }
-    let status = follow ? (isReady ? 0 : mirror.wait()) : mirror.wait()
-    if status != 0 || (follow && !isReady) {
+    if follow && isReady { return mirror }
+    // An export that has said `ready` ends by itself; a child whose first line was not `ready`
+    // is ending with an error of its own. Either is given a bound too, then stopped.
+    let status = mirror.waitEnding(upTo: .seconds(10), binary: binary, mode: mode)
+    if status != 0 || follow {
       mirror.stop()
       throw Failed(status: status == 0 ? 1 : status)
     }
     return mirror
+  }
+
+  /// Waits at most `limit` for the child to end: its exit status, or 1 (with a line saying so)
+  /// when it had to be killed.
+  private func waitEnding(upTo limit: Duration, binary: String, mode: String) -> Int32 {
+    reaped = true
+    if let status = ChildProcess.wait(pid, upTo: limit) { return status }
+    LineOut.stderr("subdash: --db: subdash-db \(mode) (\(binary)) did not end within \(limit) after its first line; stopped it")
+    return 1
   }
 
   private static func seconds(_ ms: Int32) -> String {
@@ -147,9 +168,12 @@ package final class DatabaseMirror: LockedRowWriting {
     // After `commit family`, each family member's outcome comes first, one line each (one
     // member's locked write is bounded by the store's lock wait).
     var family: [FamilyExtension.MemberOutcome] = []
-    let timeoutMs = request == .commitFollowingFamily ? Self.familyReplyTimeoutMs : Self.replyTimeoutMs
+    // The long bound only until the first line (the child's look through every subscriber).
+    var timeoutMs = request == .commitFollowingFamily ? Self.familyReplyTimeoutMs : Self.replyTimeoutMs
     while true {
-      switch reply(timeoutMs: timeoutMs) {
+      let answer = reply(timeoutMs: timeoutMs)
+      timeoutMs = Self.replyTimeoutMs
+      switch answer {
       case .answered(.member(let member)) where request == .commitFollowingFamily: family.append(member)
       case .answered(.stored), .answered(.unchanged): return .success((value, family))
       case .answered(.error(let why)): return .failure(LockedRowError(why))
