@@ -75,6 +75,32 @@ import Testing
     #expect(Self.everyKind.timeline.marks.map(\.kind) == [.refund])
   }
 
+  /// The same history written out of purchase order (an import, a hand-made file): each id's
+  /// versions still fold in the order written, and the extension moves with its transaction.
+  @Test func aHistoryWrittenOutOfOrderTellsTheSameStory() {
+    var extended = Self.tx("3", from: 37, to: 77)
+    extended.expiresDate = Self.day(77)
+    var refunded = Self.tx("5", from: 180, to: 210)
+    refunded.revocationDate = Self.day(190)
+    refunded.revocationType = .refundProrated
+    refunded.revocationPercentage = 50_000
+    var undated = Self.tx("6", from: 0, to: 0)
+    undated.purchaseDate = nil
+    let shuffled = Self.story(
+      [Self.tx("5", from: 180, to: 210), undated, refunded, Self.tx("1", from: 0, to: 7, price: 0, offer: .introductory, discount: .freeTrial),
+       Self.tx("3", from: 37, to: 67), Self.tx("4", from: 150, to: 180, price: 4990, offer: .winBack, discount: .payAsYouGo), extended,
+       Self.tx("2", from: 7, to: 37, price: 990, offer: .introductory, discount: .payAsYouGo)],
+      [Self.event(.didFailToRenew, .gracePeriod, at: Self.day(77)), Self.event(.gracePeriodExpired, at: Self.day(93)),
+       Self.event(.expired, .billingRetry, at: Self.day(137)), Self.event(.refund, at: Self.day(190))],
+      now: Self.day(220), latest: refunded)
+    #expect(shuffled.timeline.periods == Self.everyKind.timeline.periods)
+    // Each id once, its last version, by purchase date; the undated one at the end.
+    #expect(shuffled.transactions.map(\.transactionId) == ["1", "2", "3", "4", "5", "6"])
+    #expect(shuffled.transactions[2].expiresDate == Self.day(77))
+    #expect(shuffled.transactions[4].revocationDate == Self.day(190))
+    #expect(shuffled.summary.refunds.granted == Self.everyKind.summary.refunds.granted)
+  }
+
   @Test func moneyPerCurrencyWithAProratedRefund() {
     let s = Self.everyKind.summary
     #expect(s.complete)

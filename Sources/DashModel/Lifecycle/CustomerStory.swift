@@ -7,19 +7,19 @@ public struct CustomerStory: Equatable, Sendable {
   /// Notifications sorted by date (undated ones left out), for the events of a chosen period.
   public var events: [StoryEvent]
   /// Each transaction's last version, by purchase date, for the details of a chosen period.
-  public var transactions: [StoryTransaction]
+  public var transactions: StoryTransactions
 
   /// The history folded and sorted for `state`: the part of the derivation that does not
   /// depend on `now`, so a viewer whose clock ticks derives it once per file version.
   public struct Prepared: Equatable, Sendable {
-    var folded: [FoldedTransaction]
+    var folded: FoldedHistory
     var events: [StoryEvent]
     var incompleteReason: String?
   }
 
   public static func prepare(_ history: CustomerHistory, state: SubscriptionState) -> Prepared {
     let latest = state.subscriber.latestTransaction.map(StoryTransaction.init)
-    return Prepared(folded: fold(history.transactions, then: latest), events: datedInOrder(history.events),
+    return Prepared(folded: FoldedHistory(folding: history.transactions, then: latest), events: datedInOrder(history.events),
                     incompleteReason: incompleteReason(history, state: state))
   }
 
@@ -67,7 +67,7 @@ public struct CustomerStory: Equatable, Sendable {
       prepared.folded, events: prepared.events, timeline: timeline, originalPurchase: state.subscriber.latestTransaction?.originalPurchaseDate,
       extensionDates: extensionDates, extensionWindow: extensionWindow,
       incompleteReason: prepared.incompleteReason, now: now)
-    return CustomerStory(summary: summary, timeline: timeline, events: prepared.events, transactions: prepared.folded.map { $0.last })
+    return CustomerStory(summary: summary, timeline: timeline, events: prepared.events, transactions: StoryTransactions(prepared.folded))
   }
 
   /// Apple's 365 days at the file's time rate, measured as `ExtendRenewal` measures its limit.
@@ -89,66 +89,24 @@ public struct CustomerStory: Equatable, Sendable {
     return nil
   }
 
-  /// One entry per transaction id, its last version, by purchase date; an expiry a later
-  /// version moved further out (same purchase, not revoked before) is a renewal-date extension.
-  static func fold(_ versions: [StoryTransaction], then latest: StoryTransaction? = nil) -> [FoldedTransaction] {
-    var byId: [String: Int] = [:]
-    byId.reserveCapacity(versions.count + 1)
-    var out: [FoldedTransaction] = []
-    out.reserveCapacity(versions.count + 1)
-    func add(_ v: StoryTransaction) {
-      guard let id = v.transactionId else {
-        out.append(FoldedTransaction(last: v, extendedFrom: nil))
-        return
-      }
-      // One hash of the id (an in-place access), whether it is new or a later version.
-      let (k, isNew) = claim(&byId[id, default: -1], next: out.count)
-      guard !isNew else {
-        out.append(FoldedTransaction(last: v, extendedFrom: nil))
-        return
-      }
-      if let old = out[k].last.expiresDate, let new = v.expiresDate, new > old, out[k].last.purchaseDate == v.purchaseDate,
-         out[k].last.revocationDate == nil {
-        out[k].extendedFrom = out[k].extendedFrom ?? old
-      }
-      out[k].last = v
-    }
-    for k in versions.indices { add(versions[k]) }
-    if let latest { add(latest) }
-    // Stable by purchase date; undated ones keep their place at the end. A history written in
-    // purchase order (the usual case) is already that order: checked in one pass, not sorted.
-    let inOrder = out.withUnsafeBufferPointer { f in
-      var k = 1
-      while k < f.count {
-        switch (f[k - 1].last.purchaseDate, f[k].last.purchaseDate) {
-        case let (a?, b?) where b < a: return false
-        case (nil, .some): return false
-        default: k += 1
-        }
-      }
-      return true
-    }
-    if inOrder { return out }
-    return out.enumerated().sorted {
-      switch ($0.element.last.purchaseDate, $1.element.last.purchaseDate) {
-      case let (a?, b?) where a != b: return a < b
-      case (.some, nil): return true
-      case (nil, .some): return false
-      default: return $0.offset < $1.offset
-      }
-    }.map(\.element)
-  }
-
-  @inline(__always)
-  private static func claim(_ slot: inout Int, next: Int) -> (index: Int, isNew: Bool) {
-    if slot < 0 { slot = next; return (next, true) }
-    return (slot, false)
-  }
-
   /// The period's transaction (by id) and the notifications dated within it.
   public func details(of period: Timeline.Period, maxEvents: Int) -> (transaction: StoryTransaction?, events: [StoryEvent], moreEvents: Int) {
     let t = period.transactionId.flatMap { id in transactions.last { $0.transactionId == id } }
     let inside = Timeline.eventsBetween(period.start, period.end, events)
     return (t, Array(inside.prefix(maxEvents)), max(0, inside.count - maxEvents))
   }
+}
+
+/// Each transaction's last version, by purchase date: read through the folded history, not copied
+/// out of it (see `FoldedHistory`).
+public struct StoryTransactions: RandomAccessCollection, Equatable, Sendable {
+  private let folded: FoldedHistory
+
+  init(_ folded: FoldedHistory) { self.folded = folded }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { folded.count }
+  public subscript(k: Int) -> StoryTransaction { folded[k] }
+
+  public static func == (a: StoryTransactions, b: StoryTransactions) -> Bool { a.elementsEqual(b) }
 }

@@ -52,7 +52,7 @@ public struct CustomerSummary: Equatable, Sendable {
 }
 
 extension CustomerSummary {
-  static func derive(_ transactions: [FoldedTransaction], events: [StoryEvent], timeline: Timeline,
+  static func derive(_ transactions: FoldedHistory, events: [StoryEvent], timeline: Timeline,
                      originalPurchase: Instant?, extensionDates: [Instant], extensionWindow: Span,
                      incompleteReason: String?, now: Instant) -> CustomerSummary {
     var spent: [String: Int64] = [:], refunded: [String: Int64] = [:]
@@ -61,24 +61,24 @@ extension CustomerSummary {
     var offers = Offers()
     var refunds = Refunds()
     var first = originalPurchase
-    // Read in place (`f[k].last.field`): a copy of each transaction would retain all its strings.
-    transactions.withUnsafeBufferPointer { f in
+    // Read in place (`f[k].field`): a copy of each transaction would retain all its strings.
+    transactions.withItems { f in
       for k in f.indices {
-        if let p = f[k].last.purchaseDate, first.map({ p < $0 }) ?? true { first = p }
-        if !f[k].last.isFree { paid += 1 }
-        switch f[k].last.offerType {
+        if let p = f[k].purchaseDate, first.map({ p < $0 }) ?? true { first = p }
+        if !f[k].isFree { paid += 1 }
+        switch f[k].offerType {
         case .introductory?: offers.introductory += 1
         case .offerCode?: offers.offerCode += 1
         case .promotional?: offers.promotional += 1
         case .winBack?: offers.winBack += 1
         default: break
         }
-        let refund = f[k].last.revocationDate != nil && f[k].last.revocationType != .familyRevoke
+        let refund = f[k].revocationDate != nil && f[k].revocationType != .familyRevoke
         if refund { refunds.granted += 1 }
         // A family member's access is the purchaser's money, counted on the purchaser's file.
-        guard !f[k].last.familyShared, let price = f[k].last.price, let currency = f[k].last.currency, !currency.isEmpty else { continue }
+        guard !f[k].familyShared, let price = f[k].price, let currency = f[k].currency, !currency.isEmpty else { continue }
         add(price, to: &spent, currency, &bad)
-        if refund { add(refundedAmount(f[k].last, price: price), to: &refunded, currency, &bad) }
+        if refund { add(refundedAmount(f[k], price: price), to: &refunded, currency, &bad) }
       }
     }
     var open = 0

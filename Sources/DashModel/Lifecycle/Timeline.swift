@@ -91,38 +91,37 @@ extension Timeline {
   ///   - events: notifications sorted by date.
   ///   - renewal: the current renewal info, for the state after the last transaction (a file
   ///     imported from the Server API has no notifications to tell grace from a lapse).
-  static func derive(_ transactions: [FoldedTransaction], events: [StoryEvent], renewal: RenewalInfoPayload?, now: Instant) -> Timeline {
+  static func derive(_ transactions: FoldedHistory, events: [StoryEvent], renewal: RenewalInfoPayload?, now: Instant) -> Timeline {
     var periods: [Period] = []
-    // The transaction's two strings, not the transaction: wrapping it in an Optional copied it whole.
-    func append(_ kind: Kind, _ start: Instant, _ end: Instant, _ t: StoryTransaction) {
-      guard end > start else { return }
-      periods.append(Period(kind: kind, start: start, end: end, productId: t.productId, transactionId: t.transactionId))
-    }
-    // Every transaction of a long history is usually dated: then the list is read as it is,
-    // not copied (a copy retains every string of 100,000 transactions).
-    let allDated = transactions.withUnsafeBufferPointer { t in
-      t.indices.allSatisfy { t[$0].last.purchaseDate != nil && t[$0].last.expiresDate != nil }
-    }
-    let dated = allDated ? transactions : transactions.filter { $0.last.purchaseDate != nil && $0.last.expiresDate != nil }
+    // Every transaction of a long history is usually dated: then the fold is read as it is,
+    // not filtered into another.
+    let allDated = transactions.withItems { t in t.indices.allSatisfy { t[$0].purchaseDate != nil && t[$0].expiresDate != nil } }
+    let dated = allDated ? transactions : transactions.filter { $0.purchaseDate != nil && $0.expiresDate != nil }
     periods.reserveCapacity(dated.count + 1)
-    dated.withUnsafeBufferPointer { d in
+    dated.withItems { d in
+      // The transaction's two strings, not the transaction: a copy of it retained all of them.
+      func append(_ kind: Kind, _ start: Instant, _ end: Instant, _ i: Int) {
+        guard end > start else { return }
+        periods.append(Period(kind: kind, start: start, end: end, productId: d[i].productId, transactionId: d[i].transactionId))
+      }
       for i in d.indices {
         // Checked by the filter above; `?? ` keeps the compiler from needing a force unwrap.
-        let start = max(d[i].last.purchaseDate ?? now, periods.last?.end ?? .epoch - Span(ms: 1e15))
-        let nextStart = i + 1 < d.count ? d[i + 1].last.purchaseDate : nil
-        var end = d[i].last.expiresDate ?? start
+        let start = max(d[i].purchaseDate ?? now, periods.last?.end ?? .epoch - Span(ms: 1e15))
+        let nextStart = i + 1 < d.count ? d[i + 1].purchaseDate : nil
+        var end = d[i].expiresDate ?? start
         // An upgrade (or any overlap) ends this period where the next one begins.
         if let n = nextStart, n < end { end = max(start, n) }
-        let kind = kindOf(d[i].last)
-        let revokedAt = d[i].last.revocationDate.map { min(max($0, start), end) }
-        let extendedFrom = d[i].extendedFrom
+        let kind = kindOf(d[i])
+        let revokedAt = d[i].revocationDate.map { min(max($0, start), end) }
+        let extendedFrom = d.extendedFrom(i)
         let paidEnd = min(revokedAt ?? end, extendedFrom.map { max($0, start) } ?? end)
-        append(kind, start, paidEnd, d[i].last)
-        if let from = extendedFrom { append(.extended, max(from, start), revokedAt ?? end, d[i].last) }
-        if let r = revokedAt { append(.revoked, r, end, d[i].last) }
+        append(kind, start, paidEnd, i)
+        if let from = extendedFrom { append(.extended, max(from, start), revokedAt ?? end, i) }
+        if let r = revokedAt { append(.revoked, r, end, i) }
         let gapEnd = nextStart ?? max(now, end)
         if gapEnd > end {
-          gap(from: end, to: gapEnd, last: nextStart == nil, revoked: revokedAt != nil, events: events, renewal: renewal, now: now, after: d[i], into: &periods)
+          gap(from: end, to: gapEnd, last: nextStart == nil, revoked: revokedAt != nil, events: events, renewal: renewal, now: now,
+              productId: d[i].productId, transactionId: d[i].transactionId, into: &periods)
         }
       }
     }
@@ -142,10 +141,10 @@ extension Timeline {
   /// renewal failed there, else a lapse. The notifications say which; for the time after the
   /// last transaction the renewal info says it too (an imported file has no notifications).
   private static func gap(from start: Instant, to end: Instant, last: Bool, revoked: Bool, events: [StoryEvent],
-                          renewal: RenewalInfoPayload?, now: Instant, after t: FoldedTransaction, into periods: inout [Period]) {
+                          renewal: RenewalInfoPayload?, now: Instant, productId: String?, transactionId: String?, into periods: inout [Period]) {
     func add(_ kind: Kind, _ a: Instant, _ b: Instant) {
       guard b > a else { return }
-      periods.append(Period(kind: kind, start: a, end: b, productId: t.last.productId, transactionId: kind == .lapsed ? nil : t.last.transactionId))
+      periods.append(Period(kind: kind, start: a, end: b, productId: productId, transactionId: kind == .lapsed ? nil : transactionId))
     }
     guard !revoked else { add(.lapsed, start, end); return }
     // The failure is signed at the renewal instant, the period's end: a minute's tolerance for
@@ -185,7 +184,7 @@ extension Timeline {
     return a < b ? events[a..<b] : []
   }
 
-  private static func marks(_ transactions: [FoldedTransaction], _ events: [StoryEvent]) -> [Mark] {
+  private static func marks(_ transactions: FoldedHistory, _ events: [StoryEvent]) -> [Mark] {
     var out: [Mark] = []
     for e in events {
       guard let at = e.date else { continue }
@@ -204,21 +203,21 @@ extension Timeline {
     }
     // Neighbours are compared in place: pairs of copies would retain every string of every
     // transaction twice over in a long history.
-    transactions.withUnsafeBufferPointer { t in
+    transactions.withItems { t in
       // A plan change that happened without a notification in the file (an import): the product
       // differs from the one before.
-      for k in t.indices.dropFirst() where t[k - 1].last.productId != t[k].last.productId {
-        let a = t[k - 1].last, b = t[k].last
+      for k in t.indices.dropFirst() where t[k - 1].productId != t[k].productId {
+        let a = t[k - 1], b = t[k]
         if let at = b.purchaseDate, !out.contains(where: { $0.kind == .planChange && abs(($0.at - at).ms) < Span.day.ms }) {
           out.append(Mark(kind: .planChange, at: at, productId: b.productId, text: "\(a.productId ?? "?") → \(b.productId ?? "?")"))
         }
       }
       // Prices that moved for the same product, renewal to renewal.
       for k in t.indices.dropFirst()
-      where t[k - 1].last.productId == t[k].last.productId && t[k - 1].last.offerType == nil && t[k].last.offerType == nil
-        && t[k - 1].last.currency == t[k].last.currency && t[k - 1].last.price != nil && t[k].last.price != nil
-        && t[k - 1].last.price != t[k].last.price {
-        let a = t[k - 1].last, b = t[k].last
+      where t[k - 1].productId == t[k].productId && t[k - 1].offerType == nil && t[k].offerType == nil
+        && t[k - 1].currency == t[k].currency && t[k - 1].price != nil && t[k].price != nil
+        && t[k - 1].price != t[k].price {
+        let a = t[k - 1], b = t[k]
         if let at = b.purchaseDate, !out.contains(where: { $0.kind == .priceChange && abs(($0.at - at).ms) < Span.days(40).ms }) {
           let cur = b.currency ?? ""
           out.append(Mark(kind: .priceChange, at: at, productId: b.productId,
@@ -228,12 +227,4 @@ extension Timeline {
     }
     return out.sorted { $0.at < $1.at }
   }
-}
-
-/// One transaction with its versions folded: the last version written, and where the expiry was
-/// before a renewal-date extension moved it.
-struct FoldedTransaction: Equatable, Sendable {
-  var last: StoryTransaction
-  /// The expiry before the first extension, when the transaction was extended.
-  var extendedFrom: Instant?
 }

@@ -13,7 +13,7 @@ enum TransactionsKeys {
   /// Each transaction's last version, newest first; the latest alone while a long history is
   /// still being read (the view says so).
   static func rows(_ vm: ViewModel) -> [StoryTransaction] {
-    if let story = vm.story { return story.transactions.reversed() }
+    if let story = vm.story { return Array(story.transactions.reversed()) }
     return vm.state.subscriber.latestTransaction.map { [StoryTransaction($0)] } ?? []
   }
 
