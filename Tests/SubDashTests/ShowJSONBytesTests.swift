@@ -33,17 +33,59 @@ import Testing
     }
   }
 
-  /// A long timeline is written in two halves at once; joined, they are the bytes written in one.
-  @Test func theTimelineWrittenInTwoHalvesIsTheTimelineWrittenWhole() throws {
+  /// A long timeline is streamed in chunks by two threads taking turns: what reaches the output,
+  /// in the order it arrives, is the document written in one go; small chunks make many turns.
+  @Test func theTimelineStreamedInChunksIsTheTimelineWrittenWhole() throws {
     let path = DemoStateTests.repoRoot.appendingPathComponent("Examples/refunded.json").path
     let state = try StateFile.load(path: path)
     let story = CustomerStory.derive(CustomerHistory.load(state, statePath: path), state: state, now: try Format.parseDate("2031-01-01T00:00:00.5Z"))
-    #expect(story.timeline.periods.count >= 2)
-    for indent in [0, 2, 6] {
-      var whole: [UInt8] = [], halves: [UInt8] = []
+    #expect(story.timeline.periods.count >= 3)
+    for (indent, chunk) in [(0, 1), (2, 2), (6, 1), (2, 1000)] {
+      var whole: [UInt8] = Array("head".utf8)
       story.writeTimelineJSON(into: &whole, indent: indent)
-      ShowTimelineBytes.write(story, into: &halves, indent: indent, parallelFrom: 2)
-      #expect(String(decoding: halves, as: UTF8.self) == String(decoding: whole, as: UTF8.self), "indent \(indent)")
+      whole += Array("tail".utf8)
+      let output = Output()
+      var head = Array("head".utf8)
+      let failure = ShowTimelineStream.stream(story, head: &head, indent: indent, chunkPeriods: chunk) { output.append($0) }
+      output.append(head + Array("tail".utf8))
+      #expect(failure == nil)
+      #expect(String(decoding: output.bytes, as: UTF8.self) == String(decoding: whole, as: UTF8.self), "indent \(indent), chunks of \(chunk)")
+    }
+  }
+
+  /// A write that fails (a full disk) stops the stream: its error is returned, and nothing is
+  /// written after it, whichever thread's turn came next.
+  @Test func aFailedWriteEndsTheStream() throws {
+    let path = DemoStateTests.repoRoot.appendingPathComponent("Examples/refunded.json").path
+    let state = try StateFile.load(path: path)
+    let story = CustomerStory.derive(CustomerHistory.load(state, statePath: path), state: state, now: try Format.parseDate("2031-01-01T00:00:00.5Z"))
+    let chunks = story.timeline.periods.count
+    #expect(chunks >= 3)
+    for failing in 0...chunks {
+      let output = Output(failingAt: failing)
+      var head = Array("head".utf8)
+      let failure = ShowTimelineStream.stream(story, head: &head, indent: 2, chunkPeriods: 1) { output.append($0) }
+      #expect(failure == ENOSPC, "failing at write \(failing)")
+      #expect(output.calls == failing + 1, "failing at write \(failing): no write after the failed one")
+    }
+  }
+
+  /// What the stream wrote, call by call (calls come one at a time, from either thread).
+  final class Output: @unchecked Sendable {
+    private let lock = NSLock()
+    private var written: [UInt8] = []
+    private var count = 0
+    private let failingAt: Int?
+    init(failingAt: Int? = nil) { self.failingAt = failingAt }
+    var bytes: [UInt8] { lock.withLock { written } }
+    var calls: Int { lock.withLock { count } }
+    func append(_ b: [UInt8]) -> Int32? {
+      lock.withLock {
+        count += 1
+        if count - 1 == failingAt { return ENOSPC }
+        written += b
+        return nil
+      }
     }
   }
 
