@@ -146,11 +146,14 @@ extension ShowRequest {
       // Deliveries to the developer's server (`subdash deliver`): Apple's sendAttempts per notification.
       if let book = state.document.deliveries { o["deliveries"] = book.json }
       // The timeline (a period per transaction, 100,000 for a long history) goes straight from
-      // the story into the bytes, exactly as `JSONWriter` writes `story.timelineJSON`; the
-      // document ends with a newline, so a shell prompt or the next `jq` line starts on its own.
-      let bytes = JSONWriter.write(o, splicing: ["timeline": { out, indent in ShowTimelineBytes.write(story, into: &out, indent: indent) }],
-                                   reservingCapacity: 65_536 + story.timeline.periods.count * 320)
-      if let code = LineOut.stdoutBytes(bytes) {
+      // the story to standard output, in chunks, exactly as `JSONWriter` writes
+      // `story.timelineJSON` (`ShowTimelineStream`); the document ends with a newline, so a
+      // shell prompt or the next `jq` line starts on its own.
+      var failure: Int32?
+      let rest = JSONWriter.write(o, splicing: ["timeline": { out, indent in
+        failure = ShowTimelineStream.stream(story, head: &out, indent: indent) { LineOut.stdoutBytes($0) }
+      }], reservingCapacity: 65_536)
+      if let code = failure ?? LineOut.stdoutBytes(rest) {
         LineOut.stderr("subdash: cannot write the JSON to standard output: \(String(cString: strerror(code)))")
         throw ExitCode(1)
       }
