@@ -26,6 +26,56 @@ enum OrderedParallelMap {
     }
     return results.compactMap { $0 }  // every slot was written
   }
+
+  /// `transform` of each index in `0..<count`, the nils left out, in index order (what
+  /// `(0..<count).compactMap(transform)` gives), on `workers` threads from `minimum` on.
+  ///
+  /// The result is allocated once and filled in place: copying per-thread arrays into one cost
+  /// more than the second core saved (a 100,000-entry history). Each thread initializes its own
+  /// contiguous range, packed to the range's front; the ranges are then slid down over the gaps
+  /// the nils left (a move of the values' bytes, no retain or release) and the packed length
+  /// becomes the array's count, so every element below it is initialized and none above it.
+  static func compactMap<R>(count: Int, minimum: Int, workers: Int = cores, _ transform: @Sendable (Int) -> R?) -> [R] where R: Sendable {
+    let workers = min(workers, count)
+    guard workers > 1, count >= minimum else {
+      var out: [R] = []
+      out.reserveCapacity(count)
+      for k in 0..<count { if let r = transform(k) { out.append(r) } }
+      return out
+    }
+    let run = (count + workers - 1) / workers
+    let filled = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
+    filled.initialize(repeating: 0)
+    defer { filled.deallocate() }
+    return Array(unsafeUninitializedCapacity: count) { buffer, initializedCount in
+      initializedCount = 0
+      // A capacity of at least two always has storage; without it nothing is written.
+      guard let base = buffer.baseAddress else { return }
+      let shared = PackedRanges(base: base, filled: filled)
+      DispatchQueue.concurrentPerform(iterations: workers) { w in
+        // Clamped: with more workers than needed the last ranges are empty.
+        let start = min(count, w * run)
+        var next = start
+        for k in start..<min(count, start + run) {
+          if let r = transform(k) { (shared.base + next).initialize(to: r); next += 1 }
+        }
+        shared.filled[w] = next - start
+      }
+      // concurrentPerform has returned: every range is written and its length published.
+      var end = filled[0]
+      for w in 1..<workers where filled[w] > 0 {
+        // The regions may overlap; moveInitialize copies in the safe direction.
+        if end != w * run { (base + end).moveInitialize(from: base + w * run, count: filled[w]) }
+        end += filled[w]
+      }
+      initializedCount = end
+    }
+  }
+}
+
+private struct PackedRanges<R>: @unchecked Sendable {
+  let base: UnsafeMutablePointer<R>
+  let filled: UnsafeMutableBufferPointer<Int>
 }
 
 private struct ResultSlots<R>: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<R?> }
