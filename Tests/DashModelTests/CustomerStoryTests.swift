@@ -124,6 +124,19 @@ import Testing
     #expect(s.unsummable == ["USD"])
   }
 
+  /// A renewal extended, then a failed renewal recovered in its grace period: the streak runs
+  /// through both, counting each paid transaction once (extended and grace time are not periods
+  /// paid for), and a version written again later is still one transaction.
+  @Test func aStreakCountsEachPaidTransactionOnceThroughExtensionAndGrace() {
+    var extended = Self.tx("2", from: 30, to: 70)
+    extended.expiresDate = Self.day(70)
+    let s = Self.story(
+      [Self.tx("1", from: 0, to: 30), Self.tx("2", from: 30, to: 60), extended, Self.tx("3", from: 80, to: 110), Self.tx("3", from: 80, to: 110)],
+      [Self.event(.didFailToRenew, .gracePeriod, at: Self.day(70))], now: Self.day(100))
+    #expect(s.timeline.periods.map(\.kind) == [.paid, .paid, .extended, .grace, .paid])
+    #expect(s.summary.streak == CustomerSummary.Streak(paidPeriods: 3, since: Self.day(0)))
+  }
+
   @Test func streakEndsAtTheExpiryInstant() {
     let txs = [Self.tx("1", from: 0, to: 30), Self.tx("2", from: 30, to: 60)]
     let end = Self.day(60)

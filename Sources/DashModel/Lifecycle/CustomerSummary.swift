@@ -133,9 +133,10 @@ extension CustomerSummary {
     guard !isBreak(timeline.periods[k].kind) else { return nil }
     return timeline.periods.withUnsafeBufferPointer { periods in
       var i = k
-      // Sized for every period up to `now` (a 100,000-period streak grew the set 17 times),
-      // and an id is looked up once however many of its periods follow each other.
-      var ids = Set<String>(minimumCapacity: k + 1)
+      // A transaction's periods follow each other in a derived timeline (its paid, extended,
+      // revoked, grace… periods are appended together, and the fold has one transaction per
+      // id), so an id is counted when it differs from the one just counted; a set of every id
+      // (100,000 hashed strings in a long streak) told nothing more.
       var previousId: String? = nil
       var count = 0
       // A partial history's unknown stretch ends the count: the streak is at least this long.
@@ -143,7 +144,7 @@ extension CustomerSummary {
         let kind = periods[i].kind
         if kind == .paid || kind == .introductory || kind == .offer {
           if let id = periods[i].transactionId {
-            if id != previousId, ids.insert(id).inserted { count += 1 }
+            if id != previousId { count += 1 }
             previousId = id
           } else {
             count += 1
