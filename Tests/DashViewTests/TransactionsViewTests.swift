@@ -109,4 +109,52 @@ import Testing
     let frame = render(ascii, a, width: 80, height: 24)
     #expect(frame.textDump.unicodeScalars.allSatisfy { $0.isASCII })
   }
+
+  /// A long history (the view shows a screenful of 2,000): the first screen lists the newest,
+  /// `G` the oldest at the bottom, and the rows on screen line up whichever part is shown (only
+  /// those rows are formatted and measured, so a key does not format the whole history).
+  @Test func aLongHistoryShowsTheScreenfulAtTheCursorAligned() {
+    var vm = Self.viewModel()
+    var history = CustomerHistory()
+    let start = Instant(ms: 1_704_067_200_000)  // 2024-01-01T00:00:00Z
+    for k in 0..<2_000 {
+      var t = TransactionPayload()
+      t.transactionId = String(10_000 + k)
+      t.productId = vm.state.subscriber.latestTransaction?.productId
+      t.purchaseDate = start + .days(Double(k))
+      t.expiresDate = start + .days(Double(k + 1))
+      // Prices of different widths far apart in the history: columns fit the rows shown.
+      t.price = k < 1_000 ? 990 : 129_990
+      t.currency = "USD"
+      history.add(t)
+    }
+    vm.story = CustomerStory.derive(history, state: vm.state, now: start + .days(2_001))
+    let rows = TransactionsKeys.rows(vm)
+    #expect(rows.count == 2_001)  // and the state's latest transaction, by its purchase date
+    #expect(rows.first?.transactionId == "11999")
+    #expect(rows.last?.transactionId == "10000")
+
+    let (first, _) = Self.press([.char("t")], vm, width: 100, height: 16)
+    let top = render(vm, first, width: 100, height: 16).textDump
+    #expect(top.contains("Transactions: 1 of 2001"))
+    #expect(top.contains("11999") && !top.contains("10000"))
+    let (last, _) = Self.press([.char("t"), .char("G")], vm, width: 100, height: 16)
+    let bottom = render(vm, last, width: 100, height: 16).textDump
+    #expect(bottom.contains("Transactions: 2001 of 2001"))
+    #expect(bottom.contains("10000") && !bottom.contains("11999"))
+    // The cursor's row is the transaction the title counts.
+    let pointed = { (screen: String) in screen.split(separator: "\n").first { $0.contains("› ") }.map(String.init) ?? "" }
+    #expect(pointed(top).contains("11999"))
+    #expect(pointed(bottom).contains("10000"))
+    let (middle, _) = Self.press([.char("t"), .char("G")] + Array(repeating: .char("k"), count: 15), vm, width: 100, height: 16)
+    #expect(pointed(render(vm, middle, width: 100, height: 16).textDump).contains(rows[1_985].transactionId ?? "?"))
+    // On each screen, the period column starts at the same place on every row.
+    for screen in [top, bottom] {
+      let columns = Set(screen.split(separator: "\n").compactMap { line in
+        line.contains("→") ? line.distance(from: line.startIndex, to: line.firstIndex(of: "→") ?? line.startIndex) : nil
+      })
+      #expect(columns.count == 1, "\(screen)")
+    }
+  }
 }
+

@@ -10,7 +10,13 @@ enum TransactionsOverlay {
     let r = Rect(x: 1, y: 1, width: max(2, c.frame.width - 2), height: max(2, c.frame.height - 2))
     let inner = max(1, r.width - 4)
     let selection = TransactionsKeys.clamp(ui.transactions.selection, rows.count)
-    let entries = rows.map { cells($0, vm) }
+    // Only the rows that can be on screen are formatted and measured: a long history has 100,000,
+    // and formatting them all made every key in this view take half a second. The columns fit
+    // the rows shown (with one line per row, the most that fit), so they line up on screen.
+    let finished = finishedDates(vm)
+    let mostRows = max(1, r.height - 3)
+    let window = self.window(selection: selection, visible: mostRows, count: rows.count)
+    let entries = window.map { cells(rows[$0], vm, finished: finished) }
     // One line each when every row fits the width, else two (so columns stay aligned).
     let widths = ColumnWidths(entries)
     let oneLine = widths.oneLine + 2 <= inner
@@ -25,11 +31,12 @@ enum TransactionsOverlay {
     let visible = max(1, (r.height - 3) / perRow)
     c.frame.extents.overlayLines = rows.count
     c.frame.extents.overlayRows = visible
-    let top = selection >= visible ? selection - visible + 1 : 0
+    // Inside `window` (as many or fewer rows, ending at the cursor or starting at the top).
+    let shown = self.window(selection: selection, visible: visible, count: rows.count)
     var y = r.y + 2
-    for k in top..<min(rows.count, top + visible) {
+    for k in shown where window.contains(k) {
       let chosen = k == selection
-      for (n, line) in lines(entries[k], widths: widths, oneLine: oneLine).enumerated() {
+      for (n, line) in lines(entries[k - window.lowerBound], widths: widths, oneLine: oneLine).enumerated() {
         // The pointer marks the chosen row without colour; its second line is the same row.
         let marker = chosen && n == 0 ? c.glyphs.pointer + " " : "  "
         let drawn = Line([Run(marker)] + line.spans).styled { if chosen { $0.reverse = true } }
@@ -48,7 +55,14 @@ enum TransactionsOverlay {
     var finished: String?
   }
 
-  static func cells(_ t: StoryTransaction, _ vm: ViewModel) -> Cells {
+  /// The rows on screen for `visible` rows with the cursor at `selection`: from the top while
+  /// the cursor is on the first screen, then ending at the cursor.
+  static func window(selection: Int, visible: Int, count: Int) -> Range<Int> {
+    let top = selection >= visible ? selection - visible + 1 : 0
+    return top..<min(count, top + visible)
+  }
+
+  static func cells(_ t: StoryTransaction, _ vm: ViewModel, finished: [String: Instant]? = nil) -> Cells {
     let seconds = vm.clockShowsSeconds
     func date(_ i: Instant?) -> String { i.map { Format.dateShort($0, seconds: seconds, year: true) } ?? "?" }
     let product = t.productId.map { vm.state.catalog.product($0)?.displayName ?? $0 } ?? "(no productId)"
@@ -58,7 +72,7 @@ enum TransactionsOverlay {
       id: Sanitizer.clean(t.transactionId ?? "(no transactionId)"), product: Sanitizer.clean(product),
       reason: t.transactionReason.map { $0.description } ?? "", price: Sanitizer.clean(price), offer: offer(t),
       period: "\(date(t.purchaseDate)) → \(date(t.expiresDate))", revocation: revocation(t, date: date),
-      finished: finishedDates(vm)[t.transactionId ?? ""].map { "finished \(date($0))" })
+      finished: (finished ?? finishedDates(vm))[t.transactionId ?? ""].map { "finished \(date($0))" })
   }
 
   /// When the developer's server finished each transaction (`serve` records Finish Transaction).

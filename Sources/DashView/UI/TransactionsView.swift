@@ -11,10 +11,11 @@ public struct TransactionsCursor: Equatable, Sendable {
 /// `%` prorated), previewed and confirmed like every action, and `y` to copy it.
 enum TransactionsKeys {
   /// Each transaction's last version, newest first; the latest alone while a long history is
-  /// still being read (the view says so).
-  static func rows(_ vm: ViewModel) -> [StoryTransaction] {
-    if let story = vm.story { return Array(story.transactions.reversed()) }
-    return vm.state.subscriber.latestTransaction.map { [StoryTransaction($0)] } ?? []
+  /// still being read (the view says so). Read through the story, not copied: every key and
+  /// every frame asks for them, and a long history has 100,000.
+  static func rows(_ vm: ViewModel) -> TransactionRows {
+    if let story = vm.story { return TransactionRows(story.transactions) }
+    return TransactionRows(latest: vm.state.subscriber.latestTransaction.map(StoryTransaction.init))
   }
 
   static func open(_ state: inout UIState, _ vm: ViewModel) {
@@ -64,9 +65,33 @@ enum TransactionsKeys {
     return nil
   }
 
-  static func selected(_ list: [StoryTransaction], _ state: UIState) -> StoryTransaction? {
+  static func selected(_ list: TransactionRows, _ state: UIState) -> StoryTransaction? {
     list.indices.contains(state.transactions.selection) ? list[state.transactions.selection] : nil
   }
 
   static func clamp(_ i: Int, _ count: Int) -> Int { min(max(0, i), max(0, count - 1)) }
+}
+
+/// The transactions view's rows, newest first: the story's transactions read backwards, or the
+/// latest transaction alone.
+struct TransactionRows: RandomAccessCollection {
+  private let story: StoryTransactions?
+  private let latest: [StoryTransaction]
+
+  init(_ story: StoryTransactions) {
+    self.story = story
+    latest = []
+  }
+
+  init(latest: StoryTransaction?) {
+    story = nil
+    self.latest = latest.map { [$0] } ?? []
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { story?.count ?? latest.count }
+  subscript(k: Int) -> StoryTransaction {
+    guard let story else { return latest[k] }
+    return story[story.count - 1 - k]
+  }
 }
