@@ -55,4 +55,42 @@ import Testing
     #expect(session.state.subscriber.transactions.isEmpty)
     #expect(session.state.historySummary == full.historySummary)
   }
+
+  /// A file on a simulated clock is viewed at its own instant whatever the wall clock says: its
+  /// story (100,000 transactions take 50 ms to derive) is derived once and reused key after key.
+  /// On the wall clock each instant has its own story; a changed file gets a new one.
+  @Test func theStoryIsDerivedOncePerVersionAndInstant() throws {
+    let simulated = try copyOfExample("active") { root in
+      var sim = root["simulation"]?.objectValue ?? JSONObject()
+      sim["now"] = .int(Int64(1_790_000_000_000))
+      root["simulation"] = .object(sim)
+    }
+    let session = try DashboardSession(path: simulated, displayName: "state.json", options: DisplayOptions(), nowOverride: nil, retryAccess: nil)
+    let first = session.model(wall: Instant(ms: 1_800_000_000_000))
+    let second = session.model(wall: Instant(ms: 1_800_000_000_500))
+    #expect(first.story != nil)
+    #expect(second.story == first.story)
+    #expect(session.storyDerivations == 1)
+    // The file changes (another writer): its story is derived again.
+    var root = try #require(try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: simulated)))).objectValue)
+    var sim = root["simulation"]?.objectValue ?? JSONObject()
+    sim["now"] = .int(Int64(1_790_000_060_000))
+    root["simulation"] = .object(sim)
+    try Data(JSONWriter.write(.object(root))).write(to: URL(fileURLWithPath: simulated))
+    if case .fileFailed(let error) = session.reload(wall: Instant(ms: 1_800_000_001_000)) { Issue.record("reload failed: \(error)") }
+    _ = session.model(wall: Instant(ms: 1_800_000_002_000))
+    #expect(session.storyDerivations == 2)
+
+    let live = try copyOfExample("active") { root in
+      var sim = root["simulation"]?.objectValue ?? JSONObject()
+      sim["now"] = nil
+      root["simulation"] = .object(sim)
+    }
+    let liveSession = try DashboardSession(path: live, displayName: "state.json", options: DisplayOptions(), nowOverride: nil, retryAccess: nil)
+    let a = liveSession.model(wall: Instant(ms: 1_800_000_000_000))
+    let b = liveSession.model(wall: Instant(ms: 1_800_000_000_500))
+    #expect(liveSession.storyDerivations == 2)
+    #expect(a.story?.timeline.now != b.story?.timeline.now)
+  }
 }
+
