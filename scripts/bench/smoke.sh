@@ -53,6 +53,7 @@ step memory bash scripts/bench/memory.sh 50
 step redraw-bytes bash scripts/bench/redraw-bytes.sh
 step show-vs-jq bash scripts/bench/show-vs-jq.sh Examples/grace-period.json 3
 step show-json-vs-orjson python3 scripts/bench/show_json_vs_orjson.py 1 "$d/history-20.json" "$SUBDASH_BIN"
+step transactions-view-keys python3 scripts/bench/transactions_view_keys.py "$SUBDASH_BIN" "$d/history-20.json" 2
 
 # all.sh runs the scripts above in a release build (minutes): here only that each one it names exists.
 for name in $(sed -n 's/^for name in \(.*\); do$/\1/p' scripts/bench/all.sh); do
@@ -61,7 +62,7 @@ done
 # Every file here is run above or by a script above (listen_load.py kill/db modes run in .ci/run);
 # a new one must be added to this list and run.
 covered=(all.sh apple_receiver.py history-paging.sh idle-cost.sh lib.sh list_first_screen.py listen_load.py listen_series.py live-latency.sh
-  live_latency.py make_fixture.py make_history.py memory.sh redraw-bytes.sh show-vs-jq.sh show_json_vs_orjson.py smoke.sh)
+  live_latency.py make_fixture.py make_history.py memory.sh redraw-bytes.sh show-vs-jq.sh show_json_vs_orjson.py smoke.sh transactions_view_keys.py)
 for f in scripts/bench/*; do
   printf '%s\n' "${covered[@]}" | grep -qxF -- "${f##*/}" \
     || { echo "bench-smoke: $f is not run by the smoke run; add it to scripts/bench/smoke.sh"; failed+=("${f##*/}"); }
