@@ -137,6 +137,31 @@ import Testing
     #expect(s.summary.streak == CustomerSummary.Streak(paidPeriods: 3, since: Self.day(0)))
   }
 
+  /// A viewer prepares a history once and derives it at each instant its clock shows: the time
+  /// after the last transaction (here a failed renewal, in grace then billing retry, as the
+  /// renewal info says) follows `now` to the millisecond, as a story derived from scratch does.
+  @Test func aPreparedHistoryFollowsNowAfterTheLastTransaction() {
+    var h = CustomerHistory()
+    for t in [Self.tx("1", from: 0, to: 30), Self.tx("2", from: 30, to: 60)] { h.add(t) }
+    h.add(Self.event(.didFailToRenew, .gracePeriod, at: Self.day(60)))
+    var state = Self.state(latest: Self.tx("2", from: 30, to: 60), retry: true)
+    state.subscriber.renewalInfo?.gracePeriodExpiresDate = Self.day(66)
+    let prepared = CustomerStory.prepare(h, state: state)
+    /// Milliseconds from t0.
+    func ms(_ at: Instant) -> Int { Int((at - Self.t0).ms) }
+    func tail(_ now: Instant) -> [String] {
+      let story = CustomerStory.derive(prepared, state: state, now: now, extensionWindow: .days(365))
+      #expect(story == CustomerStory.derive(h, state: state, now: now, extensionWindow: .days(365)))
+      return story.timeline.periods.dropFirst().map { "\($0.kind.rawValue) \(ms($0.start))-\(ms($0.end))" }
+    }
+    let paid = "paid \(ms(Self.day(30)))-\(ms(Self.day(60)))"
+    #expect(tail(Self.day(60) - .millisecond) == [paid])
+    #expect(tail(Self.day(60)) == [paid])
+    #expect(tail(Self.day(60) + .millisecond) == [paid, "grace \(ms(Self.day(60)))-\(ms(Self.day(60)) + 1)"])
+    #expect(tail(Self.day(70)) == [paid, "grace \(ms(Self.day(60)))-\(ms(Self.day(66)))", "billingRetry \(ms(Self.day(66)))-\(ms(Self.day(70)))"])
+    #expect(CustomerStory.derive(prepared, state: state, now: Self.day(70), extensionWindow: .days(365)).summary.streak == nil)
+  }
+
   @Test func streakEndsAtTheExpiryInstant() {
     let txs = [Self.tx("1", from: 0, to: 30), Self.tx("2", from: 30, to: 60)]
     let end = Self.day(60)

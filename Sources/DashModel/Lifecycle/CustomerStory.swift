@@ -9,18 +9,32 @@ public struct CustomerStory: Equatable, Sendable {
   /// Each transaction's last version, by purchase date, for the details of a chosen period.
   public var transactions: StoryTransactions
 
-  /// The history folded and sorted for `state`: the part of the derivation that does not
-  /// depend on `now`, so a viewer whose clock ticks derives it once per file version.
+  /// The history folded and sorted for `state`, and everything derived from it that does not
+  /// depend on `now` (the timeline up to the last transaction's end, the sums and counts), so a
+  /// viewer whose clock ticks derives it once per file version and adds only what `now` changes.
   public struct Prepared: Equatable, Sendable {
     var folded: FoldedHistory
     var events: [StoryEvent]
     var incompleteReason: String?
+    var groundwork: Timeline.Groundwork
+    var totals: CustomerSummary.Totals
+    /// Renewal-date extensions (the simulator's record, else the notifications), for the window.
+    var extensionDates: [Instant]
   }
 
   public static func prepare(_ history: CustomerHistory, state: SubscriptionState) -> Prepared {
     let latest = state.subscriber.latestTransaction.map(StoryTransaction.init)
-    return Prepared(folded: FoldedHistory(folding: history.transactions, then: latest), events: datedInOrder(history.events),
-                    incompleteReason: incompleteReason(history, state: state))
+    let folded = FoldedHistory(folding: history.transactions, then: latest)
+    let events = datedInOrder(history.events)
+    let settings = try? SimulationSettings(of: state)
+    var extensionDates = settings?.renewalExtensions.map(\.date) ?? []
+    if extensionDates.isEmpty {
+      extensionDates = events.filter { $0.type == .renewalExtended }.compactMap(\.date)
+    }
+    return Prepared(folded: folded, events: events, incompleteReason: incompleteReason(history, state: state),
+                    groundwork: Timeline.groundwork(folded, events: events, renewal: state.subscriber.renewalInfo),
+                    totals: CustomerSummary.totals(folded, events: events, originalPurchase: state.subscriber.latestTransaction?.originalPurchaseDate),
+                    extensionDates: extensionDates)
   }
 
   /// The dated events, by date, ties in the order written. A history is almost always written in
@@ -50,23 +64,17 @@ public struct CustomerStory: Equatable, Sendable {
     derive(prepare(history, state: state), state: state, now: now, extensionWindow: extensionWindow)
   }
 
+  /// The story at `now`, from the history prepared for `state` (the same state).
   public static func derive(_ prepared: Prepared, state: SubscriptionState, now: Instant, extensionWindow: Span? = nil) -> CustomerStory {
     let extensionWindow = extensionWindow ?? Self.extensionWindow(state)
-    var timeline = Timeline.derive(prepared.folded, events: prepared.events, renewal: state.subscriber.renewalInfo, now: now)
+    var timeline = Timeline.derive(prepared.groundwork, events: prepared.events, renewal: state.subscriber.renewalInfo, now: now)
     // A partial history says where it is partial: from the first purchase to the first period known.
     if prepared.incompleteReason != nil, let original = state.subscriber.latestTransaction?.originalPurchaseDate,
        let first = timeline.periods.first?.start, original < first {
       timeline.periods.insert(Timeline.Period(kind: .unknown, start: original, end: first), at: 0)
     }
-    let settings = try? SimulationSettings(of: state)
-    var extensionDates = settings?.renewalExtensions.map(\.date) ?? []
-    if extensionDates.isEmpty {
-      extensionDates = prepared.events.filter { $0.type == .renewalExtended }.compactMap(\.date)
-    }
-    let summary = CustomerSummary.derive(
-      prepared.folded, events: prepared.events, timeline: timeline, originalPurchase: state.subscriber.latestTransaction?.originalPurchaseDate,
-      extensionDates: extensionDates, extensionWindow: extensionWindow,
-      incompleteReason: prepared.incompleteReason, now: now)
+    let summary = CustomerSummary.derive(prepared.totals, timeline: timeline, extensionDates: prepared.extensionDates,
+                                         extensionWindow: extensionWindow, incompleteReason: prepared.incompleteReason, now: now)
     return CustomerStory(summary: summary, timeline: timeline, events: prepared.events, transactions: StoryTransactions(prepared.folded))
   }
 

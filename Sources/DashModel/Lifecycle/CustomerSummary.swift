@@ -52,9 +52,29 @@ public struct CustomerSummary: Equatable, Sendable {
 }
 
 extension CustomerSummary {
-  static func derive(_ transactions: FoldedHistory, events: [StoryEvent], timeline: Timeline,
-                     originalPurchase: Instant?, extensionDates: [Instant], extensionWindow: Span,
+  /// The figures that do not depend on `now`: since when, the sums, the offers and the refunds.
+  /// Derived once per file version (`CustomerStory.Prepared`), not at every instant a viewer asks.
+  struct Totals: Equatable, Sendable {
+    var first: Instant?
+    var paid: Int
+    var spent: [Amount], refunded: [Amount], net: [Amount], unsummable: [String]
+    var offers: Offers
+    var refunds: Refunds
+  }
+
+  /// The summary at `now`: the totals, the extensions in the window that ends at `now`, and the
+  /// streak `now` falls in.
+  static func derive(_ t: Totals, timeline: Timeline, extensionDates: [Instant], extensionWindow: Span,
                      incompleteReason: String?, now: Instant) -> CustomerSummary {
+    let windowStart = now - extensionWindow
+    return CustomerSummary(
+      complete: incompleteReason == nil, incompleteReason: incompleteReason, customerSince: t.first, paidPeriods: t.paid,
+      spent: t.spent, refunded: t.refunded, net: t.net, unsummable: t.unsummable, offers: t.offers,
+      extensionsInWindow: extensionDates.filter { $0 > windowStart && $0 <= now }.count,
+      refunds: t.refunds, streak: streak(timeline, now: now))
+  }
+
+  static func totals(_ transactions: FoldedHistory, events: [StoryEvent], originalPurchase: Instant?) -> Totals {
     var spent: [String: Int64] = [:], refunded: [String: Int64] = [:]
     var bad = Set<String>()
     var paid = 0
@@ -100,13 +120,8 @@ extension CustomerSummary {
     func amounts(_ m: [String: Int64]) -> [Amount] {
       m.filter { !bad.contains($0.key) }.map { Amount(currency: $0.key, milliunits: $0.value) }.sorted { $0.currency < $1.currency }
     }
-    let windowStart = now - extensionWindow
-    return CustomerSummary(
-      complete: incompleteReason == nil, incompleteReason: incompleteReason, customerSince: first, paidPeriods: paid,
-      spent: amounts(spent), refunded: amounts(refunded.filter { spent[$0.key] != nil }), net: amounts(net),
-      unsummable: bad.sorted(), offers: offers,
-      extensionsInWindow: extensionDates.filter { $0 > windowStart && $0 <= now }.count,
-      refunds: refunds, streak: streak(timeline, now: now))
+    return Totals(first: first, paid: paid, spent: amounts(spent), refunded: amounts(refunded.filter { spent[$0.key] != nil }),
+                  net: amounts(net), unsummable: bad.sorted(), offers: offers, refunds: refunds)
   }
 
   private static func add(_ v: Int64, to m: inout [String: Int64], _ c: String, _ bad: inout Set<String>) {

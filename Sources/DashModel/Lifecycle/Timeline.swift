@@ -85,14 +85,44 @@ public struct Timeline: Equatable, Sendable {
 }
 
 extension Timeline {
+  /// What a timeline is before `now` is known: every period up to the end of the last dated
+  /// transaction's own periods, the marks, and that transaction, for the time after it. Only
+  /// that time depends on `now`, so a viewer whose clock ticks derives this once per file
+  /// version (`CustomerStory.Prepared`) and adds the time after it at each instant: deriving the
+  /// whole timeline of 100,000 transactions again was most of each keypress.
+  struct Groundwork: Equatable, Sendable {
+    var periods: [Period]
+    var marks: [Mark]
+    /// The last dated transaction: where its periods end, whether it was revoked, its ids.
+    var last: Last?
+    struct Last: Equatable, Sendable {
+      var end: Instant
+      var revoked: Bool
+      var productId: String?
+      var transactionId: String?
+    }
+  }
+
+  /// The timeline at `now`: the groundwork, then the time from the last transaction's end to
+  /// `now` (grace, billing retry or a lapse, as the notifications and the renewal info say).
+  static func derive(_ g: Groundwork, events: [StoryEvent], renewal: RenewalInfoPayload?, now: Instant) -> Timeline {
+    var periods = g.periods
+    if let last = g.last, now > last.end {
+      gap(from: last.end, to: now, last: true, revoked: last.revoked, events: events, renewal: renewal,
+          productId: last.productId, transactionId: last.transactionId, into: &periods)
+    }
+    return Timeline(periods: periods, marks: g.marks, now: now)
+  }
+
   /// - Parameters:
   ///   - transactions: the history's transactions with each id's versions folded into one
-  ///     (`CustomerStory.folded`), by purchase date.
+  ///     (`FoldedHistory`), by purchase date.
   ///   - events: notifications sorted by date.
   ///   - renewal: the current renewal info, for the state after the last transaction (a file
   ///     imported from the Server API has no notifications to tell grace from a lapse).
-  static func derive(_ transactions: FoldedHistory, events: [StoryEvent], renewal: RenewalInfoPayload?, now: Instant) -> Timeline {
+  static func groundwork(_ transactions: FoldedHistory, events: [StoryEvent], renewal: RenewalInfoPayload?) -> Groundwork {
     var periods: [Period] = []
+    var last: Groundwork.Last?
     // Every transaction of a long history is usually dated: then the fold is read as it is,
     // not filtered into another.
     let allDated = transactions.withItems { t in t.indices.allSatisfy { t[$0].purchaseDate != nil && t[$0].expiresDate != nil } }
@@ -105,8 +135,9 @@ extension Timeline {
         periods.append(Period(kind: kind, start: start, end: end, productId: d[i].productId, transactionId: d[i].transactionId))
       }
       for i in d.indices {
-        // Checked by the filter above; `?? ` keeps the compiler from needing a force unwrap.
-        let start = max(d[i].purchaseDate ?? now, periods.last?.end ?? .epoch - Span(ms: 1e15))
+        // Checked by the filter above; `??` keeps the compiler from needing a force unwrap.
+        let purchase = d[i].purchaseDate ?? .epoch
+        let start = max(purchase, periods.last?.end ?? .epoch - Span(ms: 1e15))
         let nextStart = i + 1 < d.count ? d[i + 1].purchaseDate : nil
         var end = d[i].expiresDate ?? start
         // An upgrade (or any overlap) ends this period where the next one begins.
@@ -118,14 +149,18 @@ extension Timeline {
         append(kind, start, paidEnd, i)
         if let from = extendedFrom { append(.extended, max(from, start), revokedAt ?? end, i) }
         if let r = revokedAt { append(.revoked, r, end, i) }
-        let gapEnd = nextStart ?? max(now, end)
-        if gapEnd > end {
-          gap(from: end, to: gapEnd, last: nextStart == nil, revoked: revokedAt != nil, events: events, renewal: renewal, now: now,
+        guard let next = nextStart else {
+          // The time after the last one runs to `now`: added by `derive(_:events:renewal:now:)`.
+          last = Groundwork.Last(end: end, revoked: revokedAt != nil, productId: d[i].productId, transactionId: d[i].transactionId)
+          continue
+        }
+        if next > end {
+          gap(from: end, to: next, last: false, revoked: revokedAt != nil, events: events, renewal: renewal,
               productId: d[i].productId, transactionId: d[i].transactionId, into: &periods)
         }
       }
     }
-    return Timeline(periods: periods, marks: marks(dated, events), now: now)
+    return Groundwork(periods: periods, marks: marks(dated, events), last: last)
   }
 
   static func kindOf(_ t: StoryTransaction) -> Kind {
@@ -141,7 +176,7 @@ extension Timeline {
   /// renewal failed there, else a lapse. The notifications say which; for the time after the
   /// last transaction the renewal info says it too (an imported file has no notifications).
   private static func gap(from start: Instant, to end: Instant, last: Bool, revoked: Bool, events: [StoryEvent],
-                          renewal: RenewalInfoPayload?, now: Instant, productId: String?, transactionId: String?, into periods: inout [Period]) {
+                          renewal: RenewalInfoPayload?, productId: String?, transactionId: String?, into periods: inout [Period]) {
     func add(_ kind: Kind, _ a: Instant, _ b: Instant) {
       guard b > a else { return }
       periods.append(Period(kind: kind, start: a, end: b, productId: productId, transactionId: kind == .lapsed ? nil : transactionId))
