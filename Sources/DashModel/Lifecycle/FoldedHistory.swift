@@ -16,7 +16,6 @@ struct FoldedHistory: Equatable, Sendable {
   private let extendedFrom: [Int: Instant]
 
   var count: Int { order.count }
-  var isEmpty: Bool { order.isEmpty }
 
   /// Reads the folded transactions in place (`items[k].field` copies no transaction).
   func withItems<R>(_ body: (Items) -> R) -> R {

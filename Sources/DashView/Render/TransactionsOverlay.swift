@@ -62,7 +62,8 @@ enum TransactionsOverlay {
     return top..<min(count, top + visible)
   }
 
-  static func cells(_ t: StoryTransaction, _ vm: ViewModel, finished: [String: Instant]? = nil) -> Cells {
+  /// `finished`: `finishedDates(vm)`, read once per frame by the caller.
+  static func cells(_ t: StoryTransaction, _ vm: ViewModel, finished: [String: Instant]) -> Cells {
     let seconds = vm.clockShowsSeconds
     func date(_ i: Instant?) -> String { i.map { Format.dateShort($0, seconds: seconds, year: true) } ?? "?" }
     let product = t.productId.map { vm.state.catalog.product($0)?.displayName ?? $0 } ?? "(no productId)"
@@ -72,7 +73,7 @@ enum TransactionsOverlay {
       id: Sanitizer.clean(t.transactionId ?? "(no transactionId)"), product: Sanitizer.clean(product),
       reason: t.transactionReason.map { $0.description } ?? "", price: Sanitizer.clean(price), offer: offer(t),
       period: "\(date(t.purchaseDate)) → \(date(t.expiresDate))", revocation: revocation(t, date: date),
-      finished: (finished ?? finishedDates(vm))[t.transactionId ?? ""].map { "finished \(date($0))" })
+      finished: finished[t.transactionId ?? ""].map { "finished \(date($0))" })
   }
 
   /// When the developer's server finished each transaction (`serve` records Finish Transaction).
