@@ -5,6 +5,9 @@
 //   0x03  a scenario script         the scenario parser never crashes
 //   0x04  JSON                      parsed in pieces on other threads (ArrayPieces), the outcome
 //                                   is the single thread's: the same value or the same error
+//   0x05  JSON                      parsed with a projection (JSONProjection, as `show` reads a
+//                                   history), alone and in pieces: the error without it, or the
+//                                   same value with the projected array's elements cut down
 //   else  a state file              see below
 //
 // A state file (its `catalogFile`, if any, resolves to the small catalog below) must never crash
@@ -21,6 +24,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   case 0x02: fuzzTimeText(Array(bytes.dropFirst()))
   case 0x03: fuzzScenario(Array(bytes.dropFirst()))
   case 0x04: fuzzPieces(Array(bytes.dropFirst()))
+  case 0x05: fuzzProjection(Array(bytes.dropFirst()))
   default: fuzzStateFile(bytes)
   }
   return 0
@@ -60,6 +64,41 @@ private func fuzzPieces(_ bytes: [UInt8]) {
     let alone = outcome(b, piecesFrom: Int.max, cores: 1)
     for cores in [2, 5] where outcome(b, piecesFrom: 0, cores: cores) != alone {
       fatalError("parsed in pieces (\(cores) cores), the outcome differs from one thread's")
+    }
+  }
+}
+
+private func fuzzProjection(_ bytes: [UInt8]) {
+  let projection = JSONProjection(arrayPath: ["s", "t"], keep: ["a", "b"], signature: ["a"])
+  func outcome(_ b: UnsafeBufferPointer<UInt8>, _ p: JSONProjection?, piecesFrom: Int, cores: Int) -> Result<JSON, JSONSyntaxError> {
+    do throws(JSONSyntaxError) {
+      return .success(try JSONParser.parse(b, maxDepth: 16, piecesFrom: piecesFrom, cores: cores, projection: p).json)
+    } catch {
+      return .failure(error)
+    }
+  }
+  /// `cut` is `full` but for each object element of the projected array, which is either whole
+  /// (it had a key that is escaped or not ASCII) or has exactly its kept members.
+  func cutDown(_ full: JSON, _ cut: JSON, _ path: ArraySlice<String>) -> Bool {
+    guard let key = path.first else {
+      guard case .array(let f) = full, case .array(let c) = cut, f.count == c.count else { return full == cut }
+      return zip(f, c).allSatisfy { f, c in
+        guard c != f else { return true }
+        guard case .object(let o) = f else { return false }
+        return c == .object(JSONObject(o.entries.filter { projection.keep.contains($0.key) }.map { ($0.key, $0.value) }))
+      }
+    }
+    guard case .object(let f) = full, case .object(let c) = cut, f.keys == c.keys else { return full == cut }
+    return f.entries.allSatisfy { k, v in k == key ? cutDown(v, c[k] ?? .null, path.dropFirst()) : c[k] == v }
+  }
+  bytes.withUnsafeBufferPointer { b in
+    let full = outcome(b, nil, piecesFrom: Int.max, cores: 1)
+    for (piecesFrom, cores) in [(Int.max, 1), (0, 2), (0, 5)] {
+      switch (full, outcome(b, projection, piecesFrom: piecesFrom, cores: cores)) {
+      case (.failure(let a), .failure(let c)) where a == c: continue
+      case (.success(let a), .success(let c)) where cutDown(a, c, projection.arrayPath[...]): continue
+      default: fatalError("parsed with a projection (\(cores) cores), the outcome is not the full one's cut down")
+      }
     }
   }
 }

@@ -116,8 +116,8 @@ import Testing
   }
 }
 
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix {
+/// A small deterministic generator (SplitMix64), for damage a failure can replay.
+struct SplitMix {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {

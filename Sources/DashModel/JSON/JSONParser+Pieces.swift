@@ -16,6 +16,10 @@ import Dispatch
 /// piece parsed without an error and within the depth limit counted from that array. Otherwise it
 /// parses those bytes itself, so a damaged file gets the same error, at the same line and column,
 /// as it would with one thread.
+///
+/// With a projection (`JSONProjection`), a piece whose first element has the projection's
+/// signature keys guesses it is inside the projected array and keeps only the kept members of
+/// its object elements. The parser takes such a piece only inside the projected array.
 final class ArrayPieces: @unchecked Sendable {
   /// Smaller documents are parsed by one thread: starting others costs more than it saves.
   static let parallelFrom = 8 << 20
@@ -29,6 +33,8 @@ final class ArrayPieces: @unchecked Sendable {
     var end: Int
     var closesArray: Bool
     var deepest: Int
+    /// Whether its object elements were projected (see the type's comment).
+    var projected = false
   }
 
   private final class Slot: @unchecked Sendable {
@@ -53,7 +59,8 @@ final class ArrayPieces: @unchecked Sendable {
 
   /// Starts the pieces of `bytes`, or returns nil when one thread should parse it all. The caller
   /// must call `waitForAll` before `bytes` is released.
-  static func start(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, from minimum: Int = parallelFrom, cores: Int = OrderedParallelMap.cores) -> ArrayPieces? {
+  static func start(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, from minimum: Int = parallelFrom, cores: Int = OrderedParallelMap.cores,
+                    projection: JSONProjection? = nil) -> ArrayPieces? {
     guard cores > 1, bytes.count >= minimum, bytes.count >= 2 else { return nil }
     let count = min(16, cores * 2)
     var starts: [Int] = []
@@ -67,7 +74,7 @@ final class ArrayPieces: @unchecked Sendable {
     let shared = Bytes(buffer: bytes)
     for slot in slots {
       DispatchQueue.global().async(group: pieces.group) {
-        slot.piece = JSONParser.parsePiece(shared.buffer, from: slot.start, stopAt: slot.stopAt, maxDepth: maxDepth)
+        slot.piece = JSONParser.parsePiece(shared.buffer, from: slot.start, stopAt: slot.stopAt, maxDepth: maxDepth, projection: projection)
         slot.done.signal()
       }
     }
@@ -78,15 +85,16 @@ final class ArrayPieces: @unchecked Sendable {
   var nextStart: Int { next < slots.count ? slots[next].start : Int.max }
 
   /// The piece that starts at `offset`, the start of an element of an array at `depth`, once it
-  /// has been parsed; nil when none starts there or it cannot be used (the caller parses on).
-  func take(at offset: Int, depth: Int, maxDepth: Int) -> Piece? {
+  /// has been parsed; nil when none starts there or it cannot be used (the caller parses on),
+  /// which a projected piece cannot outside the `projected` array.
+  func take(at offset: Int, depth: Int, maxDepth: Int, projected: Bool) -> Piece? {
     while next < slots.count, slots[next].start < offset { next += 1 }
     guard next < slots.count, slots[next].start == offset else { return nil }
     let slot = slots[next]
     next += 1
     // Not a wait on anything outside: the task parses memory this process holds, and ends.
     slot.done.wait()
-    guard let piece = slot.piece, depth + piece.deepest <= maxDepth else { return nil }
+    guard let piece = slot.piece, depth + piece.deepest <= maxDepth, projected || !piece.projected else { return nil }
     slot.piece = nil
     taken += 1
     return piece
@@ -121,23 +129,33 @@ final class ArrayPieces: @unchecked Sendable {
 extension JSONParser {
   /// Elements of an array from `start` (an element's first byte), as `parseArray`'s loop reads
   /// them, up to the array's `]` or to `stopAt` between two elements; nil on any error.
-  static func parsePiece(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, stopAt: Int, maxDepth: Int) -> ArrayPieces.Piece? {
+  static func parsePiece(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, stopAt: Int, maxDepth: Int,
+                         projection: JSONProjection? = nil) -> ArrayPieces.Piece? {
     var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
     p.i = start
     var items: [JSON] = []
+    var projecting: JSONProjection? = nil
     do throws(JSONSyntaxError) {
       while true {
-        items.append(try p.parseValue())
+        let itemStart = p.i
+        var item = try p.parseElement(projecting)
+        if items.isEmpty, let projection, projection.looksLikeElement(item) {
+          // Read again, projected, so that what is kept does not depend on where pieces start.
+          projecting = projection
+          p.i = itemStart
+          item = try p.parseElement(projection)
+        }
+        items.append(item)
         p.skipSpace()
         guard p.i < bytes.count else { return nil }
         switch bytes[p.i] {
         case UInt8(ascii: ","):
           p.i += 1
           p.skipSpace()
-          if p.i == stopAt { return .init(items: items, end: p.i, closesArray: false, deepest: p.deepest) }
+          if p.i == stopAt { return .init(items: items, end: p.i, closesArray: false, deepest: p.deepest, projected: projecting != nil) }
           if p.i >= bytes.count || bytes[p.i] == UInt8(ascii: "]") { return nil }
         case UInt8(ascii: "]"):
-          return .init(items: items, end: p.i + 1, closesArray: true, deepest: p.deepest)
+          return .init(items: items, end: p.i + 1, closesArray: true, deepest: p.deepest, projected: projecting != nil)
         default:
           return nil
         }
@@ -148,9 +166,9 @@ extension JSONParser {
   }
 
   /// The piece that starts here, if another thread parsed one (see `ArrayPieces`).
-  mutating func takePiece() -> ArrayPieces.Piece? {
+  mutating func takePiece(projected: Bool) -> ArrayPieces.Piece? {
     guard let pieces else { return nil }
     defer { nextPieceStart = pieces.nextStart }
-    return pieces.take(at: i, depth: depth, maxDepth: maxDepth)
+    return pieces.take(at: i, depth: depth, maxDepth: maxDepth, projected: projected)
   }
 }

@@ -33,19 +33,26 @@ public struct JSONParser {
   }
 
   /// Parses a whole document held by the caller (a mapped file, say) for the duration of the call.
-  public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSON {
-    try parse(buffer, maxDepth: maxDepth, piecesFrom: ArrayPieces.parallelFrom).json
+  /// With a `projection`, the elements of that one array keep only its kept keys' values.
+  public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth, projection: JSONProjection? = nil) throws(JSONSyntaxError) -> JSON {
+    try parse(buffer, maxDepth: maxDepth, piecesFrom: ArrayPieces.parallelFrom, projection: projection).json
   }
 
   /// The document and how many pieces parsed on other threads were used (tests check both).
-  static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, piecesFrom: Int, cores: Int = OrderedParallelMap.cores) throws(JSONSyntaxError) -> (json: JSON, piecesTaken: Int) {
+  static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, piecesFrom: Int, cores: Int = OrderedParallelMap.cores,
+                    projection: JSONProjection? = nil) throws(JSONSyntaxError) -> (json: JSON, piecesTaken: Int) {
     // A document of many megabytes: its long arrays are parsed in pieces on the other cores
     // while this thread reads up to them (JSONParser+Pieces.swift); every piece has ended
     // before the buffer is let go.
-    let pieces = ArrayPieces.start(buffer, maxDepth: maxDepth, from: piecesFrom, cores: cores)
+    let pieces = ArrayPieces.start(buffer, maxDepth: maxDepth, from: piecesFrom, cores: cores, projection: projection)
     defer { pieces?.waitForAll() }
     var p = JSONParser(bytes: buffer, maxDepth: maxDepth)
     p.pieces = pieces
+    if let projection {
+      p.projection = projection
+      p.projectionDepth = projection.arrayPath.count
+      p.pathKeys = [String?](repeating: nil, count: projection.arrayPath.count)
+    }
     p.nextPieceStart = pieces?.nextStart ?? Int.max
     let json = try p.parseDocument()
     return (json, pieces?.taken ?? 0)
@@ -99,6 +106,13 @@ public struct JSONParser {
   private var target: [JSONPath.Component]? = nil
   private var current: [JSONPath.Component] = []
   private var found: Int? = nil
+  // Projecting (see `JSONProjection`): the key each object on the current path is reading, down
+  // to the projected array's parent (nil where an array is), and the byte ranges of a projected
+  // element's keys (beside their hashes in `keyHashes`), which are never made strings.
+  private var projection: JSONProjection? = nil
+  private var projectionDepth = 0
+  private var pathKeys: [String?] = []
+  private var keyRanges: [Range<Int>] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.bytes = bytes
@@ -224,6 +238,7 @@ public struct JSONParser {
       i += 1
       skipSpace()
       if target != nil { current.append(.key(key)) }
+      if depth <= projectionDepth { pathKeys[depth - 1] = key }
       let value = try parseValue()
       if target != nil { current.removeLast() }
       entries.append((key: key, value: value))
@@ -254,12 +269,15 @@ public struct JSONParser {
     try enter()
     i += 1
     var items: [JSON] = []
+    if depth <= projectionDepth { pathKeys[depth - 1] = nil }
+    // The projected array: inside objects with the projection's keys, from the root down.
+    let projected = depth == projectionDepth + 1 && projectionDepth > 0 && pathKeys.elementsEqual(projection?.arrayPath ?? []) { $0 == $1 }
     skipSpace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
     while true {
       skipSpace()
       if i < bytes.count, bytes[i] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
-      if i >= nextPieceStart, let piece = takePiece() {
+      if i >= nextPieceStart, let piece = takePiece(projected: projected) {
         // The elements from here were parsed on another thread, exactly as this loop would have.
         items.append(contentsOf: piece.items)
         i = piece.end
@@ -267,7 +285,7 @@ public struct JSONParser {
         continue
       }
       if target != nil { current.append(.index(items.count)) }
-      items.append(try parseValue())
+      items.append(try parseElement(projected ? projection : nil))
       if target != nil { current.removeLast() }
       skipSpace()
       guard i < bytes.count else { throw error("unexpected end of file inside an array (the JSON is truncated)") }
@@ -277,7 +295,112 @@ public struct JSONParser {
     }
   }
 
+  /// An array's element: with a projection, an object keeps only the kept keys' values.
+  mutating func parseElement(_ projection: JSONProjection?) throws(JSONSyntaxError) -> JSON {
+    if let projection, i < bytes.count, bytes[i] == UInt8(ascii: "{") { return try parseProjectedObject(projection) }
+    return try parseValue()
+  }
+
+  /// An element of the projected array: every member is checked as `parseObject` checks it (the
+  /// same errors at the same places), and only the kept members are built. Keys stay byte ranges:
+  /// they are compared by hash and bytes. An object with a key that is escaped or not ASCII, or
+  /// with more keys than the pairwise duplicate check takes, is parsed again from its `{` by
+  /// `parseObject`, which keeps every member: rare, and keeping too much is only slower.
+  private mutating func parseProjectedObject(_ projection: JSONProjection) throws(JSONSyntaxError) -> JSON {
+    let start = i, depthBefore = depth, deepestBefore = deepest
+    func again(_ p: inout JSONParser) throws(JSONSyntaxError) -> JSON {
+      p.i = start
+      p.depth = depthBefore
+      p.deepest = deepestBefore
+      return try p.parseObject()
+    }
+    try enter()
+    i += 1
+    var entries: [(key: String, value: JSON)] = []
+    skipSpace()
+    if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(JSONObject(entries: entries)) }
+    if depth >= keyCountHint.count { keyCountHint.append(contentsOf: repeatElement(0, count: depth + 1 - keyCountHint.count)) }
+    let hintSlot = depth
+    entries.reserveCapacity(keyCountHint[hintSlot])
+    let hashBase = keyHashes.count, rangeBase = keyRanges.count
+    var seenLow: UInt64 = 0, seenHigh: UInt64 = 0
+    defer {
+      keyHashes.removeSubrange(hashBase...)
+      keyRanges.removeSubrange(rangeBase...)
+    }
+    while true {
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
+      guard bytes[i] == UInt8(ascii: "\"") else {
+        if bytes[i] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+        throw error("expected a quoted key, found \(describe(bytes[i]))")
+      }
+      let keyStart = i
+      if try scanString() != (false, false) || keyHashes.count - hashBase >= Self.linearKeyCheckLimit { return try again(&self) }
+      let keyBytes = UnsafeBufferPointer(rebasing: bytes[(keyStart + 1)..<i])
+      i += 1
+      let hash = StringInterner.hash(keyBytes)
+      let bit: UInt64 = 1 << (hash & 63)
+      let high = hash & 64 != 0
+      if (high ? seenHigh : seenLow) & bit != 0 {
+        for k in hashBase..<keyHashes.count where keyHashes[k] == hash
+          && keyBytes.elementsEqual(UnsafeBufferPointer(rebasing: bytes[keyRanges[rangeBase + k - hashBase]])) {
+          let key = String(decoding: keyBytes, as: UTF8.self)
+          throw duplicate(key, earlier: key, at: keyStart)
+        }
+      }
+      if high { seenHigh |= bit } else { seenLow |= bit }
+      keyHashes.append(hash)
+      keyRanges.append((keyStart + 1)..<(i - 1))
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file after a key (the JSON is truncated)") }
+      guard bytes[i] == UInt8(ascii: ":") else {
+        throw error("expected ':' after key \"\(String(decoding: keyBytes, as: UTF8.self))\", found \(describe(bytes[i]))")
+      }
+      i += 1
+      skipSpace()
+      if projection.keeps(keyBytes, hash: hash) {
+        let key = interner.string(keyBytes, hash: hash)
+        entries.append((key: key, value: try parseValue()))
+      } else {
+        try skipValue()
+      }
+      skipSpace()
+      guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
+      if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+      if bytes[i] == UInt8(ascii: "}") {
+        i += 1
+        depth -= 1
+        keyCountHint[hintSlot] = entries.count
+        return .object(JSONObject(entries: entries))
+      }
+      throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
+    }
+  }
+
+  /// Checks the value here exactly as `parseValue` would and keeps nothing of it: a projected
+  /// element's dropped members. Plain strings and numbers are only scanned (no allocation);
+  /// anything else is parsed and let go.
+  private mutating func skipValue() throws(JSONSyntaxError) {
+    guard i < bytes.count else { throw error("unexpected end of file (the JSON is truncated)") }
+    switch bytes[i] {
+    case UInt8(ascii: "\""):
+      let open = i
+      if try scanString() == (false, false) { i += 1; return }
+      i = open
+      _ = try parseString()
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try scanNumber()
+    default: _ = try parseValue()
+    }
+  }
+
   private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    let start = try scanNumber()
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+  }
+
+  /// Moves past a number, checking its grammar; returns where it started.
+  private mutating func scanNumber() throws(JSONSyntaxError) -> Int {
     let start = i
     func digit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     if bytes[i] == UInt8(ascii: "-") { i += 1 }
@@ -300,15 +423,15 @@ public struct JSONParser {
       while i < bytes.count, digit(bytes[i]) { i += 1 }
     }
     if i - start > 64 { throw error("number literal longer than 64 characters", at: start) }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+    return start
   }
 
-  /// A string, a hash of its UTF-8 bytes and whether they are all ASCII (for the duplicate-key check).
-  private mutating func parseString() throws(JSONSyntaxError) -> (value: String, hash: UInt64, ascii: Bool) {
+  /// From the opening quote, moves to the closing quote or the first backslash, checking for
+  /// control characters and an unterminated string; says which of the two it stopped at and
+  /// whether it passed a byte that is not ASCII.
+  private mutating func scanString() throws(JSONSyntaxError) -> (hasEscape: Bool, nonASCII: Bool) {
     let open = i
     i += 1
-    let start = i
-    // Fast path: no escapes, pure ASCII or valid UTF-8 to the closing quote.
     var hasEscape = false
     var nonASCII = false
     // Eight bytes at a time while none of them is a quote, a backslash, a control character or
@@ -329,6 +452,15 @@ public struct JSONParser {
       i += 1
     }
     guard i < bytes.count else { throw error("unterminated string (the JSON is truncated)", at: open) }
+    return (hasEscape, nonASCII)
+  }
+
+  /// A string, a hash of its UTF-8 bytes and whether they are all ASCII (for the duplicate-key check).
+  private mutating func parseString() throws(JSONSyntaxError) -> (value: String, hash: UInt64, ascii: Bool) {
+    let open = i
+    let start = i + 1
+    // Fast path: no escapes, pure ASCII or valid UTF-8 to the closing quote.
+    let (hasEscape, nonASCII) = try scanString()
     if !hasEscape {
       let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
       i += 1

@@ -68,6 +68,12 @@ public struct StoryTransaction: Equatable, Sendable {
     revocationReason = t.revocationReason
   }
 
+  /// The fields `init(_: ObjectReader)` reads: a file loaded for viewing keeps only these (and
+  /// the summary's) in its inline entries (`InlineHistory.viewingProjection`).
+  static let fieldsRead = ["transactionId", "productId", "purchaseDate", "expiresDate", "offerType", "offerDiscountType",
+                           "price", "currency", "revocationDate", "revocationType", "revocationPercentage",
+                           "inAppOwnershipType", "transactionReason", "offerIdentifier", "revocationReason"]
+
   /// Straight from a history entry's JSON, reading only these fields (each checked with its
   /// path): typing every field of 100,000 inline entries was most of a long file's load time.
   public init(_ r: ObjectReader) throws(DecodeError) {

@@ -77,6 +77,9 @@ public struct HistorySummary: Equatable, Sendable {
     if counted { lastTransactionId = t.transactionId }
   }
 
+  /// The fields `add(_: ObjectReader)` reads (see `StoryTransaction.fieldsRead`).
+  static let fieldsRead = ["offerType", "offerDiscountType", "offerIdentifier", "purchaseDate", "expiresDate", "revocationDate", "transactionId"]
+
   /// Folds one history entry in straight from its JSON, reading only the fields above (a wrong
   /// type in one of them is an error with its path; other fields are not looked at).
   mutating func add(_ r: ObjectReader) throws(DecodeError) {

@@ -36,6 +36,14 @@ public struct InlineHistory: Equatable, Sendable {
     }
   }
 
+  /// What a file loaded only to be viewed keeps of its inline entries: the fields the summary
+  /// and the story read (`StateFile.loadForViewing`). The signature is what every App Store
+  /// transaction has and a notification record has not.
+  public static let viewingProjection = JSONProjection(
+    arrayPath: ["subscriber", "transactions"],
+    keep: Array(Set(HistorySummary.fieldsRead + StoryTransaction.fieldsRead)).sorted(),
+    signature: ["originalTransactionId", "transactionId", "purchaseDate"])
+
   public var count: Int { entries.count }
   public var isEmpty: Bool { entries.isEmpty }
 

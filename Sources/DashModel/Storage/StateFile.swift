@@ -29,18 +29,21 @@ public enum StateFile {
   }
 
   /// Loads a state file only to look at it (`show`): the same checks and errors as `load`, but a
-  /// big file is mapped rather than copied into memory (`MappedFile`).
+  /// big file is mapped rather than copied into memory (`MappedFile`), and its inline history
+  /// entries keep only the fields the summary and the story read
+  /// (`InlineHistory.viewingProjection`). Never write this state back; saves re-read the file.
   public static func loadForViewing(path: String) throws(StateFileError) -> SubscriptionState {
     let name = PathName.fileName(of: path)
     let catalog = { (relative: String) throws(StateFileError) -> Catalog in try loadCatalogFile(relative, besides: path) }
+    let projection = InlineHistory.viewingProjection
     let mapped: MappedFile
     switch MappedFile.open(path: path, limit: maxDocumentBytes) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
-    case .success(.read(let bytes)): return try decode(bytes, fileName: name, catalogFile: catalog)
+    case .success(.read(let bytes)): return try decode(bytes, fileName: name, projection: projection, catalogFile: catalog)
     case .success(.mapped(let m)): mapped = m
     }
     let state = try mapped.whileReading(fileName: path) { (bytes) throws(StateFileError) in
-      try decode(bytes, fileName: name, catalogFile: catalog)
+      try decode(bytes, fileName: name, projection: projection, catalogFile: catalog)
     }
     if let state { return state }
     // Another file is being read mapped on another thread at this moment: read this one.
@@ -49,20 +52,20 @@ public enum StateFile {
 
   /// Decodes a state document from bytes. `catalogFile` resolves a `catalogFile` reference.
   public static func decode(
-    _ bytes: [UInt8], fileName: String,
+    _ bytes: [UInt8], fileName: String, projection: JSONProjection? = nil,
     catalogFile: (String) throws(StateFileError) -> Catalog
   ) throws(StateFileError) -> SubscriptionState {
     let result: Result<SubscriptionState, StateFileError> = bytes.withUnsafeBufferPointer { buffer in
-      do throws(StateFileError) { return .success(try decode(buffer, fileName: fileName, catalogFile: catalogFile)) } catch { return .failure(error) }
+      do throws(StateFileError) { return .success(try decode(buffer, fileName: fileName, projection: projection, catalogFile: catalogFile)) } catch { return .failure(error) }
     }
     return try result.get()
   }
 
   static func decode(
-    _ bytes: UnsafeBufferPointer<UInt8>, fileName: String,
+    _ bytes: UnsafeBufferPointer<UInt8>, fileName: String, projection: JSONProjection? = nil,
     catalogFile: (String) throws(StateFileError) -> Catalog
   ) throws(StateFileError) -> SubscriptionState {
-    let json = try parse(bytes, fileName: fileName)
+    let json = try parse(bytes, fileName: fileName, projection: projection)
     let document: StateDocument
     do {
       document = try StateDocument(try ObjectReader(json, at: .root))
@@ -145,9 +148,9 @@ public enum StateFile {
     return try result.get()
   }
 
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, fileName: String) throws(StateFileError) -> JSON {
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, fileName: String, projection: JSONProjection? = nil) throws(StateFileError) -> JSON {
     do {
-      return try JSONParser.parse(bytes)
+      return try JSONParser.parse(bytes, projection: projection)
     } catch {
       throw StateFileError(file: fileName, line: error.line, column: error.column, message: "invalid JSON: \(error.message)")
     }

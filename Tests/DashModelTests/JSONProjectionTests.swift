@@ -1,0 +1,170 @@
+import Testing
+@testable import DashModel
+
+/// `show` parses a long history keeping only the fields its story reads (`JSONProjection`). What
+/// it keeps must be exactly the full parse's values for those fields, everything outside the
+/// projected array must be untouched, and a damaged file must fail exactly as it does without
+/// the projection: the same message at the same line and column.
+@Suite struct JSONProjectionTests {
+  /// The pieces test's state-file-shaped document: transactions with `transactionId`, `price`,
+  /// nested `offers` and an escaped `note`; notifications after them.
+  static let keep = JSONProjection(arrayPath: ["subscriber", "transactions"], keep: ["transactionId", "price"],
+                                   signature: ["transactionId", "price"])
+
+  private func outcome(_ bytes: [UInt8], projection: JSONProjection?, pieces: Bool, cores: Int = 2,
+                       maxDepth: Int = JSONParser.defaultMaxDepth) -> (Result<JSON, JSONSyntaxError>, Int) {
+    bytes.withUnsafeBufferPointer { buffer in
+      do throws(JSONSyntaxError) {
+        let (json, taken) = try JSONParser.parse(buffer, maxDepth: maxDepth, piecesFrom: pieces ? 0 : Int.max, cores: cores, projection: projection)
+        return (.success(json), taken)
+      } catch {
+        return (.failure(error), 0)
+      }
+    }
+  }
+
+  /// The full parse with the projected array's object elements cut down to the kept keys, but
+  /// for an element with a key that was escaped in the text (this document's keys have no
+  /// character that needs one) or is not ASCII: that element is kept whole.
+  private func projected(_ full: JSON, _ p: JSONProjection) -> JSON {
+    func down(_ v: JSON, _ path: ArraySlice<String>) -> JSON {
+      guard case .object(var o) = v else { return v }
+      guard let key = path.first, let inner = o[key] else { return v }
+      if path.count > 1 {
+        o[key] = down(inner, path.dropFirst())
+      } else if case .array(let items) = inner {
+        o[key] = .array(items.map { item in
+          guard case .object(let e) = item,
+                !e.keys.contains(where: { $0.utf8.contains { $0 < 0x20 || $0 >= 0x80 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F } }) else { return item }
+          return .object(JSONObject(e.entries.filter { p.keep.contains($0.key) }.map { ($0.key, $0.value) }))
+        })
+      }
+      return .object(o)
+    }
+    return down(full, p.arrayPath[...])
+  }
+
+  @Test func theHistoryKeepsOnlyTheKeptFieldsAndTheRestIsUntouched() throws {
+    let bytes = Array(JSONParserPiecesTests.document().utf8)
+    let full = try outcome(bytes, projection: nil, pieces: false).0.get()
+    let expected = projected(full, Self.keep)
+    #expect(expected != full, "the projection drops something")
+    #expect(try outcome(bytes, projection: Self.keep, pieces: false).0.get() == expected)
+    for cores in [2, 3, 8] {
+      let (inPieces, taken) = outcome(bytes, projection: Self.keep, pieces: true, cores: cores)
+      #expect(taken > 0, "the pieces were used, with \(cores) cores")
+      #expect(try inPieces.get() == expected, "\(cores) cores")
+    }
+  }
+
+  /// The same array one level further down is not the projected one, even where a piece parsed
+  /// on another thread guessed it was (its elements have the signature keys).
+  @Test func anArrayOfTheSameShapeElsewhereKeepsEverything() throws {
+    let text = "{\"other\": " + JSONParserPiecesTests.document() + "}"
+    let bytes = Array(text.utf8)
+    let full = try outcome(bytes, projection: nil, pieces: false).0.get()
+    #expect(try outcome(bytes, projection: Self.keep, pieces: false).0.get() == full)
+    let (inPieces, _) = outcome(bytes, projection: Self.keep, pieces: true)
+    #expect(try inPieces.get() == full)
+  }
+
+  /// An element whose key is escaped or not ASCII is kept whole: a key Swift would read as a
+  /// kept one is never dropped.
+  @Test func anElementWithAnEscapedOrNonASCIIKeyIsKeptWhole() throws {
+    let text = JSONParserPiecesTests.document(transactions: 4, notifications: 1)
+      .replacing("\"price\": 20,", with: "\"pr\\u0069ce\": 20,")
+      .replacing("\"price\": 30,", with: "\"pr\u{131}ce\": 30,")
+    let bytes = Array(text.utf8)
+    let full = try outcome(bytes, projection: nil, pieces: false).0.get()
+    let parsed = try outcome(bytes, projection: Self.keep, pieces: false).0.get()
+    let items = parsed.objectValue?["subscriber"]?.objectValue?["transactions"]?.arrayValue ?? []
+    let fullItems = full.objectValue?["subscriber"]?.objectValue?["transactions"]?.arrayValue ?? []
+    #expect(items.count == 4)
+    #expect(items[2] == fullItems[2] && items[3] == fullItems[3], "kept whole")
+    #expect(items[1].objectValue?.keys == ["transactionId", "price"], "the others are cut down")
+  }
+
+  /// Damage inside dropped values and keys: the error of the parse without a projection.
+  @Test(arguments: [
+    ("a bad escape in a dropped string", "{300}\"", "{300}\\q\""),
+    ("a control character in a dropped string", "[value] {12}", "[value]\t{12}"),
+    ("invalid UTF-8 in a dropped string", "[value] {13}", "[value] \u{FFFF}{13}"),
+    ("a leading zero in a dropped number", "\"id\": \"o14\"", "\"id\": 014"),
+    ("a dropped key repeated", "\"price\": 150,", "\"price\": 150, \"note\": 1,"),
+    ("a kept key repeated after a dropped one", "\"price\": 160,", "\"price\": 160, \"offers\": 1, \"price\": 2,"),
+    ("no colon after a dropped key", "\"note\": \"a, \\\"quoted\\\" [value] {17}\"", "\"note\" \"a\""),
+    ("a dropped literal misspelled", "            null\n", "            nul\n"),
+    ("a trailing comma in an element", "[value] {18}\"\n      }", "[value] {18}\",\n      }"),
+  ])
+  func damageIsReportedAsWithoutTheProjection(_ damage: (String, String, String)) {
+    let text = JSONParserPiecesTests.document()
+    #expect(text.contains(damage.1), "the test's damage applies (\(damage.0))")
+    var bytes = Array(text.replacing(damage.1, with: damage.2).utf8)
+    if damage.0.hasPrefix("invalid UTF-8"), let at = bytes.firstIndex(of: 0xEF) { bytes[at] = 0xFF }
+    let (expected, _) = outcome(bytes, projection: nil, pieces: false)
+    guard case .failure = expected else {
+      Issue.record("\(damage.0): the damaged document parsed")
+      return
+    }
+    #expect(outcome(bytes, projection: Self.keep, pieces: false).0 == expected, "\(damage.0)")
+    #expect(outcome(bytes, projection: Self.keep, pieces: true).0 == expected, "\(damage.0), in pieces")
+  }
+
+  @Test func nestingInADroppedValueCountsTowardTheLimit() {
+    // $.subscriber.transactions[k].offers[1] is 6 levels deep; offers is dropped.
+    let bytes = Array(JSONParserPiecesTests.document().utf8)
+    let (expected, _) = outcome(bytes, projection: nil, pieces: false, maxDepth: 5)
+    #expect((try? expected.get()) == nil)
+    #expect(outcome(bytes, projection: Self.keep, pieces: false, maxDepth: 5).0 == expected)
+    #expect(outcome(bytes, projection: Self.keep, pieces: true, maxDepth: 5).0 == expected)
+  }
+
+  /// Random one-byte damage (a fixed seed): the same error, or the same value cut down.
+  @Test func randomDamageGivesTheSameOutcome() {
+    let original = Array(JSONParserPiecesTests.document(transactions: 120, notifications: 80).utf8)
+    var rng = SplitMix(seed: 0x5EED_24)
+    let replacements: [UInt8] = Array(",[]{}\"\n :0a\\".utf8)
+    for round in 0..<300 {
+      var bytes = original
+      let at = Int(rng.next() % UInt64(bytes.count))
+      bytes[at] = replacements[Int(rng.next() % UInt64(replacements.count))]
+      let expected = outcome(bytes, projection: nil, pieces: false).0.map { projected($0, Self.keep) }
+      let cores = 1 + Int(rng.next() % 8)
+      #expect(outcome(bytes, projection: Self.keep, pieces: false).0 == expected, "round \(round): byte \(at) replaced")
+      #expect(outcome(bytes, projection: Self.keep, pieces: true, cores: cores).0 == expected, "round \(round): byte \(at) replaced, \(cores) cores")
+    }
+  }
+
+  /// Every key a transaction can have, given a value of the wrong type in turn: a state loaded
+  /// for viewing tells the same story and summary, or fails the same way, as one loaded whole.
+  /// A field the story or the summary reads and the viewing projection drops fails this test.
+  @Test(arguments: [
+    "appAccountToken", "billingPlanType", "bundleId", "commitmentInfo", "currency", "environment", "expiresDate",
+    "inAppOwnershipType", "isUpgraded", "offerDiscountType", "offerIdentifier", "offerPeriod", "offerType",
+    "originalPurchaseDate", "originalTransactionId", "price", "productId", "purchaseDate", "quantity",
+    "revocationDate", "revocationPercentage", "revocationReason", "revocationType", "signedDate", "storefront",
+    "storefrontId", "subscriptionGroupIdentifier", "transactionId", "transactionReason", "type",
+    "webOrderLineItemId", "advancedCommerceInfo",
+  ])
+  func theViewingProjectionKeepsEveryFieldTheStoryReads(_ key: String) throws {
+    let entry = "{\"originalTransactionId\": \"1\", \"transactionId\": \"2\", \"purchaseDate\": 1700000000000, "
+      + "\"expiresDate\": 1702592000000, \"productId\": \"pro.monthly\", \"price\": 9990, \"currency\": \"USD\"}"
+    var o = try #require(JSONParser.parse(Array(entry.utf8)).objectValue)
+    o[key] = .array([.bool(true)])
+    let text = "{\"subscriber\": {\"transactions\": [" + JSONWriter.string(.object(o), pretty: false) + "]}}"
+    let bytes = Array(text.utf8)
+    func story(_ projection: JSONProjection?) throws -> (StoryTransaction?, Result<HistorySummary, DecodeError>) {
+      let json = try outcome(bytes, projection: projection, pieces: false).0.get()
+      let r = try ObjectReader(json, at: .root).object("subscriber")
+      let history = try #require(r)
+      let element = try #require(history.object["transactions"]?.arrayValue?.first?.objectValue)
+      let reader = ObjectReader(element, in: history.path.appending("transactions"), index: 0)
+      var summary = HistorySummary()
+      let folded = Result { () throws(DecodeError) -> HistorySummary in try summary.add(reader); return summary }
+      return (try? StoryTransaction(reader), folded)
+    }
+    let whole = try story(nil), viewed = try story(InlineHistory.viewingProjection)
+    #expect(viewed.0 == whole.0, "the story's transaction with \(key) of the wrong type")
+    #expect(viewed.1 == whole.1, "the summary with \(key) of the wrong type")
+  }
+}
