@@ -64,6 +64,27 @@ import Testing
     Self.expectSame(story, "no periods")
   }
 
+  /// A product id written again from the text kept for the period before (the same string) and
+  /// escaped again when the string changes: equal text in another string's storage, another
+  /// product, no product, short (inline) and long (allocated) ids.
+  @Test func repeatedAndChangingProductIdsAreWrittenAsTheirValues() {
+    let long = "com.example.birdwatch.pass.family.monthly"
+    let sameTextElsewhere = String(decoding: Array(long.utf8), as: UTF8.self)
+    let ids: [String?] = [long, long, sameTextElsewhere, nil, nil, "pro.year", "pro.year", long, "pro\"quoted", nil, long]
+    let periods = ids.enumerated().map { k, id in
+      Timeline.Period(kind: .paid, start: Instant(ms: Double(k) * 1000), end: Instant(ms: Double(k + 1) * 1000), productId: id, transactionId: "\(k)")
+    }
+    var story = CustomerStoryTests.everyKind
+    story.timeline = Timeline(periods: periods, marks: [], now: Instant(ms: 0))
+    Self.expectSame(story, "product ids")
+    var halves: [UInt8] = []
+    story.writeTimelinePeriods(0..<5, into: &halves, indent: 2)
+    story.writeTimelinePeriods(5..<ids.count, into: &halves, indent: 2)
+    var whole: [UInt8] = []
+    story.writeTimelinePeriods(0..<ids.count, into: &whole, indent: 2)
+    #expect(halves == whole, "written in two ranges, the same bytes")
+  }
+
   @Test func numbersAreSpelledAsJSONSpellsThem() {
     for v: Int64 in [0, 1, -1, 9, 10, 99, 100, 1_768_283_234_000, Int64.max, Int64.min, Int64.min + 1] {
       var out: [UInt8] = []
