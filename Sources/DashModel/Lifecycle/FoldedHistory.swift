@@ -70,8 +70,7 @@ extension FoldedHistory {
     var versions = history
     var order: [Int] = []
     var extended: [Int: Instant] = [:]
-    var byId: [String: Int] = [:]
-    byId.reserveCapacity(versions.count + 1)
+    var byId = TransactionIdIndex(expected: versions.count + 1)
     order.reserveCapacity(versions.count + 1)
     /// Folds version `p` in.
     func add(_ v: UnsafeBufferPointer<StoryTransaction>, _ p: Int) {
@@ -79,9 +78,8 @@ extension FoldedHistory {
         order.append(p)
         return
       }
-      // One hash of the id (an in-place access), whether it is new or a later version.
-      let (k, isNew) = Self.claim(&byId[id, default: -1], next: order.count)
-      guard !isNew else {
+      // One look-up of the id, whether it is new or a later version.
+      guard let k = byId.claim(id, value: order.count, idOf: { v[order[$0]].transactionId }) else {
         order.append(p)
         return
       }
@@ -98,7 +96,8 @@ extension FoldedHistory {
     // The state's latest transaction is almost always the history's last version of its id
     // already: then there is nothing to fold in, and the history is not copied to append it.
     if let latest {
-      let known = latest.transactionId.flatMap { byId[$0] }.map { versions[order[$0]] == latest } ?? false
+      let known = latest.transactionId.flatMap { id in byId.find(id, idOf: { versions[order[$0]].transactionId }) }
+        .map { versions[order[$0]] == latest } ?? false
       if !known {
         versions.append(latest)
         versions.withUnsafeBufferPointer { v in add(v, v.count - 1) }
@@ -106,12 +105,6 @@ extension FoldedHistory {
     }
     versions.withUnsafeBufferPointer { v in Self.sortByPurchaseDate(&order, &extended, v) }
     self.init(versions: versions, order: order, extendedFrom: extended)
-  }
-
-  @inline(__always)
-  private static func claim(_ slot: inout Int, next: Int) -> (index: Int, isNew: Bool) {
-    if slot < 0 { slot = next; return (next, true) }
-    return (slot, false)
   }
 
   /// Stable by purchase date; undated ones keep their place at the end. A history written in
