@@ -149,9 +149,10 @@ public struct JSONParser {
   }
 
   mutating func skipSpace() {
-    // A pretty-printed file is a quarter indentation: whole words of eight spaces are skipped at once.
-    while i + 8 <= bytes.count, load8(i) == 0x2020_2020_2020_2020 { i += 8 }
+    // A pretty-printed file is a quarter indentation: whole words of eight spaces are skipped at
+    // once, after each line break too (a member is a line break and then its indentation).
     while i < bytes.count {
+      if i + 8 <= bytes.count, load8(i) == 0x2020_2020_2020_2020 { i += 8; continue }
       let b = bytes[i]
       if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { return }
     }

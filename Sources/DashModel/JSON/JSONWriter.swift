@@ -45,6 +45,13 @@ public enum JSONWriter {
   }
 
   static func newline(_ out: inout [UInt8], _ indent: Int) {
+    // The line break and up to 15 spaces appended as one run, not byte by byte: a long timeline
+    // writes seven of these per period. (The words' bytes are in memory order on any platform.)
+    if indent >= 0, indent < 16 {
+      var run = (UInt64(littleEndian: 0x2020_2020_2020_200A), UInt64(littleEndian: 0x2020_2020_2020_2020))
+      withUnsafeBytes(of: &run) { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<(indent + 1)])) }
+      return
+    }
     out.append(0x0A)
     for _ in 0..<indent { out.append(0x20) }
   }
