@@ -12,10 +12,16 @@ public enum StateFile {
     try load(path: path, followSymlinks: true)
   }
 
+  /// `load`, with the elements of one array read in part (`JSONProjection`): the dashboard reads
+  /// its inline history with `InlineHistory.viewingProjection`, since only the story reads it.
+  public static func load(path: String, projection: JSONProjection?) throws(StateFileError) -> SubscriptionState {
+    try load(path: path, followSymlinks: true, projection: projection)
+  }
+
   /// `followSymlinks: false` for the write path: a state file that is a symbolic link is refused
   /// there, so a link planted in a directory SubDash writes (`<id>.json` pointing at another
   /// user's or another subscriber's file) can neither feed a save nor be replaced by one.
-  static func load(path: String, followSymlinks: Bool) throws(StateFileError) -> SubscriptionState {
+  static func load(path: String, followSymlinks: Bool, projection: JSONProjection? = nil) throws(StateFileError) -> SubscriptionState {
     let name = PathName.fileName(of: path)
     let bytes: [UInt8]
     switch Posix.readAll(path: path, limit: maxDocumentBytes, followSymlinks: followSymlinks,
@@ -23,7 +29,7 @@ public enum StateFile {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
     case .success(let b): bytes = b
     }
-    return try decode(bytes, fileName: name) { (relative) throws(StateFileError) in
+    return try decode(bytes, fileName: name, projection: projection) { (relative) throws(StateFileError) in
       try loadCatalogFile(relative, besides: path)
     }
   }

@@ -51,12 +51,20 @@ package final class DashboardSession {
     self.options = options
     self.nowOverride = nowOverride
     self.retryAccess = retryAccess
-    state = try StateFile.load(path: path)
+    state = try Self.load(path)
     notifications = (try? StateFile.recentNotifications(state, statePath: path, limit: Self.eventsShown)) ?? []
     readHistory(state)
     state = state.forViewing()  // actions re-read the file, so the session never needs the history
     eventsPage = EventsPage(offset: 0, total: Self.eventCount(state))
     applyOverrides()
+  }
+
+  /// The file as the session reads it: the inline history's entries keep only the fields the
+  /// story reads (`InlineHistory.viewingProjection`), since nothing else here reads them and
+  /// `forViewing()` drops them once the story has. Read, not mapped: a file cut short under a
+  /// mapping ends the process, which `show` may do and a dashboard must not.
+  private static func load(_ path: String) throws(StateFileError) -> SubscriptionState {
+    try StateFile.load(path: path, projection: InlineHistory.viewingProjection)
   }
 
   /// The log's length as the document says (journal count plus inline log), without reading it.
@@ -97,7 +105,7 @@ package final class DashboardSession {
   package func reload(wall: Instant) -> UIAction {
     if inMemory { return .fileReloaded(changed: []) }
     do {
-      let loaded = try StateFile.load(path: path)
+      let loaded = try Self.load(path)
       let old = lastModel ?? model(wall: wall)
       if var log = eventLog {
         // Paging has begun: the index grows by what was appended and the same page is read again.
