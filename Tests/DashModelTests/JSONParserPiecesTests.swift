@@ -25,10 +25,12 @@ import Testing
     return s
   }
 
-  private func outcome(_ bytes: [UInt8], pieces: Bool, cores: Int = 2, maxDepth: Int = JSONParser.defaultMaxDepth) -> (Result<JSON, JSONSyntaxError>, Int) {
+  /// The parse's value or error, and how many pieces it used (also JSONProjectionTests').
+  static func outcome(_ bytes: [UInt8], projection: JSONProjection? = nil, pieces: Bool, cores: Int = 2,
+                      maxDepth: Int = JSONParser.defaultMaxDepth) -> (Result<JSON, JSONSyntaxError>, Int) {
     bytes.withUnsafeBufferPointer { buffer in
       do throws(JSONSyntaxError) {
-        let (json, taken) = try JSONParser.parse(buffer, maxDepth: maxDepth, piecesFrom: pieces ? 0 : Int.max, cores: cores)
+        let (json, taken) = try JSONParser.parse(buffer, maxDepth: maxDepth, piecesFrom: pieces ? 0 : Int.max, cores: cores, projection: projection)
         return (.success(json), taken)
       } catch {
         return (.failure(error), 0)
@@ -38,9 +40,9 @@ import Testing
 
   @Test func aLongDocumentParsedInPiecesIsTheSameValue() throws {
     let bytes = Array(Self.document().utf8)
-    let (alone, _) = outcome(bytes, pieces: false)
+    let (alone, _) = Self.outcome(bytes, pieces: false)
     for cores in [2, 3, 8] {
-      let (inPieces, taken) = outcome(bytes, pieces: true, cores: cores)
+      let (inPieces, taken) = Self.outcome(bytes, pieces: true, cores: cores)
       #expect(taken > 0, "the pieces were used, with \(cores) cores")
       #expect(try inPieces.get() == alone.get())
     }
@@ -56,9 +58,9 @@ import Testing
   @Test func aDocumentOnOneLineHasNoBoundaryAndIsParsedByOneThread() throws {
     let oneLine = Self.document().split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
     let bytes = Array(oneLine.utf8)
-    let (inPieces, taken) = outcome(bytes, pieces: true)
+    let (inPieces, taken) = Self.outcome(bytes, pieces: true)
     #expect(taken == 0)
-    #expect(try inPieces.get() == outcome(bytes, pieces: false).0.get())
+    #expect(try inPieces.get() == Self.outcome(bytes, pieces: false).0.get())
   }
 
   /// Damage in every part of the document: the error is the single thread's, word for word.
@@ -74,8 +76,8 @@ import Testing
     let text = Self.document()
     #expect(text.contains(damage.1), "the test's damage applies (\(damage.0))")
     let bytes = Array(text.replacing(damage.1, with: damage.2).utf8)
-    let (alone, _) = outcome(bytes, pieces: false)
-    let (inPieces, _) = outcome(bytes, pieces: true)
+    let (alone, _) = Self.outcome(bytes, pieces: false)
+    let (inPieces, _) = Self.outcome(bytes, pieces: true)
     guard case .failure(let expected) = alone else {
       Issue.record("\(damage.0): one thread accepted the damaged document")
       return
@@ -89,8 +91,8 @@ import Testing
     // is 6 levels deep, 3 of them inside the piece. A limit of 5 is exceeded only when the levels
     // above the piece's array are counted.
     let bytes = Array(Self.document(nestedOnlyAt: 390).utf8)
-    let (alone, _) = outcome(bytes, pieces: false, maxDepth: 5)
-    let (inPieces, _) = outcome(bytes, pieces: true, maxDepth: 5)
+    let (alone, _) = Self.outcome(bytes, pieces: false, maxDepth: 5)
+    let (inPieces, _) = Self.outcome(bytes, pieces: true, maxDepth: 5)
     guard case .failure(let expected) = alone else {
       Issue.record("one thread accepted nesting deeper than 5")
       return
@@ -109,8 +111,8 @@ import Testing
       var bytes = original
       let at = Int(rng.next() % UInt64(bytes.count))
       bytes[at] = replacements[Int(rng.next() % UInt64(replacements.count))]
-      let (alone, _) = outcome(bytes, pieces: false)
-      let (inPieces, _) = outcome(bytes, pieces: true, cores: 1 + Int(rng.next() % 8))
+      let (alone, _) = Self.outcome(bytes, pieces: false)
+      let (inPieces, _) = Self.outcome(bytes, pieces: true, cores: 1 + Int(rng.next() % 8))
       #expect(inPieces == alone, "round \(round): byte \(at) replaced")
     }
   }

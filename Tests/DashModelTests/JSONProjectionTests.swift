@@ -11,18 +11,6 @@ import Testing
   static let keep = JSONProjection(arrayPath: ["subscriber", "transactions"], keep: ["transactionId", "price"],
                                    signature: ["transactionId", "price"])
 
-  private func outcome(_ bytes: [UInt8], projection: JSONProjection?, pieces: Bool, cores: Int = 2,
-                       maxDepth: Int = JSONParser.defaultMaxDepth) -> (Result<JSON, JSONSyntaxError>, Int) {
-    bytes.withUnsafeBufferPointer { buffer in
-      do throws(JSONSyntaxError) {
-        let (json, taken) = try JSONParser.parse(buffer, maxDepth: maxDepth, piecesFrom: pieces ? 0 : Int.max, cores: cores, projection: projection)
-        return (.success(json), taken)
-      } catch {
-        return (.failure(error), 0)
-      }
-    }
-  }
-
   /// The full parse with the projected array's object elements cut down to the kept keys, but
   /// for an element with a key that was escaped in the text (this document's keys have no
   /// character that needs one) or is not ASCII: that element is kept whole.
@@ -46,12 +34,12 @@ import Testing
 
   @Test func theHistoryKeepsOnlyTheKeptFieldsAndTheRestIsUntouched() throws {
     let bytes = Array(JSONParserPiecesTests.document().utf8)
-    let full = try outcome(bytes, projection: nil, pieces: false).0.get()
+    let full = try JSONParserPiecesTests.outcome(bytes, projection: nil, pieces: false).0.get()
     let expected = projected(full, Self.keep)
     #expect(expected != full, "the projection drops something")
-    #expect(try outcome(bytes, projection: Self.keep, pieces: false).0.get() == expected)
+    #expect(try JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: false).0.get() == expected)
     for cores in [2, 3, 8] {
-      let (inPieces, taken) = outcome(bytes, projection: Self.keep, pieces: true, cores: cores)
+      let (inPieces, taken) = JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: true, cores: cores)
       #expect(taken > 0, "the pieces were used, with \(cores) cores")
       #expect(try inPieces.get() == expected, "\(cores) cores")
     }
@@ -62,9 +50,9 @@ import Testing
   @Test func anArrayOfTheSameShapeElsewhereKeepsEverything() throws {
     let text = "{\"other\": " + JSONParserPiecesTests.document() + "}"
     let bytes = Array(text.utf8)
-    let full = try outcome(bytes, projection: nil, pieces: false).0.get()
-    #expect(try outcome(bytes, projection: Self.keep, pieces: false).0.get() == full)
-    let (inPieces, _) = outcome(bytes, projection: Self.keep, pieces: true)
+    let full = try JSONParserPiecesTests.outcome(bytes, projection: nil, pieces: false).0.get()
+    #expect(try JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: false).0.get() == full)
+    let (inPieces, _) = JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: true)
     #expect(try inPieces.get() == full)
   }
 
@@ -75,8 +63,8 @@ import Testing
       .replacing("\"price\": 20,", with: "\"pr\\u0069ce\": 20,")
       .replacing("\"price\": 30,", with: "\"pr\u{131}ce\": 30,")
     let bytes = Array(text.utf8)
-    let full = try outcome(bytes, projection: nil, pieces: false).0.get()
-    let parsed = try outcome(bytes, projection: Self.keep, pieces: false).0.get()
+    let full = try JSONParserPiecesTests.outcome(bytes, projection: nil, pieces: false).0.get()
+    let parsed = try JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: false).0.get()
     let items = parsed.objectValue?["subscriber"]?.objectValue?["transactions"]?.arrayValue ?? []
     let fullItems = full.objectValue?["subscriber"]?.objectValue?["transactions"]?.arrayValue ?? []
     #expect(items.count == 4)
@@ -101,22 +89,22 @@ import Testing
     #expect(text.contains(damage.1), "the test's damage applies (\(damage.0))")
     var bytes = Array(text.replacing(damage.1, with: damage.2).utf8)
     if damage.0.hasPrefix("invalid UTF-8"), let at = bytes.firstIndex(of: 0xEF) { bytes[at] = 0xFF }
-    let (expected, _) = outcome(bytes, projection: nil, pieces: false)
+    let (expected, _) = JSONParserPiecesTests.outcome(bytes, projection: nil, pieces: false)
     guard case .failure = expected else {
       Issue.record("\(damage.0): the damaged document parsed")
       return
     }
-    #expect(outcome(bytes, projection: Self.keep, pieces: false).0 == expected, "\(damage.0)")
-    #expect(outcome(bytes, projection: Self.keep, pieces: true).0 == expected, "\(damage.0), in pieces")
+    #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: false).0 == expected, "\(damage.0)")
+    #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: true).0 == expected, "\(damage.0), in pieces")
   }
 
   @Test func nestingInADroppedValueCountsTowardTheLimit() {
     // $.subscriber.transactions[k].offers[1] is 6 levels deep; offers is dropped.
     let bytes = Array(JSONParserPiecesTests.document().utf8)
-    let (expected, _) = outcome(bytes, projection: nil, pieces: false, maxDepth: 5)
+    let (expected, _) = JSONParserPiecesTests.outcome(bytes, projection: nil, pieces: false, maxDepth: 5)
     #expect((try? expected.get()) == nil)
-    #expect(outcome(bytes, projection: Self.keep, pieces: false, maxDepth: 5).0 == expected)
-    #expect(outcome(bytes, projection: Self.keep, pieces: true, maxDepth: 5).0 == expected)
+    #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: false, maxDepth: 5).0 == expected)
+    #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: true, maxDepth: 5).0 == expected)
   }
 
   /// Random one-byte damage (a fixed seed): the same error, or the same value cut down.
@@ -128,10 +116,10 @@ import Testing
       var bytes = original
       let at = Int(rng.next() % UInt64(bytes.count))
       bytes[at] = replacements[Int(rng.next() % UInt64(replacements.count))]
-      let expected = outcome(bytes, projection: nil, pieces: false).0.map { projected($0, Self.keep) }
+      let expected = JSONParserPiecesTests.outcome(bytes, projection: nil, pieces: false).0.map { projected($0, Self.keep) }
       let cores = 1 + Int(rng.next() % 8)
-      #expect(outcome(bytes, projection: Self.keep, pieces: false).0 == expected, "round \(round): byte \(at) replaced")
-      #expect(outcome(bytes, projection: Self.keep, pieces: true, cores: cores).0 == expected, "round \(round): byte \(at) replaced, \(cores) cores")
+      #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: false).0 == expected, "round \(round): byte \(at) replaced")
+      #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: true, cores: cores).0 == expected, "round \(round): byte \(at) replaced, \(cores) cores")
     }
   }
 
@@ -154,7 +142,7 @@ import Testing
     let text = "{\"subscriber\": {\"transactions\": [" + JSONWriter.string(.object(o), pretty: false) + "]}}"
     let bytes = Array(text.utf8)
     func story(_ projection: JSONProjection?) throws -> (StoryTransaction?, Result<HistorySummary, DecodeError>) {
-      let json = try outcome(bytes, projection: projection, pieces: false).0.get()
+      let json = try JSONParserPiecesTests.outcome(bytes, projection: projection, pieces: false).0.get()
       let r = try ObjectReader(json, at: .root).object("subscriber")
       let history = try #require(r)
       let element = try #require(history.object["transactions"]?.arrayValue?.first?.objectValue)

@@ -205,12 +205,7 @@ public struct JSONParser {
     var seenLow: UInt64 = 0, seenHigh: UInt64 = 0
     defer { keyHashes.removeSubrange(hashBase...) }
     while true {
-      skipSpace()
-      guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
-      guard bytes[i] == UInt8(ascii: "\"") else {
-        if bytes[i] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
-        throw error("expected a quoted key, found \(describe(bytes[i]))")
-      }
+      try moveToKey()
       let keyStart = i
       let (key, hash, ascii) = try parseString()
       // Swift compares strings by canonical equivalence ("\u{212A}" == "K"), and so do lookups: once
@@ -243,17 +238,32 @@ public struct JSONParser {
       let value = try parseValue()
       if target != nil { current.removeLast() }
       entries.append((key: key, value: value))
-      skipSpace()
-      guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
-      if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-      if bytes[i] == UInt8(ascii: "}") {
-        i += 1
-        depth -= 1
-        keyCountHint[hintSlot] = entries.count
-        return .object(JSONObject(entries: entries))
-      }
-      throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
+      if try anotherMember() { continue }
+      keyCountHint[hintSlot] = entries.count
+      return .object(JSONObject(entries: entries))
     }
+  }
+
+  /// Moves to the next key's opening quote (an object's members are parsed in two ways, in full
+  /// and projected, with the same errors).
+  @inline(__always)
+  private mutating func moveToKey() throws(JSONSyntaxError) {
+    skipSpace()
+    guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
+    guard bytes[i] == UInt8(ascii: "\"") else {
+      if bytes[i] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+      throw error("expected a quoted key, found \(describe(bytes[i]))")
+    }
+  }
+
+  /// After a member's value: true past a `,` (another member follows), false past the object's `}`.
+  @inline(__always)
+  private mutating func anotherMember() throws(JSONSyntaxError) -> Bool {
+    skipSpace()
+    guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
+    if bytes[i] == UInt8(ascii: ",") { i += 1; return true }
+    if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return false }
+    throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
   }
 
   /// Keys that are equal as Swift strings but spelled with different code points ("K" and the
@@ -330,12 +340,7 @@ public struct JSONParser {
       keyRanges.removeSubrange(rangeBase...)
     }
     while true {
-      skipSpace()
-      guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
-      guard bytes[i] == UInt8(ascii: "\"") else {
-        if bytes[i] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
-        throw error("expected a quoted key, found \(describe(bytes[i]))")
-      }
+      try moveToKey()
       let keyStart = i
       if try scanString() != (false, false) || keyHashes.count - hashBase >= Self.linearKeyCheckLimit { return try again(&self) }
       let keyBytes = UnsafeBufferPointer(rebasing: bytes[(keyStart + 1)..<i])
@@ -366,16 +371,9 @@ public struct JSONParser {
       } else {
         try skipValue()
       }
-      skipSpace()
-      guard i < bytes.count else { throw error("unexpected end of file inside an object (the JSON is truncated)") }
-      if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-      if bytes[i] == UInt8(ascii: "}") {
-        i += 1
-        depth -= 1
-        keyCountHint[hintSlot] = entries.count
-        return .object(JSONObject(entries: entries))
-      }
-      throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
+      if try anotherMember() { continue }
+      keyCountHint[hintSlot] = entries.count
+      return .object(JSONObject(entries: entries))
     }
   }
 
