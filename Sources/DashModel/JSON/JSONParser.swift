@@ -189,13 +189,8 @@ public struct JSONParser {
   }
 
   private mutating func parseObject() throws(JSONSyntaxError) -> JSON {
-    try enter()
-    i += 1
+    guard let hintSlot = try openObject() else { return .object(JSONObject()) }
     var entries: [(key: String, value: JSON)] = []
-    skipSpace()
-    if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(JSONObject(entries: entries)) }
-    if depth >= keyCountHint.count { keyCountHint.append(contentsOf: repeatElement(0, count: depth + 1 - keyCountHint.count)) }
-    let hintSlot = depth
     entries.reserveCapacity(keyCountHint[hintSlot])
     let hashBase = keyHashes.count
     var hasNonASCIIKey = false
@@ -242,6 +237,18 @@ public struct JSONParser {
       keyCountHint[hintSlot] = entries.count
       return .object(JSONObject(entries: entries))
     }
+  }
+
+  /// Past an object's `{`: nil when a `}` closes it at once, else the slot of the key-count hint
+  /// (its depth), by which the members' storage is reserved.
+  @inline(__always)
+  private mutating func openObject() throws(JSONSyntaxError) -> Int? {
+    try enter()
+    i += 1
+    skipSpace()
+    if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return nil }
+    if depth >= keyCountHint.count { keyCountHint.append(contentsOf: repeatElement(0, count: depth + 1 - keyCountHint.count)) }
+    return depth
   }
 
   /// Moves to the next key's opening quote (an object's members are parsed in two ways, in full
@@ -325,13 +332,8 @@ public struct JSONParser {
       p.deepest = deepestBefore
       return try p.parseObject()
     }
-    try enter()
-    i += 1
+    guard let hintSlot = try openObject() else { return .object(JSONObject()) }
     var entries: [(key: String, value: JSON)] = []
-    skipSpace()
-    if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(JSONObject(entries: entries)) }
-    if depth >= keyCountHint.count { keyCountHint.append(contentsOf: repeatElement(0, count: depth + 1 - keyCountHint.count)) }
-    let hintSlot = depth
     entries.reserveCapacity(keyCountHint[hintSlot])
     let hashBase = keyHashes.count, rangeBase = keyRanges.count
     var seenLow: UInt64 = 0, seenHigh: UInt64 = 0
