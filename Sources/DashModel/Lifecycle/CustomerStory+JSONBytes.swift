@@ -69,14 +69,15 @@ private struct RepeatedString {
   private var value: String? = nil
   private var text: [UInt8] = []
 
-  private static let offset = MemoryLayout<Timeline.Period>.offset(of: \.productId) ?? 0
+  /// Where the field sits in a period (nil would mean it is not stored there: then no bits are read).
+  private static let offset = MemoryLayout<Timeline.Period>.offset(of: \.productId)
 
   mutating func write(_ periods: UnsafeBufferPointer<Timeline.Period>, _ k: Int, into out: inout [UInt8]) {
-    guard MemoryLayout<String?>.size == 16, let base = UnsafeRawPointer(periods.baseAddress) else {
+    guard MemoryLayout<String?>.size == 16, let offset = Self.offset, let base = UnsafeRawPointer(periods.baseAddress) else {
       JSONBytes.stringOrNull(periods[k].productId, into: &out)
       return
     }
-    let raw = (base + k * MemoryLayout<Timeline.Period>.stride + Self.offset).loadUnaligned(as: (UInt64, UInt64).self)
+    let raw = (base + k * MemoryLayout<Timeline.Period>.stride + offset).loadUnaligned(as: (UInt64, UInt64).self)
     if let bits, bits == raw {
       out.append(contentsOf: text)
       return
