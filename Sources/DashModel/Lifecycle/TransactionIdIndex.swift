@@ -45,8 +45,11 @@ struct TransactionIdIndex {
   /// The value stored for `id`, if any.
   func find(_ id: String, idOf: (Int) -> String?) -> Int? {
     if let dictionary { return dictionary[id] }
-    guard let hash = Self.asciiHash(id) else { return nil }  // only ASCII ids are stored here
-    return lookUp(id, hash, idOf).found
+    if let hash = Self.asciiHash(id) { return lookUp(id, hash, idOf).found }
+    // An id that is not ASCII may still equal a stored ASCII one ("\u{212A}1" is "K1"): compared
+    // with each, as the dictionary would. Once per fold (the latest transaction), and rare.
+    for k in values.indices where values[k] != 0 && idOf(values[k] - 1) == id { return values[k] - 1 }
+    return nil
   }
 
   /// The slot holding `id`'s value (and the value), or the empty slot where it belongs.
