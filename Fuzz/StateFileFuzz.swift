@@ -7,7 +7,8 @@
 //                                   is the single thread's: the same value or the same error
 //   0x05  JSON                      parsed with a projection (JSONProjection, as `show` reads a
 //                                   history), alone and in pieces: the error without it, or the
-//                                   same value with the projected array's elements cut down
+//                                   same value with the projected array's elements cut down; and
+//                                   with a reader of those elements: every one read, once, in order
 //   else  a state file              see below
 //
 // A state file (its `catalogFile`, if any, resolves to the small catalog below) must never crash
@@ -43,10 +44,10 @@ private let fuzzCatalog: Catalog = {
   return try! StoreKitReader.read(ObjectReader(json, at: .root))
 }()
 
-private func decode(_ bytes: [UInt8]) -> Result<SubscriptionState, StateFileError> {
+private func decode(_ bytes: [UInt8], projection: JSONProjection? = nil) -> Result<SubscriptionState, StateFileError> {
   let resolve: (String) throws(StateFileError) -> Catalog = { _ throws(StateFileError) in fuzzCatalog }
   do throws(StateFileError) {
-    return .success(try StateFile.decode(bytes, fileName: "fuzz.json", catalogFile: resolve))
+    return .success(try StateFile.decode(bytes, fileName: "fuzz.json", projection: projection, catalogFile: resolve))
   } catch {
     return .failure(error)
   }
@@ -91,20 +92,67 @@ private func fuzzProjection(_ bytes: [UInt8]) {
     guard case .object(let f) = full, case .object(let c) = cut, f.keys == c.keys else { return full == cut }
     return f.entries.allSatisfy { k, v in k == key ? cutDown(v, c[k] ?? .null, path.dropFirst()) : c[k] == v }
   }
+  /// The parse with a reader of the projected array, its elements put back where they were read.
+  let reading = JSONProjection(arrayPath: ["s", "t"], keep: ["a", "b"], signature: ["a"], reader: Collecting())
+  func reassembled(_ b: UnsafeBufferPointer<UInt8>, piecesFrom: Int, cores: Int) -> Result<JSON, JSONSyntaxError> {
+    do throws(JSONSyntaxError) {
+      let parsed = try JSONParser.parse(b, maxDepth: 16, piecesFrom: piecesFrom, cores: cores, projection: reading)
+      guard case .object(var root) = parsed.json, case .object(var s)? = root["s"], s["t"] == .array([]) else {
+        if !parsed.projectedRuns.isEmpty { fatalError("a reader read elements the document does not place") }
+        return .success(parsed.json)
+      }
+      s["t"] = .array(parsed.projectedRuns.flatMap { ($0 as? Collecting.Run)?.items ?? [.string("a run of another reader")] })
+      root["s"] = .object(s)
+      return .success(.object(root))
+    } catch {
+      return .failure(error)
+    }
+  }
   bytes.withUnsafeBufferPointer { b in
     let full = outcome(b, nil, piecesFrom: Int.max, cores: 1)
     for (piecesFrom, cores) in [(Int.max, 1), (0, 2), (0, 5)] {
-      switch (full, outcome(b, projection, piecesFrom: piecesFrom, cores: cores)) {
-      case (.failure(let a), .failure(let c)) where a == c: continue
-      case (.success(let a), .success(let c)) where cutDown(a, c, projection.arrayPath[...]): continue
+      let projected = outcome(b, projection, piecesFrom: piecesFrom, cores: cores)
+      switch (full, projected) {
+      case (.failure(let a), .failure(let c)) where a == c: break
+      case (.success(let a), .success(let c)) where cutDown(a, c, projection.arrayPath[...]): break
       default: fatalError("parsed with a projection (\(cores) cores), the outcome is not the full one's cut down")
+      }
+      if reassembled(b, piecesFrom: piecesFrom, cores: cores) != projected {
+        fatalError("parsed with a reader of the projected array (\(cores) cores), its elements are not the projection's")
       }
     }
   }
 }
 
+/// Keeps the elements it is given (see `fuzzProjection`).
+private struct Collecting: ProjectedElementReader {
+  func makeRun() -> any ProjectedRun { Run() }
+  final class Run: ProjectedRun {
+    var items: [JSON] = []
+    func add(_ element: JSON) { items.append(element) }
+  }
+}
+
+/// `show` and the dashboard read the inline history while the file is parsed
+/// (InlineHistory+Viewing.swift): the same summary and story as the file read whole, or a failure
+/// where it fails.
+private func checkViewing(_ bytes: [UInt8], whole: Result<SubscriptionState, StateFileError>) {
+  switch (whole, decode(bytes, projection: InlineHistory.viewingProjection)) {
+  case (.failure, .failure): return
+  case (.success(let w), .success(let v)):
+    let wh = CustomerHistory.load(w, statePath: "/nonexistent/fuzz.json"), vh = CustomerHistory.load(v, statePath: "/nonexistent/fuzz.json")
+    if w.subscriber.transactions.summary != v.subscriber.transactions.summary || w.subscriber.transactions.count != v.subscriber.transactions.count
+      || wh.transactions != vh.transactions || wh.skippedEntries != vh.skippedEntries {
+      fatalError("loaded for viewing, the inline history tells another story than read whole")
+    }
+  default: fatalError("loaded for viewing and read whole, one fails and the other does not")
+  }
+}
+
 private func fuzzStateFile(_ bytes: [UInt8]) {
-  guard case .success(let state) = decode(bytes) else { return }
+  let whole = decode(bytes)
+  checkViewing(bytes, whole: whole)
+  guard case .success(let state) = whole else { return }
   // Round trip: what SubDash writes must load again, to the same document.
   let written = JSONWriter.write(state.document.json)
   guard case .success(let again) = decode(written) else {

@@ -30,8 +30,8 @@ import Testing
                       maxDepth: Int = JSONParser.defaultMaxDepth) -> (Result<JSON, JSONSyntaxError>, Int) {
     bytes.withUnsafeBufferPointer { buffer in
       do throws(JSONSyntaxError) {
-        let (json, taken) = try JSONParser.parse(buffer, maxDepth: maxDepth, piecesFrom: pieces ? 0 : Int.max, cores: cores, projection: projection)
-        return (.success(json), taken)
+        let parsed = try JSONParser.parse(buffer, maxDepth: maxDepth, piecesFrom: pieces ? 0 : Int.max, cores: cores, projection: projection)
+        return (.success(parsed.json), parsed.piecesTaken)
       } catch {
         return (.failure(error), 0)
       }

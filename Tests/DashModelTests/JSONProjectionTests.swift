@@ -122,37 +122,4 @@ import Testing
       #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: true, cores: cores).0 == expected, "round \(round): byte \(at) replaced, \(cores) cores")
     }
   }
-
-  /// Every key a transaction can have, given a value of the wrong type in turn: a state loaded
-  /// for viewing tells the same story and summary, or fails the same way, as one loaded whole.
-  /// A field the story or the summary reads and the viewing projection drops fails this test.
-  @Test(arguments: [
-    "appAccountToken", "billingPlanType", "bundleId", "commitmentInfo", "currency", "environment", "expiresDate",
-    "inAppOwnershipType", "isUpgraded", "offerDiscountType", "offerIdentifier", "offerPeriod", "offerType",
-    "originalPurchaseDate", "originalTransactionId", "price", "productId", "purchaseDate", "quantity",
-    "revocationDate", "revocationPercentage", "revocationReason", "revocationType", "signedDate", "storefront",
-    "storefrontId", "subscriptionGroupIdentifier", "transactionId", "transactionReason", "type",
-    "webOrderLineItemId", "advancedCommerceInfo",
-  ])
-  func theViewingProjectionKeepsEveryFieldTheStoryReads(_ key: String) throws {
-    let entry = "{\"originalTransactionId\": \"1\", \"transactionId\": \"2\", \"purchaseDate\": 1700000000000, "
-      + "\"expiresDate\": 1702592000000, \"productId\": \"pro.monthly\", \"price\": 9990, \"currency\": \"USD\"}"
-    var o = try #require(JSONParser.parse(Array(entry.utf8)).objectValue)
-    o[key] = .array([.bool(true)])
-    let text = "{\"subscriber\": {\"transactions\": [" + JSONWriter.string(.object(o), pretty: false) + "]}}"
-    let bytes = Array(text.utf8)
-    func story(_ projection: JSONProjection?) throws -> (StoryTransaction?, Result<HistorySummary, DecodeError>) {
-      let json = try JSONParserPiecesTests.outcome(bytes, projection: projection, pieces: false).0.get()
-      let r = try ObjectReader(json, at: .root).object("subscriber")
-      let history = try #require(r)
-      let element = try #require(history.object["transactions"]?.arrayValue?.first?.objectValue)
-      let reader = ObjectReader(element, in: history.path.appending("transactions"), index: 0)
-      var summary = HistorySummary()
-      let folded = Result { () throws(DecodeError) -> HistorySummary in try summary.add(reader); return summary }
-      return (try? StoryTransaction(reader), folded)
-    }
-    let whole = try story(nil), viewed = try story(InlineHistory.viewingProjection)
-    #expect(viewed.0 == whole.0, "the story's transaction with \(key) of the wrong type")
-    #expect(viewed.1 == whole.1, "the summary with \(key) of the wrong type")
-  }
 }

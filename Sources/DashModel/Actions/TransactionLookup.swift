@@ -13,7 +13,7 @@ public struct TransactionLookup: Sendable {
     TransactionLookup { id in
       if let t = s.subscriber.latestTransaction, t.transactionId == id { return t }
       let inline = s.subscriber.transactions
-      for k in stride(from: inline.count - 1, through: 0, by: -1) where inline.entries[k]["transactionId"]?.stringValue == id {
+      for k in inline.entries.indices.reversed() where inline.entries[k]["transactionId"]?.stringValue == id {
         return try? inline.transaction(at: k)
       }
       return nil

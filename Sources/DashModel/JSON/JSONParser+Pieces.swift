@@ -35,6 +35,8 @@ final class ArrayPieces: @unchecked Sendable {
     var deepest: Int
     /// Whether its object elements were projected (see the type's comment).
     var projected = false
+    /// Its elements as the projection's reader read them, when it has one (then `items` is empty).
+    var run: (any ProjectedRun)? = nil
   }
 
   private final class Slot: @unchecked Sendable {
@@ -135,27 +137,32 @@ extension JSONParser {
     p.i = start
     var items: [JSON] = []
     var projecting: JSONProjection? = nil
+    // The projection's reader reads the elements here, on this thread, when the piece is projected.
+    var run: (any ProjectedRun)? = nil
+    var first = true
     do throws(JSONSyntaxError) {
       while true {
         let itemStart = p.i
         var item = try p.parseElement(projecting)
-        if items.isEmpty, let projection, projection.looksLikeElement(item) {
+        if first, let projection, projection.looksLikeElement(item) {
           // Read again, projected, so that what is kept does not depend on where pieces start.
           projecting = projection
           p.i = itemStart
           item = try p.parseElement(projection)
+          run = projection.reader?.makeRun()
         }
-        items.append(item)
+        first = false
+        if let run { run.add(item) } else { items.append(item) }
         p.skipSpace()
         guard p.i < bytes.count else { return nil }
         switch bytes[p.i] {
         case UInt8(ascii: ","):
           p.i += 1
           p.skipSpace()
-          if p.i == stopAt { return .init(items: items, end: p.i, closesArray: false, deepest: p.deepest, projected: projecting != nil) }
+          if p.i == stopAt { return .init(items: items, end: p.i, closesArray: false, deepest: p.deepest, projected: projecting != nil, run: run) }
           if p.i >= bytes.count || bytes[p.i] == UInt8(ascii: "]") { return nil }
         case UInt8(ascii: "]"):
-          return .init(items: items, end: p.i + 1, closesArray: true, deepest: p.deepest, projected: projecting != nil)
+          return .init(items: items, end: p.i + 1, closesArray: true, deepest: p.deepest, projected: projecting != nil, run: run)
         default:
           return nil
         }

@@ -38,9 +38,19 @@ public struct JSONParser {
     try parse(buffer, maxDepth: maxDepth, piecesFrom: ArrayPieces.parallelFrom, projection: projection).json
   }
 
-  /// The document and how many pieces parsed on other threads were used (tests check both).
+  /// A parsed document, with what a projection's reader made of its array.
+  struct Parsed {
+    var json: JSON
+    /// How many pieces parsed on other threads were used (tests check it).
+    var piecesTaken: Int
+    /// The projected array's elements as the projection's reader read them, in runs in document
+    /// order (the document holds an empty array there); empty without a reader.
+    var projectedRuns: [any ProjectedRun]
+  }
+
+  /// The document, and what the pieces and the projection's reader did.
   static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, piecesFrom: Int, cores: Int = OrderedParallelMap.cores,
-                    projection: JSONProjection? = nil) throws(JSONSyntaxError) -> (json: JSON, piecesTaken: Int) {
+                    projection: JSONProjection? = nil) throws(JSONSyntaxError) -> Parsed {
     // A document of many megabytes: its long arrays are parsed in pieces on the other cores
     // while this thread reads up to them (JSONParser+Pieces.swift); every piece has ended
     // before the buffer is let go.
@@ -55,7 +65,7 @@ public struct JSONParser {
     }
     p.nextPieceStart = pieces?.nextStart ?? Int.max
     let json = try p.parseDocument()
-    return (json, pieces?.taken ?? 0)
+    return Parsed(json: json, piecesTaken: pieces?.taken ?? 0, projectedRuns: p.projectedRuns)
   }
 
   /// Finds the byte offset of the value at `path`, for pointing a type error at a line and column.
@@ -113,6 +123,8 @@ public struct JSONParser {
   private var projectionDepth = 0
   private var pathKeys: [String?] = []
   private var keyRanges: [Range<Int>] = []
+  /// What the projection's reader made of its array, in document order (see `Parsed`).
+  private var projectedRuns: [any ProjectedRun] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.bytes = bytes
@@ -290,27 +302,47 @@ public struct JSONParser {
     if depth <= projectionDepth { pathKeys[depth - 1] = nil }
     // The projected array: inside objects with the projection's keys, from the root down.
     let projected = depth == projectionDepth + 1 && projectionDepth > 0 && pathKeys.elementsEqual(projection?.arrayPath ?? []) { $0 == $1 }
+    // With a reader, the projected array's elements go to it, in runs (`ProjectedElementReader`).
+    let reader = projected ? projection?.reader : nil
+    var run = reader?.makeRun()
     skipSpace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
     while true {
       skipSpace()
       if i < bytes.count, bytes[i] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
       if i >= nextPieceStart, let piece = takePiece(projected: projected) {
-        // The elements from here were parsed on another thread, exactly as this loop would have.
-        items.append(contentsOf: piece.items)
+        // The elements from here were parsed on another thread, exactly as this loop would have
+        // (and read there, when the piece found it was in the projected array).
+        if let reader, let before = run, let pieceRun = piece.run {
+          projectedRuns.append(before)
+          projectedRuns.append(pieceRun)
+          run = reader.makeRun()
+        } else if let run {
+          for item in piece.items { run.add(item) }
+        } else {
+          items.append(contentsOf: piece.items)
+        }
         i = piece.end
-        if piece.closesArray { depth -= 1; return .array(items) }
+        if piece.closesArray { depth -= 1; return close(items, run) }
         continue
       }
       if target != nil { current.append(.index(items.count)) }
-      items.append(try parseElement(projected ? projection : nil))
+      let element = try parseElement(projected ? projection : nil)
+      if let run { run.add(element) } else { items.append(element) }
       if target != nil { current.removeLast() }
       skipSpace()
       guard i < bytes.count else { throw error("unexpected end of file inside an array (the JSON is truncated)") }
       if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-      if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+      if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return close(items, run) }
       throw error("expected ',' or ']' in an array, found \(describe(bytes[i]))")
     }
+  }
+
+  /// An array's value once its `]` is read: its elements, or an empty array when a reader's run
+  /// took them (the run is kept for `Parsed`).
+  private mutating func close(_ items: [JSON], _ run: (any ProjectedRun)?) -> JSON {
+    if let run { projectedRuns.append(run) }
+    return .array(items)
   }
 
   /// An array's element: with a projection, an object keeps only the kept keys' values.

@@ -24,9 +24,13 @@ public struct JSONProjection: Sendable {
   /// guess that it is inside this array. Only a guess: the parser uses a piece parsed that way
   /// only inside this array, and parses the bytes itself anywhere else.
   let signature: [String]
+  /// Reads the elements where they are parsed instead of keeping them as JSON (see
+  /// `ProjectedElementReader`); nil keeps them, projected, in the document.
+  public let reader: (any ProjectedElementReader)?
 
-  public init(arrayPath: [String], keep: [String], signature: [String]) {
+  public init(arrayPath: [String], keep: [String], signature: [String], reader: (any ProjectedElementReader)? = nil) {
     self.arrayPath = arrayPath
+    self.reader = reader
     self.keep = keep
     keepBytes = keep.map { Array($0.utf8) }
     keepHashes = keepBytes.map { $0.withUnsafeBufferPointer(StringInterner.hash) }

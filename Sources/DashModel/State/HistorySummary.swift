@@ -91,6 +91,15 @@ public struct HistorySummary: Equatable, Sendable {
     if counted { lastTransactionId = try r.string("transactionId") }
   }
 
+  /// Folds one history entry in from the fields a viewer read of it (`ViewedEntries`): the same
+  /// fields `add(_: ObjectReader)` reads, read by the same readers, so the same fold.
+  mutating func add(_ t: StoryTransaction) {
+    transactionCount += 1
+    let counted = fold(offerType: t.offerType, offerDiscountType: t.offerDiscountType, offerIdentifier: t.offerIdentifier,
+                       purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate)
+    if counted { lastTransactionId = t.transactionId }
+  }
+
   /// False for a restated past period (see `isRestatedPastPeriod`), which changes no figure.
   @discardableResult
   private mutating func fold(

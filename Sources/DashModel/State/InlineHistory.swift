@@ -10,9 +10,19 @@
 public struct InlineHistory: Equatable, Sendable {
   public private(set) var entries: [JSONObject]
   /// The fold of every entry, in order.
-  public private(set) var summary: HistorySummary
+  public internal(set) var summary: HistorySummary
   /// Where the entries sit in the document (`$.subscriber.transactions`), for errors.
   public let path: JSONPath
+  /// A history loaded only to be viewed holds its entries read for the story instead of as JSON
+  /// (InlineHistory+Viewing.swift); `entries` is then empty.
+  var viewed: Viewed?
+
+  struct Viewed: Equatable, Sendable {
+    /// How many entries the file holds.
+    var count: Int
+    /// Those that read as story transactions, in order.
+    var story: [StoryTransaction]
+  }
 
   public init(path: JSONPath = JSONPath.root.appending("subscriber").appending("transactions")) {
     entries = []
@@ -42,10 +52,11 @@ public struct InlineHistory: Equatable, Sendable {
   public static let viewingProjection = JSONProjection(
     arrayPath: ["subscriber", "transactions"],
     keep: Array(Set(HistorySummary.fieldsRead + StoryTransaction.fieldsRead)).sorted(),
-    signature: ["originalTransactionId", "transactionId", "purchaseDate"])
+    signature: ["originalTransactionId", "transactionId", "purchaseDate"],
+    reader: ViewedEntriesReader())
 
-  public var count: Int { entries.count }
-  public var isEmpty: Bool { entries.isEmpty }
+  public var count: Int { viewed?.count ?? entries.count }
+  public var isEmpty: Bool { count == 0 }
 
   /// Entry `k`, typed.
   public func transaction(at k: Int) throws(DecodeError) -> TransactionPayload {
@@ -69,7 +80,10 @@ public struct InlineHistory: Equatable, Sendable {
   public var json: JSON { .array(entries.map(JSON.object)) }
 
   /// Forgets the entries and keeps their summary (see `SubscriptionState.forViewing()`).
-  mutating func dropEntriesKeepingSummary() { entries = [] }
+  mutating func dropEntriesKeepingSummary() {
+    entries = []
+    viewed = nil
+  }
 
-  public static func == (a: InlineHistory, b: InlineHistory) -> Bool { a.entries == b.entries }
+  public static func == (a: InlineHistory, b: InlineHistory) -> Bool { a.entries == b.entries && a.viewed == b.viewed }
 }

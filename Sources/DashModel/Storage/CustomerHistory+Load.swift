@@ -29,13 +29,18 @@ extension CustomerHistory {
     var h = CustomerHistory()
     h.origin = Origin(state)
     let inline = state.subscriber.transactions
-    let entries = inline.entries, path = inline.path
+    if let viewed = inline.viewed {
+      // Loaded to be viewed: the entries were read for the story as the file was parsed.
+      h.transactions = viewed.story
+    } else {
+      let entries = inline.entries, path = inline.path
+      h.transactions = OrderedParallelMap.compactMap(count: entries.count, minimum: parallelFrom) { k in
+        try? StoryTransaction(ObjectReader(entries[k], in: path, index: k))
+      }
+    }
     // An entry whose other fields have wrong types is left out and said, not fatal: the
     // summary and timeline are a reading aid, and the state itself loaded.
-    h.transactions = OrderedParallelMap.compactMap(count: entries.count, minimum: parallelFrom) { k in
-      try? StoryTransaction(ObjectReader(entries[k], in: path, index: k))
-    }
-    h.skippedEntries = entries.count - h.transactions.count
+    h.skippedEntries = inline.count - h.transactions.count
     // Read in place: iterating by value would copy every record (its source object and strings).
     // One thread: copying a record's few fields is cheap, and two were slower, not faster, for
     // 100,000 records (6.1 ms against 3.9 ms, medians of 20).

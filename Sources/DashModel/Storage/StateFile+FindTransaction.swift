@@ -24,7 +24,7 @@ extension StateFile {
       }
     }
     let inline = state.subscriber.transactions
-    for k in stride(from: inline.count - 1, through: 0, by: -1) {
+    for k in inline.entries.indices.reversed() {
       guard inline.entries[k]["transactionId"]?.stringValue == id else { continue }
       do { return try inline.transaction(at: k) } catch {
         throw StateFileError(file: PathName.fileName(of: statePath), path: error.path, message: error.message)

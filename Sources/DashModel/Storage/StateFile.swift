@@ -71,10 +71,16 @@ public enum StateFile {
     _ bytes: UnsafeBufferPointer<UInt8>, fileName: String, projection: JSONProjection? = nil,
     catalogFile: (String) throws(StateFileError) -> Catalog
   ) throws(StateFileError) -> SubscriptionState {
-    let json = try parse(bytes, fileName: fileName, projection: projection)
-    let document: StateDocument
+    let parsed = try parse(bytes, fileName: fileName, projection: projection)
+    var document: StateDocument
     do {
-      document = try StateDocument(try ObjectReader(json, at: .root))
+      document = try StateDocument(try ObjectReader(parsed.json, at: .root))
+      // The inline history, when the projection's reader read it while parsing (the document
+      // holds an empty array in its place).
+      if !parsed.projectedRuns.isEmpty {
+        let path = document.subscriber.transactions.path
+        document.subscriber.transactions = try InlineHistory(viewing: parsed.projectedRuns, path: path)
+      }
     } catch {
       throw located(error, in: bytes, fileName: fileName)
     }
@@ -154,9 +160,14 @@ public enum StateFile {
     return try result.get()
   }
 
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, fileName: String, projection: JSONProjection? = nil) throws(StateFileError) -> JSON {
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, fileName: String) throws(StateFileError) -> JSON {
+    try parse(bytes, fileName: fileName, projection: nil).json
+  }
+
+  /// The document, and the projected array as the projection's reader read it, when it has one.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, fileName: String, projection: JSONProjection?) throws(StateFileError) -> JSONParser.Parsed {
     do {
-      return try JSONParser.parse(bytes, projection: projection)
+      return try JSONParser.parse(bytes, maxDepth: JSONParser.defaultMaxDepth, piecesFrom: ArrayPieces.parallelFrom, projection: projection)
     } catch {
       throw StateFileError(file: fileName, line: error.line, column: error.column, message: "invalid JSON: \(error.message)")
     }

@@ -1,0 +1,22 @@
+/// Reads the elements of a projection's array into the reader's own values as they are parsed,
+/// so the document never holds them as JSON (`JSONProjection.reader`).
+///
+/// Why: `show` of a 100,000-transaction file needs each history entry as a `StoryTransaction`.
+/// Kept as projected JSON first, the entries were 37 MB of objects that the kernel had to hand
+/// out and zero page by page, then read again field by field after the parse. Read here, each
+/// entry's JSON is let go as soon as it is read, and its memory is reused for the next one.
+///
+/// The parser gives every element of that array, in order, to a run; a piece of the array parsed
+/// on another thread (`ArrayPieces`) gets a run of its own. The document holds an empty array in
+/// its place, and the runs, in document order, come back beside it (`JSONParser.Parsed`).
+public protocol ProjectedElementReader: Sendable {
+  /// A new, empty run for consecutive elements of the array.
+  func makeRun() -> any ProjectedRun
+}
+
+/// Consecutive elements of a projected array, read by a `ProjectedElementReader`. A run is filled
+/// by one thread and handed to the parser's thread once that thread is done with it.
+public protocol ProjectedRun: AnyObject {
+  /// The next element: an object projected as the projection says, or any other value as parsed.
+  func add(_ element: JSON)
+}
