@@ -120,3 +120,31 @@ private final class Calls: @unchecked Sendable {
     threads.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
   }
 }
+
+/// `OrderedParallelMap.map(count:)`: every index once, in order, and the error a loop in order
+/// would throw (the lowest failing index), whatever the number of workers.
+@Suite struct OrderedParallelMapTests {
+  struct Failed: Error, Equatable { var index: Int }
+
+  @Test func everyIndexInOrderOnAnyNumberOfWorkers() throws {
+    for workers in [1, 2, 3, 7, 64] {
+      let squares = try OrderedParallelMap.map(count: 1_000, workers: workers) { (k) throws(Failed) -> String in "\(k * k)" }
+      #expect(squares == (0..<1_000).map { "\($0 * $0)" }, "\(workers) workers")
+    }
+    #expect(try OrderedParallelMap.map(count: 0, workers: 2) { (k) throws(Failed) -> Int in k } == [])
+  }
+
+  @Test func theErrorIsTheLowestFailingIndexes() {
+    for workers in [1, 2, 3, 7] {
+      for failing in [[0], [999], [400, 10], [500, 999, 501]] {
+        let result = Result { () throws(Failed) -> [String] in
+          try OrderedParallelMap.map(count: 1_000, workers: workers) { (k) throws(Failed) -> String in
+            if failing.contains(k) { throw Failed(index: k) }
+            return "value \(k)"  // a heap string: written ones must be released when another fails
+          }
+        }
+        #expect(result.map { _ in 0 } == .failure(Failed(index: failing.min() ?? -1)), "\(workers) workers, failing at \(failing)")
+      }
+    }
+  }
+}

@@ -8,8 +8,8 @@ import Testing
 @Suite struct SubscriberHistoriesTests {
   /// A subscriber with `count` history entries and `count` notifications; the entries at the
   /// given indices have a wrong type where the reader looks.
-  static func subscriber(count: Int, badTransaction: Int? = nil, badNotification: Int? = nil) throws -> ObjectReader {
-    let transactions = (0..<count).map { k in
+  static func subscriber(count: Int, transactionCount: Int? = nil, badTransaction: Int? = nil, badNotification: Int? = nil) throws -> ObjectReader {
+    let transactions = (0..<(transactionCount ?? count)).map { k in
       k == badTransaction
         ? #"{"transactionId":"\#(k)","purchaseDate":"yesterday"}"#
         : #"{"transactionId":"\#(k)","productId":"pass.premium.monthly","purchaseDate":\#(1_767_983_534_000 + k * 300_000),"price":9990,"currency":"USD"}"#
@@ -36,6 +36,33 @@ import Testing
     #expect(log == logInTurn)
     #expect(history.count == 300 && log.count == 300)
     #expect(log.map(\.summary) == (0..<300).map { "renewal \($0)" })
+  }
+
+  /// A viewer reads the history while parsing (the document keeps an empty array): then the log
+  /// alone is read on every core.
+  @Test func aLongLogBesideAShortHistoryReadOnEveryCoreIsTheLogReadInTurn() throws {
+    for transactions in [0, 3] {
+      let r = try Self.subscriber(count: 300, transactionCount: transactions)
+      let (history, log) = try Subscriber.histories(r, concurrentFrom: 10)
+      let (historyInTurn, logInTurn) = try Subscriber.histories(r, concurrentFrom: .max)
+      #expect(history == historyInTurn && history.count == transactions)
+      #expect(log == logInTurn)
+      #expect(log.map(\.summary) == (0..<300).map { "renewal \($0)" })
+    }
+    let cases: [(transaction: Int?, notification: Int?, expected: String)] = [
+      (nil, 10, "$.subscriber.notifications[10].signedDate: expected a number, found a boolean"),
+      (nil, 299, "$.subscriber.notifications[299].signedDate: expected a number, found a boolean"),
+      (2, 250, "$.subscriber.transactions[2].purchaseDate: expected a number, found a string"),
+    ]
+    for c in cases {
+      let r = try Self.subscriber(count: 300, transactionCount: 3, badTransaction: c.transaction, badNotification: c.notification)
+      for concurrentFrom in [10, Int.max] {
+        switch Self.read(r, concurrentFrom: concurrentFrom) {
+        case .success: Issue.record("read without an error: \(c)")
+        case .failure(let error): #expect("\(error)" == c.expected, "concurrent from \(concurrentFrom)")
+        }
+      }
+    }
   }
 
   @Test func aDamagedFileGivesTheErrorReadingInTurnGives() throws {

@@ -73,6 +73,68 @@ enum OrderedParallelMap {
   }
 }
 
+extension OrderedParallelMap {
+  /// `transform` of each index in `0..<count`, in index order, on `workers` threads (contiguous
+  /// ranges, one each); the error is the one of the lowest index that fails, which is what a loop
+  /// in order throws: every range below the first failing one was read whole.
+  static func map<R, E>(count: Int, workers: Int = cores, _ transform: @Sendable (Int) throws(E) -> R) throws(E) -> [R] where R: Sendable, E: Error {
+    let workers = min(workers, count)
+    guard workers > 1 else {
+      var out: [R] = []
+      out.reserveCapacity(count)
+      for k in 0..<count { out.append(try transform(k)) }
+      return out
+    }
+    let run = (count + workers - 1) / workers
+    let written = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
+    written.initialize(repeating: 0)
+    defer { written.deallocate() }
+    let failures = Failures<E>(workers)
+    let out = [R](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+      initializedCount = 0
+      guard let base = buffer.baseAddress else { return }
+      let shared = PackedRanges(base: base, filled: written)
+      DispatchQueue.concurrentPerform(iterations: workers) { w in
+        let start = min(count, w * run)
+        for k in start..<min(count, start + run) {
+          do throws(E) {
+            (shared.base + k).initialize(to: try transform(k))
+            shared.filled[w] += 1
+          } catch {
+            failures.set(w, error)
+            return
+          }
+        }
+      }
+      // concurrentPerform has returned: each range's written prefix is published.
+      if failures.first != nil {
+        for w in 0..<workers where written[w] > 0 { (base + w * run).deinitialize(count: written[w]) }
+        return
+      }
+      initializedCount = count
+    }
+    if let error = failures.first { throw error }
+    return out
+  }
+
+  /// The error each worker stopped at: one slot per worker, written by that worker only, read
+  /// after all have ended (separate memory, not one array that two threads would modify).
+  private final class Failures<E: Error>: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<E?>
+    init(_ workers: Int) {
+      slots = .allocate(capacity: workers)
+      slots.initialize(repeating: nil)
+    }
+    deinit {
+      slots.deinitialize()
+      slots.deallocate()
+    }
+    func set(_ w: Int, _ error: E) { slots[w] = error }
+    /// The lowest worker's: its range comes first.
+    var first: E? { slots.lazy.compactMap { $0 }.first }
+  }
+}
+
 private struct PackedRanges<R>: @unchecked Sendable {
   let base: UnsafeMutablePointer<R>
   let filled: UnsafeMutableBufferPointer<Int>

@@ -41,8 +41,13 @@ public struct Subscriber: Equatable, Sendable {
       try r.objects("notifications") { (t) throws(DecodeError) in try NotificationRecord(t) } ?? []
     }
     let lengths = ["transactions", "notifications"].map { r.object[$0]?.arrayValue?.count ?? 0 }
-    guard OrderedParallelMap.cores > 1, lengths.allSatisfy({ $0 >= minimum }) else {
+    guard OrderedParallelMap.cores > 1, lengths[1] >= minimum else {
       return (try InlineHistory(r, key: "transactions"), try log())
+    }
+    // A short history (or one a viewer read while parsing: InlineHistory+Viewing.swift) and a
+    // long log: the history first, then the log on every core.
+    guard lengths[0] >= minimum else {
+      return (try InlineHistory(r, key: "transactions"), try logOnEveryCore(r))
     }
     let other = LogResult()
     let group = DispatchGroup()
@@ -55,6 +60,18 @@ public struct Subscriber: Equatable, Sendable {
     group.wait()
     let notifications = other.result ?? .success([])  // always set: the group was waited on
     return (try history.get(), try notifications.get())
+  }
+
+  /// The notification log, contiguous ranges on every core; the error is the first in order.
+  private static func logOnEveryCore(_ r: ObjectReader) throws(DecodeError) -> [NotificationRecord] {
+    guard case .array(let items)? = r.object["notifications"] else {
+      return try r.objects("notifications") { (t) throws(DecodeError) in try NotificationRecord(t) } ?? []
+    }
+    let path = r.path.appending("notifications")
+    return try OrderedParallelMap.map(count: items.count) { (k) throws(DecodeError) -> NotificationRecord in
+      guard case .object(let o) = items[k] else { throw DecodeError(path.appending(k), "expected an object, found \(items[k].kindName)") }
+      return try NotificationRecord(ObjectReader(o, in: path, index: k))
+    }
   }
 
   /// The log read on the other core: written by its task, read after the group is waited on.
