@@ -15,6 +15,17 @@ import Testing
     }
   }
 
+  /// Records the room the parser reserves.
+  struct Reserving: ProjectedElementReader {
+    func makeRun() -> any ProjectedRun { Run() }
+    final class Run: ProjectedRun {
+      var count = 0
+      var reserved: [Int] = []
+      func add(_ element: JSON) { count += 1 }
+      func reserveCapacity(_ elements: Int) { reserved.append(elements) }
+    }
+  }
+
   static let keep = JSONProjection(arrayPath: ["subscriber", "transactions"], keep: ["transactionId", "price"],
                                    signature: ["transactionId", "price"])
   static let reading = JSONProjection(arrayPath: ["subscriber", "transactions"], keep: ["transactionId", "price"],
@@ -50,6 +61,29 @@ import Testing
         if nested == 0 { #expect(runs > 1, "pieces were read on other threads (\(cores) cores)") }
       }
     }
+  }
+
+  /// Room for a run is reserved once, after its first elements, for at least as many as a run of
+  /// such elements holds, and never for more than one element per 64 bytes of the document.
+  @Test func roomIsReservedOnceForAtLeastTheElementsThatCome() throws {
+    let bytes = Array(JSONParserPiecesTests.document(transactions: 400, notifications: 200, nestedOnlyAt: 0).utf8)
+    let reserving = JSONProjection(arrayPath: ["subscriber", "transactions"], keep: ["price"], signature: ["transactionId", "price"], reader: Reserving())
+    for (piecesFrom, cores) in [(Int.max, 1), (0, 2)] {
+      let parsed = try bytes.withUnsafeBufferPointer { b in
+        try JSONParser.parse(b, maxDepth: JSONParser.defaultMaxDepth, piecesFrom: piecesFrom, cores: cores, projection: reserving)
+      }
+      let runs = parsed.projectedRuns.compactMap { $0 as? Reserving.Run }
+      #expect(runs.reduce(0) { $0 + $1.count } == 400)
+      for run in runs where run.count >= 32 {
+        #expect(run.reserved.count == 1, "\(cores) cores")
+        #expect((run.reserved.first ?? 0) >= run.count, "\(cores) cores: \(run.reserved) for \(run.count)")
+        #expect((run.reserved.first ?? 0) <= 32 + bytes.count / 64)
+      }
+      for run in runs where run.count < 32 { #expect(run.reserved.isEmpty) }
+    }
+    // A sample of tiny elements before big ones: one element per 64 bytes at most.
+    #expect(projectedRunEstimate(consumed: 32 * 3, remaining: 64_000) == 32 + 1_000)
+    #expect(projectedRunEstimate(consumed: 32 * 500, remaining: 50_000) == 32 + 100)
   }
 
   @Test func theDocumentHoldsAnEmptyArrayWhereTheElementsWere() throws {

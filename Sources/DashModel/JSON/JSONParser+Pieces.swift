@@ -142,7 +142,7 @@ extension JSONParser {
     var projecting: JSONProjection? = nil
     // The projection's reader reads the elements here, on this thread, when the piece is projected.
     var run: (any ProjectedRun)? = nil
-    var first = true
+    var first = true, count = 0
     do throws(JSONSyntaxError) {
       while true {
         let itemStart = p.i
@@ -155,7 +155,15 @@ extension JSONParser {
           run = projection.reader?.makeRun()
         }
         first = false
-        if let run { run.add(item) } else { items.append(item) }
+        if let run {
+          run.add(item)
+          count += 1
+          if count == projectedRunSample {
+            run.reserveCapacity(projectedRunEstimate(consumed: p.i - start, remaining: min(stopAt, bytes.count) - p.i))
+          }
+        } else {
+          items.append(item)
+        }
         p.skipSpace()
         guard p.i < bytes.count else { return nil }
         switch bytes[p.i] {

@@ -305,6 +305,8 @@ public struct JSONParser {
     // With a reader, the projected array's elements go to it, in runs (`ProjectedElementReader`).
     let reader = projected ? projection?.reader : nil
     var run = reader?.makeRun()
+    // Where the current run began and how many elements it has (see `ProjectedRun.reserveCapacity`).
+    var runStart = i, runCount = 0
     skipSpace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
     while true {
@@ -317,6 +319,8 @@ public struct JSONParser {
           projectedRuns.append(before)
           projectedRuns.append(pieceRun)
           run = reader.makeRun()
+          runStart = piece.end
+          runCount = 0
         } else if let run {
           for item in piece.items { run.add(item) }
         } else {
@@ -328,7 +332,15 @@ public struct JSONParser {
       }
       if target != nil { current.append(.index(items.count)) }
       let element = try parseElement(projected ? projection : nil)
-      if let run { run.add(element) } else { items.append(element) }
+      if let run {
+        run.add(element)
+        runCount += 1
+        if runCount == projectedRunSample {
+          run.reserveCapacity(projectedRunEstimate(consumed: i - runStart, remaining: min(nextPieceStart, bytes.count) - i))
+        }
+      } else {
+        items.append(element)
+      }
       if target != nil { current.removeLast() }
       skipSpace()
       guard i < bytes.count else { throw error("unexpected end of file inside an array (the JSON is truncated)") }

@@ -19,4 +19,24 @@ public protocol ProjectedElementReader: Sendable {
 public protocol ProjectedRun: AnyObject {
   /// The next element: an object projected as the projection says, or any other value as parsed.
   func add(_ element: JSON)
+  /// About how many elements the run will hold in all, estimated by the parser from the bytes its
+  /// first elements took and the bytes left before the next run: room reserved once instead of
+  /// a growing array copied into fresh pages at each doubling. Only a hint: more may come.
+  func reserveCapacity(_ elements: Int)
+}
+
+extension ProjectedRun {
+  public func reserveCapacity(_ elements: Int) {}
+}
+
+/// When the parser reserves room in a run: after this many elements, whose bytes give the estimate.
+let projectedRunSample = 32
+
+/// The elements a run will hold in all: `sample` elements took `consumed` bytes, and `remaining`
+/// bytes are left before the run's end (at most the document's rest). Never more than one element
+/// per 64 bytes, whatever the sample says: a sample of tiny elements before big ones would
+/// otherwise reserve room for millions (more elements than that are still taken, by growing).
+func projectedRunEstimate(consumed: Int, remaining: Int) -> Int {
+  let perElement = max(64, consumed / projectedRunSample)
+  return projectedRunSample + max(0, remaining) / perElement
 }

@@ -20,6 +20,8 @@ final class ViewedEntries: ProjectedRun {
   private(set) var kept: [(index: Int, element: JSON)] = []
   private(set) var count = 0
 
+  func reserveCapacity(_ elements: Int) { story.reserveCapacity(elements) }
+
   func add(_ element: JSON) {
     defer { count += 1 }
     // The path is only for errors, which are not kept here: a kept entry is read again with its own.
