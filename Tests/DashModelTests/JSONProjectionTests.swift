@@ -122,4 +122,22 @@ import Testing
       #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: true, cores: cores).0 == expected, "round \(round): byte \(at) replaced, \(cores) cores")
     }
   }
+
+  /// The kept-key lookup the parser makes for every key: exact bytes only, whatever the length.
+  @Test func aKeyIsKeptOnlyWhenItsBytesAreAKeptKeys() {
+    func kept(_ keys: [String], _ key: String) -> Bool {
+      let p = JSONProjection(arrayPath: ["a"], keep: keys, signature: [])
+      return Array(key.utf8).withUnsafeBufferPointer { b in p.keptKeys.contains(b, hash: StringInterner.hash(b)) }
+    }
+    let keys = ["price", "transactionId", "", "a-key-longer-than-sixty-four-bytes-whose-hash-reads-only-its-ends-xyz"]
+    for key in keys { #expect(kept(keys, key), "\(key)") }
+    for key in ["pric", "prices", "Price", "transactionID", "a-key-longer-than-sixty-four-bytes-whose-hash-reads-only-its-ends-xyZ",
+                "a-key-longer-than-sixty-four-bytes-whose-hash-reads-only-its-end-xyz",
+                // The same length and ends, so the same hash: only the bytes tell them apart.
+                "a-key-longer-than-sixty-four-bytes-WHOSE-hash-reads-only-its-ends-xyz"] {
+      #expect(!kept(keys, key), "\(key)")
+    }
+    #expect(!kept([], "price"))
+    #expect(!kept([], ""))
+  }
 }

@@ -138,20 +138,21 @@ extension JSONParser {
                          projection: JSONProjection? = nil) -> ArrayPieces.Piece? {
     var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
     p.i = start
+    p.projection = projection
     var items: [JSON] = []
-    var projecting: JSONProjection? = nil
+    var projecting = false
     // The projection's reader reads the elements here, on this thread, when the piece is projected.
     var run: (any ProjectedRun)? = nil
     var first = true, count = 0
     do throws(JSONSyntaxError) {
       while true {
         let itemStart = p.i
-        var item = try p.parseElement(projecting)
+        var item = try p.parseElement(projected: projecting)
         if first, let projection, projection.looksLikeElement(item) {
           // Read again, projected, so that what is kept does not depend on where pieces start.
-          projecting = projection
+          projecting = true
           p.i = itemStart
-          item = try p.parseElement(projection)
+          item = try p.parseElement(projected: true)
           run = projection.reader?.makeRun()
         }
         first = false
@@ -170,10 +171,10 @@ extension JSONParser {
         case UInt8(ascii: ","):
           p.i += 1
           p.skipSpace()
-          if p.i == stopAt { return .init(items: items, end: p.i, closesArray: false, deepest: p.deepest, projected: projecting != nil, run: run) }
+          if p.i == stopAt { return .init(items: items, end: p.i, closesArray: false, deepest: p.deepest, projected: projecting, run: run) }
           if p.i >= bytes.count || bytes[p.i] == UInt8(ascii: "]") { return nil }
         case UInt8(ascii: "]"):
-          return .init(items: items, end: p.i + 1, closesArray: true, deepest: p.deepest, projected: projecting != nil, run: run)
+          return .init(items: items, end: p.i + 1, closesArray: true, deepest: p.deepest, projected: projecting, run: run)
         default:
           return nil
         }

@@ -119,7 +119,12 @@ public struct JSONParser {
   // Projecting (see `JSONProjection`): the key each object on the current path is reading, down
   // to the projected array's parent (nil where an array is), and the byte ranges of a projected
   // element's keys (beside their hashes in `keyHashes`), which are never made strings.
-  private var projection: JSONProjection? = nil
+  /// Also set on a piece's parser, which reads its elements projected once it finds it is inside
+  /// the projected array (`parseElement(projected:)`), with its kept keys (see `KeptKeyTable`).
+  var projection: JSONProjection? = nil {
+    didSet { keptKeys = projection?.keptKeys }
+  }
+  private var keptKeys: KeptKeys? = nil
   private var projectionDepth = 0
   private var pathKeys: [String?] = []
   private var keyRanges: [Range<Int>] = []
@@ -331,7 +336,7 @@ public struct JSONParser {
         continue
       }
       if target != nil { current.append(.index(items.count)) }
-      let element = try parseElement(projected ? projection : nil)
+      let element = try parseElement(projected: projected)
       if let run {
         run.add(element)
         runCount += 1
@@ -357,9 +362,10 @@ public struct JSONParser {
     return .array(items)
   }
 
-  /// An array's element: with a projection, an object keeps only the kept keys' values.
-  mutating func parseElement(_ projection: JSONProjection?) throws(JSONSyntaxError) -> JSON {
-    if let projection, i < bytes.count, bytes[i] == UInt8(ascii: "{") { return try parseProjectedObject(projection) }
+  /// An array's element: `projected` (the parser has a projection), an object keeps only the
+  /// kept keys' values.
+  mutating func parseElement(projected: Bool) throws(JSONSyntaxError) -> JSON {
+    if projected, let kept = keptKeys, i < bytes.count, bytes[i] == UInt8(ascii: "{") { return try parseProjectedObject(kept) }
     return try parseValue()
   }
 
@@ -368,7 +374,7 @@ public struct JSONParser {
   /// they are compared by hash and bytes. An object with a key that is escaped or not ASCII, or
   /// with more keys than the pairwise duplicate check takes, is parsed again from its `{` by
   /// `parseObject`, which keeps every member: rare, and keeping too much is only slower.
-  private mutating func parseProjectedObject(_ projection: JSONProjection) throws(JSONSyntaxError) -> JSON {
+  private mutating func parseProjectedObject(_ kept: KeptKeys) throws(JSONSyntaxError) -> JSON {
     let start = i, depthBefore = depth, deepestBefore = deepest
     func again(_ p: inout JSONParser) throws(JSONSyntaxError) -> JSON {
       p.i = start
@@ -411,7 +417,7 @@ public struct JSONParser {
       }
       i += 1
       skipSpace()
-      if projection.keeps(keyBytes, hash: hash) {
+      if kept.contains(keyBytes, hash: hash) {
         let key = interner.string(keyBytes, hash: hash)
         entries.append((key: key, value: try parseValue()))
       } else {

@@ -70,6 +70,10 @@ public struct Subscriber: Equatable, Sendable {
     let path = r.path.appending("notifications")
     return try OrderedParallelMap.map(count: items.count) { (k) throws(DecodeError) -> NotificationRecord in
       guard case .object(let o) = items[k] else { throw DecodeError(path.appending(k), "expected an object, found \(items[k].kindName)") }
+      // Read first without its path (the root's is empty, retaining nothing): the one path held
+      // by every record's reader was retained and released on both cores for each of them.
+      // Only a record that fails is read again with its path, for the error to say where.
+      if let record = try? NotificationRecord(ObjectReader(o, at: .root)) { return record }
       return try NotificationRecord(ObjectReader(o, in: path, index: k))
     }
   }
