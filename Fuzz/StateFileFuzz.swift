@@ -137,7 +137,7 @@ private struct Collecting: ProjectedElementReader {
 /// (InlineHistory+Viewing.swift): the same summary and story as the file read whole, or a failure
 /// where it fails.
 private func checkViewing(_ bytes: [UInt8], whole: Result<SubscriptionState, StateFileError>) {
-  switch (whole, decode(bytes, projection: InlineHistory.viewingProjection)) {
+  switch (whole, decode(bytes, projection: InlineHistory.storyProjection)) {
   case (.failure, .failure): return
   case (.success(let w), .success(let v)):
     let wh = CustomerHistory.load(w, statePath: "/nonexistent/fuzz.json"), vh = CustomerHistory.load(v, statePath: "/nonexistent/fuzz.json")

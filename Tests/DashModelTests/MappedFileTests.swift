@@ -40,6 +40,9 @@ import Testing
     #expect(viewed.subscriber.transactions.count == read.subscriber.transactions.count)
     #expect(viewed.subscriber.transactions.summary == read.subscriber.transactions.summary)
     #expect(CustomerHistory.load(viewed, statePath: path) == CustomerHistory.load(read, statePath: path))
+    // Read for the story while parsed (InlineHistory.storyProjection), not kept as JSON.
+    #expect(read.subscriber.transactions.isEmpty || viewed.subscriber.transactions.viewed != nil)
+    #expect(viewed.subscriber.transactions.entries.isEmpty)
   }
 
   @Test func smallFilesAreReadAndErrorsAreTheSame() throws {

@@ -24,7 +24,7 @@ import Testing
     Result { () throws(StateFileError) -> Told in
       let text = "{\"format\": \"subdash-state/1\", \"catalog\": \(LifecycleFixture.catalog), \"subscriber\": {\"transactions\": [\n"
         + entries.joined(separator: ",\n") + "\n]}}"
-      let state = try StateFile.decode(Array(text.utf8), fileName: "test.json", projection: viewing ? InlineHistory.viewingProjection : nil) {
+      let state = try StateFile.decode(Array(text.utf8), fileName: "test.json", projection: viewing ? InlineHistory.storyProjection : nil) {
         (name: String) throws(StateFileError) -> Catalog in throw StateFileError(file: name, message: "tests use inline catalogs")
       }
       let history = CustomerHistory.load(state, statePath: "/nonexistent/test.json")
@@ -100,7 +100,7 @@ import Testing
     #expect(wholeStory.count == 3_000 - 31, "the entries with a price of the wrong type are left out")
     for cores in [2, 4] {
       let parsed = try bytes.withUnsafeBufferPointer { b in
-        try JSONParser.parse(b, maxDepth: JSONParser.defaultMaxDepth, piecesFrom: 0, cores: cores, projection: InlineHistory.viewingProjection)
+        try JSONParser.parse(b, maxDepth: JSONParser.defaultMaxDepth, piecesFrom: 0, cores: cores, projection: InlineHistory.storyProjection)
       }
       #expect(parsed.piecesTaken > 0)
       let viewed = try InlineHistory(viewing: parsed.projectedRuns, path: path)

@@ -69,7 +69,7 @@ public struct StoryTransaction: Equatable, Sendable {
   }
 
   /// The fields `init(_: ObjectReader)` reads: a file loaded for viewing keeps only these (and
-  /// the summary's) in its inline entries (`InlineHistory.viewingProjection`).
+  /// the summary's) in its inline entries (`InlineHistory.viewingProjection`, `storyProjection`).
   static let fieldsRead = ["transactionId", "productId", "purchaseDate", "expiresDate", "offerType", "offerDiscountType",
                            "price", "currency", "revocationDate", "revocationType", "revocationPercentage",
                            "inAppOwnershipType", "transactionReason", "offerIdentifier", "revocationReason"]

@@ -1,5 +1,5 @@
-/// The inline history of a file loaded only to be viewed (`StateFile.loadForViewing`, the
-/// dashboard): each entry is read as a `StoryTransaction` on the thread that parsed it, and its
+/// The inline history of a file `show` loads (`StateFile.loadForViewing`, with
+/// `InlineHistory.storyProjection`): each entry is read as a `StoryTransaction` on the thread that parsed it, and its
 /// JSON is let go at once (`ProjectedElementReader`). The summary is folded from those, and the
 /// story takes them as they are (`CustomerHistory.load`).
 ///
@@ -34,7 +34,7 @@ final class ViewedEntries: ProjectedRun {
 }
 
 extension InlineHistory {
-  /// The history of `runs` (a parse's `projectedRuns` with `viewingProjection`), at `path`.
+  /// The history of `runs` (a parse's `projectedRuns` with `storyProjection`), at `path`.
   init(viewing runs: [any ProjectedRun], path: JSONPath) throws(DecodeError) {
     self.init(path: path)
     var story: [StoryTransaction] = []

@@ -36,12 +36,12 @@ public enum StateFile {
 
   /// Loads a state file only to look at it (`show`): the same checks and errors as `load`, but a
   /// big file is mapped rather than copied into memory (`MappedFile`), and its inline history
-  /// entries keep only the fields the summary and the story read
-  /// (`InlineHistory.viewingProjection`). Never write this state back; saves re-read the file.
+  /// entries are read as the story's transactions while it is parsed
+  /// (`InlineHistory.storyProjection`). Never write this state back; saves re-read the file.
   public static func loadForViewing(path: String) throws(StateFileError) -> SubscriptionState {
     let name = PathName.fileName(of: path)
     let catalog = { (relative: String) throws(StateFileError) -> Catalog in try loadCatalogFile(relative, besides: path) }
-    let projection = InlineHistory.viewingProjection
+    let projection = InlineHistory.storyProjection
     let mapped: MappedFile
     switch MappedFile.open(path: path, limit: maxDocumentBytes) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
