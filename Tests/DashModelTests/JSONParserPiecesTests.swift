@@ -104,16 +104,25 @@ import Testing
   /// Random one-byte damage anywhere (a fixed seed, so a failure can be replayed): never a
   /// different outcome from the single thread's.
   @Test func randomDamageGivesTheSameOutcome() {
-    let original = Array(Self.document(transactions: 120, notifications: 80).utf8)
-    var rng = SplitMix(seed: 0x5EED_23)
+    for d in Self.damagedCopies(seed: 0x5EED_23) {
+      let (alone, _) = Self.outcome(d.bytes, pieces: false)
+      let (inPieces, _) = Self.outcome(d.bytes, pieces: true, cores: d.cores)
+      #expect(inPieces == alone, "round \(d.round): byte \(d.at) replaced")
+    }
+  }
+
+  /// The test document (120 transactions, 80 notifications) with one byte replaced by a JSON
+  /// delimiter or a plain character, `rounds` times from a fixed seed (so a failure can be
+  /// replayed), each with a number of cores (1 to 8) to parse it on.
+  static func damagedCopies(seed: UInt64, rounds: Int = 300) -> [(round: Int, at: Int, bytes: [UInt8], cores: Int)] {
+    let original = Array(document(transactions: 120, notifications: 80).utf8)
+    var rng = SplitMix(seed: seed)
     let replacements: [UInt8] = Array(",[]{}\"\n :0a\\".utf8)
-    for round in 0..<300 {
+    return (0..<rounds).map { round in
       var bytes = original
       let at = Int(rng.next() % UInt64(bytes.count))
       bytes[at] = replacements[Int(rng.next() % UInt64(replacements.count))]
-      let (alone, _) = Self.outcome(bytes, pieces: false)
-      let (inPieces, _) = Self.outcome(bytes, pieces: true, cores: 1 + Int(rng.next() % 8))
-      #expect(inPieces == alone, "round \(round): byte \(at) replaced")
+      return (round, at, bytes, 1 + Int(rng.next() % 8))
     }
   }
 }

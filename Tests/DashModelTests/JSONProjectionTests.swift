@@ -109,17 +109,10 @@ import Testing
 
   /// Random one-byte damage (a fixed seed): the same error, or the same value cut down.
   @Test func randomDamageGivesTheSameOutcome() {
-    let original = Array(JSONParserPiecesTests.document(transactions: 120, notifications: 80).utf8)
-    var rng = SplitMix(seed: 0x5EED_24)
-    let replacements: [UInt8] = Array(",[]{}\"\n :0a\\".utf8)
-    for round in 0..<300 {
-      var bytes = original
-      let at = Int(rng.next() % UInt64(bytes.count))
-      bytes[at] = replacements[Int(rng.next() % UInt64(replacements.count))]
-      let expected = JSONParserPiecesTests.outcome(bytes, projection: nil, pieces: false).0.map { projected($0, Self.keep) }
-      let cores = 1 + Int(rng.next() % 8)
-      #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: false).0 == expected, "round \(round): byte \(at) replaced")
-      #expect(JSONParserPiecesTests.outcome(bytes, projection: Self.keep, pieces: true, cores: cores).0 == expected, "round \(round): byte \(at) replaced, \(cores) cores")
+    for d in JSONParserPiecesTests.damagedCopies(seed: 0x5EED_24) {
+      let expected = JSONParserPiecesTests.outcome(d.bytes, projection: nil, pieces: false).0.map { projected($0, Self.keep) }
+      #expect(JSONParserPiecesTests.outcome(d.bytes, projection: Self.keep, pieces: false).0 == expected, "round \(d.round): byte \(d.at) replaced")
+      #expect(JSONParserPiecesTests.outcome(d.bytes, projection: Self.keep, pieces: true, cores: d.cores).0 == expected, "round \(d.round): byte \(d.at) replaced, \(d.cores) cores")
     }
   }
 
