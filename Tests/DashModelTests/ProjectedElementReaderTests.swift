@@ -84,6 +84,8 @@ import Testing
     // A sample of tiny elements before big ones: one element per 64 bytes at most.
     #expect(projectedRunEstimate(consumed: 32 * 3, remaining: 64_000) == 32 + 1_000)
     #expect(projectedRunEstimate(consumed: 32 * 500, remaining: 50_000) == 32 + 100)
+    // A 256 MB document on one line (no pieces): room for 262,144 at most.
+    #expect(projectedRunEstimate(consumed: 32 * 64, remaining: 256 << 20) == 1 << 18)
   }
 
   @Test func theDocumentHoldsAnEmptyArrayWhereTheElementsWere() throws {

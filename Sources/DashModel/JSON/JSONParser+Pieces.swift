@@ -159,9 +159,7 @@ extension JSONParser {
         if let run {
           run.add(item)
           count += 1
-          if count == projectedRunSample {
-            run.reserveCapacity(projectedRunEstimate(consumed: p.i - start, remaining: min(stopAt, bytes.count) - p.i))
-          }
+          run.added(count: count, consumed: p.i - start, remaining: min(stopAt, bytes.count) - p.i)
         } else {
           items.append(item)
         }

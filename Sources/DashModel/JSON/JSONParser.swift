@@ -340,9 +340,7 @@ public struct JSONParser {
       if let run {
         run.add(element)
         runCount += 1
-        if runCount == projectedRunSample {
-          run.reserveCapacity(projectedRunEstimate(consumed: i - runStart, remaining: min(nextPieceStart, bytes.count) - i))
-        }
+        run.added(count: runCount, consumed: i - runStart, remaining: min(nextPieceStart, bytes.count) - i)
       } else {
         items.append(element)
       }

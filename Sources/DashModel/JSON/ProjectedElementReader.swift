@@ -27,6 +27,13 @@ public protocol ProjectedRun: AnyObject {
 
 extension ProjectedRun {
   public func reserveCapacity(_ elements: Int) {}
+
+  /// Called by the parser once `count` elements are in the run: after the first
+  /// `projectedRunSample`, which took `consumed` bytes with `remaining` bytes left before the
+  /// run's end, reserves room for the estimate (`projectedRunEstimate`).
+  func added(count: Int, consumed: Int, remaining: Int) {
+    if count == projectedRunSample { reserveCapacity(projectedRunEstimate(consumed: consumed, remaining: remaining)) }
+  }
 }
 
 /// When the parser reserves room in a run: after this many elements, whose bytes give the estimate.
@@ -34,9 +41,10 @@ let projectedRunSample = 32
 
 /// The elements a run will hold in all: `sample` elements took `consumed` bytes, and `remaining`
 /// bytes are left before the run's end (at most the document's rest). Never more than one element
-/// per 64 bytes, whatever the sample says: a sample of tiny elements before big ones would
-/// otherwise reserve room for millions (more elements than that are still taken, by growing).
+/// per 64 bytes, whatever the sample says (a sample of tiny elements before big ones), and never
+/// room for more than 262,144: a long document on one line has no pieces, so its one run's rest
+/// is the whole document. More elements than reserved are still taken, by growing.
 func projectedRunEstimate(consumed: Int, remaining: Int) -> Int {
   let perElement = max(64, consumed / projectedRunSample)
-  return projectedRunSample + max(0, remaining) / perElement
+  return min(projectedRunSample + max(0, remaining) / perElement, 1 << 18)
 }

@@ -37,12 +37,13 @@ extension InlineHistory {
   /// The history of `runs` (a parse's `projectedRuns` with `storyProjection`), at `path`.
   init(viewing runs: [any ProjectedRun], path: JSONPath) throws(DecodeError) {
     self.init(path: path)
+    // Every run comes from the projection's one reader; another kind would be a parser bug.
+    let read = runs.compactMap { $0 as? ViewedEntries }
+    guard read.count == runs.count else { throw DecodeError(path, "internal error: the history was read by another reader") }
     var story: [StoryTransaction] = []
-    story.reserveCapacity(runs.reduce(0) { $0 + (($1 as? ViewedEntries)?.story.count ?? 0) })
+    story.reserveCapacity(read.reduce(0) { $0 + $1.story.count })
     var index = 0
-    for run in runs {
-      // Every run comes from the projection's one reader; another kind would be a parser bug.
-      guard let run = run as? ViewedEntries else { throw DecodeError(path, "internal error: the history was read by another reader") }
+    for run in read {
       var next = run.kept.startIndex, typed = 0
       for k in 0..<run.count {
         if next < run.kept.endIndex, run.kept[next].index == k {

@@ -35,7 +35,8 @@ public struct Subscriber: Equatable, Sendable {
 
   /// The inline history and the notification log. Long ones are read at the same time, the log
   /// on another core: each is a few dozen milliseconds for 100,000 entries, and nothing else is
-  /// read meanwhile. The error is the one reading them in turn would give: the history's first.
+  /// read meanwhile; a long log beside a short history is read on every core. The error is the
+  /// one reading them in turn would give: the history's first.
   static func histories(_ r: ObjectReader, concurrentFrom minimum: Int = 5_000) throws(DecodeError) -> (InlineHistory, [NotificationRecord]) {
     @Sendable func log() throws(DecodeError) -> [NotificationRecord] {
       try r.objects("notifications") { (t) throws(DecodeError) in try NotificationRecord(t) } ?? []
@@ -46,8 +47,8 @@ public struct Subscriber: Equatable, Sendable {
     }
     // A short history (or one a viewer read while parsing: InlineHistory+Viewing.swift) and a
     // long log: the history first, then the log on every core.
-    guard lengths[0] >= minimum else {
-      return (try InlineHistory(r, key: "transactions"), try logOnEveryCore(r))
+    if lengths[0] < minimum, case .array(let items)? = r.object["notifications"] {
+      return (try InlineHistory(r, key: "transactions"), try logOnEveryCore(items, at: r.path.appending("notifications")))
     }
     let other = LogResult()
     let group = DispatchGroup()
@@ -62,13 +63,10 @@ public struct Subscriber: Equatable, Sendable {
     return (try history.get(), try notifications.get())
   }
 
-  /// The notification log, contiguous ranges on every core; the error is the first in order.
-  private static func logOnEveryCore(_ r: ObjectReader) throws(DecodeError) -> [NotificationRecord] {
-    guard case .array(let items)? = r.object["notifications"] else {
-      return try r.objects("notifications") { (t) throws(DecodeError) in try NotificationRecord(t) } ?? []
-    }
-    let path = r.path.appending("notifications")
-    return try OrderedParallelMap.map(count: items.count) { (k) throws(DecodeError) -> NotificationRecord in
+  /// The notification log's `items` (at `path`), contiguous ranges on every core; the error is
+  /// the first in order.
+  private static func logOnEveryCore(_ items: [JSON], at path: JSONPath) throws(DecodeError) -> [NotificationRecord] {
+    try OrderedParallelMap.map(count: items.count) { (k) throws(DecodeError) -> NotificationRecord in
       guard case .object(let o) = items[k] else { throw DecodeError(path.appending(k), "expected an object, found \(items[k].kindName)") }
       // Read first without its path (the root's is empty, retaining nothing): the one path held
       // by every record's reader was retained and released on both cores for each of them.
