@@ -52,8 +52,10 @@ public enum StateFile {
       try decode(bytes, fileName: name, projection: projection, catalogFile: catalog)
     }
     if let state { return state }
-    // Another file is being read mapped on another thread at this moment: read this one.
-    return try load(path: path)
+    // Another file is being read mapped on another thread at this moment: read this one into
+    // memory, read for the story all the same (the viewer's state must not depend on who else
+    // reads what at the same time).
+    return try load(path: path, followSymlinks: true, projection: projection)
   }
 
   /// Decodes a state document from bytes. `catalogFile` resolves a `catalogFile` reference.
