@@ -67,7 +67,7 @@ func withDatabase<T: Sendable>(_ url: DatabaseURL, _ body: @Sendable (Subscriber
 struct ImportDirectory: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
-    abstract: "Store every state file in DIR (with its journal and catalog) in the database, replacing rows of the same name.")
+    abstract: "Store every state file in DIR (with its journal and catalog) in the database, replacing rows of the same name; DIR's Retention Messaging configuration too.")
 
   @Argument(help: "A directory of state files, as `subdash listen` or `subdash import` write them.")
   var directory: String
@@ -77,23 +77,34 @@ struct ImportDirectory: AsyncParsableCommand {
     // The directory is checked first (a bad file: exit 2 without connecting), and read again once
     // the rows' versions are known: a row a concurrent writer (`listen --db`) changes after that
     // is not replaced (DatabaseError.changed, exit 75, nothing stored).
-    do { _ = try DirectoryFiles.read(directory) } catch { throw failure(error) }
+    do {
+      _ = try DirectoryFiles.read(directory)
+      _ = try DirectoryFiles.retentionConfiguration(in: directory)
+    } catch { throw failure(error) }
     let url = try db.databaseURL()
     let directory = directory
-    let (subscribers, catalogs) = try await withDatabase(url) { database in
+    let (subscribers, catalogs, configured) = try await withDatabase(url) { database in
       let seen = try await database.versions()
+      let name = SubscriberDatabase.retentionConfigurationName
+      let seenConfiguration = try await database.configurationVersion(named: name)
       let (subscribers, catalogs) = try DirectoryFiles.read(directory)
-      try await database.store(subscribers, catalogs: catalogs, unchangedSince: seen)
-      return (subscribers.count, catalogs.count)
+      // Serve's configuration moves with its subscribers; a directory without one leaves the
+      // database's as it is, as rows of other names are.
+      let configurations = try DirectoryFiles.retentionConfiguration(in: directory).map {
+        [ConfigurationDocument(name: name, bytes: $0, seen: seenConfiguration)]
+      } ?? []
+      try await database.store(subscribers, catalogs: catalogs, configurations: configurations, unchangedSince: seen)
+      return (subscribers.count, catalogs.count, !configurations.isEmpty)
     }
-    print("\(url.description): stored \(counted(subscribers, "subscriber")) and \(counted(catalogs, "catalog")) from \(directory)")
+    let also = configured ? ", and the Retention Messaging configuration," : ""
+    print("\(url.description): stored \(counted(subscribers, "subscriber")) and \(counted(catalogs, "catalog"))\(also) from \(directory)")
   }
 }
 
 struct ExportDirectory: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
-    abstract: "Write every subscriber in the database (with journals and catalogs) into DIR, each file atomically.")
+    abstract: "Write every subscriber in the database (with journals and catalogs) and the Retention Messaging configuration into DIR, each file atomically.")
 
   @Argument(help: "The directory to write (created when missing).")
   var directory: String
@@ -102,12 +113,17 @@ struct ExportDirectory: AsyncParsableCommand {
   func run() async throws {
     let url = try db.databaseURL()
     let directory = directory
-    let count = try await withDatabase(url) { database in
+    let (count, configured) = try await withDatabase(url) { database in
       let subscribers = try await database.subscribers()
       try DirectoryFiles.write(subscribers, catalogs: try await database.catalogs(), to: directory)
-      return subscribers.count
+      // What `serve --db` configured, where `serve DIR` and the dashboard read it; none stored:
+      // a file already there is left as it is.
+      let configuration = try await database.retentionConfiguration()
+      if let configuration { try DirectoryFiles.writeRetentionConfiguration(configuration, to: directory) }
+      return (subscribers.count, configuration != nil)
     }
-    print("\(directory): wrote \(counted(count, "subscriber")) from \(url.description)")
+    let also = configured ? " and the Retention Messaging configuration" : ""
+    print("\(directory): wrote \(counted(count, "subscriber"))\(also) from \(url.description)")
   }
 }
 

@@ -32,19 +32,42 @@ extension SubscriberDatabase {
   public func updateConfiguration(named name: String, _ change: @Sendable ([UInt8]?) throws -> [UInt8]?) async throws {
     try await transaction { c in
       _ = try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger).collect()
-      // A row that does not exist yet cannot be locked: the advisory lock serialises its first writers.
-      _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\("configuration/" + name), 0))", logger: logger).collect()
-      var current: [UInt8]?
-      let rows = try await c.query("SELECT document FROM subdash_configuration WHERE name = \(name) FOR UPDATE", logger: logger)
-      for try await document in rows.decode(ByteBuffer.self) { current = Array(document.readableBytesView) }
-      guard let next = try change(current) else { return }
-      try await c.query("""
-        INSERT INTO subdash_configuration (name, document, version) VALUES (\(name), \(ByteBuffer(bytes: next)), 1)
-        ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document,
-          version = subdash_configuration.version + 1, updated_at = now()
-        """, logger: logger)
-      try await c.query("SELECT pg_notify(\(Self.configurationChannel), \(name))", logger: logger)
+      let current = try await lockedConfiguration(name, on: c)
+      guard let next = try change(current?.document) else { return }
+      try await storeConfiguration(name, next, on: c)
     }
+  }
+
+  /// The version of configuration document `name` (nil: none stored), as `versions()` gives the
+  /// rows': what a `store` that must not replace a later change saw before it read its own.
+  public func configurationVersion(named name: String) async throws -> Int64? {
+    var out: Int64?
+    do {
+      let rows = try await client.query("SELECT version FROM subdash_configuration WHERE name = \(name)", logger: logger)
+      for try await version in rows.decode(Int64.self) { out = version }
+    } catch { throw Self.describe(error, url) }
+    return out
+  }
+
+  /// Document `name` locked for this transaction (nil: none stored yet, and none can be stored by
+  /// another writer until it ends). The caller has set `lock_timeout`.
+  func lockedConfiguration(_ name: String, on c: PostgresConnection) async throws -> (document: [UInt8], version: Int64)? {
+    // A row that does not exist yet cannot be locked: the advisory lock serialises its first writers.
+    _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\("configuration/" + name), 0))", logger: logger).collect()
+    var current: (document: [UInt8], version: Int64)?
+    let rows = try await c.query("SELECT document, version FROM subdash_configuration WHERE name = \(name) FOR UPDATE", logger: logger)
+    for try await (document, version) in rows.decode((ByteBuffer, Int64).self) { current = (Array(document.readableBytesView), version) }
+    return current
+  }
+
+  /// Stores document `name` as its next version, NOTIFY on commit.
+  func storeConfiguration(_ name: String, _ document: [UInt8], on c: PostgresConnection) async throws {
+    try await c.query("""
+      INSERT INTO subdash_configuration (name, document, version) VALUES (\(name), \(ByteBuffer(bytes: document)), 1)
+      ON CONFLICT (name) DO UPDATE SET document = EXCLUDED.document,
+        version = subdash_configuration.version + 1, updated_at = now()
+      """, logger: logger)
+    try await c.query("SELECT pg_notify(\(Self.configurationChannel), \(name))", logger: logger)
   }
 
   /// Calls `onChange` once LISTEN on the configuration channel is in effect (a commit after that

@@ -58,10 +58,17 @@ public final class SubscriberDatabase: Sendable {
   /// only if it is still that version; a row another writer created or changed in between (a
   /// `listen --db` applying a notification during `db import`) fails the whole store with
   /// `DatabaseError.changed`, nothing stored, rather than losing that writer's change.
-  public func store(_ subscribers: [StoredSubscriber], catalogs: [String: [UInt8]], unchangedSince seen: [String: Int64]? = nil) async throws {
+  ///
+  /// `configurations`: documents stored in the same transaction (a directory's Retention Messaging
+  /// configuration), each locked as `updateConfiguration` locks it and, with `unchangedSince`,
+  /// replaced only if it is still the version its `seen` says.
+  public func store(_ subscribers: [StoredSubscriber], catalogs: [String: [UInt8]], configurations: [ConfigurationDocument] = [],
+                    unchangedSince seen: [String: Int64]? = nil) async throws {
     try await transaction { c in
-      if let seen {
+      if seen != nil || !configurations.isEmpty {
         _ = try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger).collect()
+      }
+      if let seen {
         // Name order: two imports of overlapping directories lock in the same order, never crosswise.
         for s in subscribers.sorted(by: { $0.name < $1.name }) {
           let now = try await self.lockedRow(s.name, on: c)?.version
@@ -70,8 +77,16 @@ public final class SubscriberDatabase: Sendable {
           }
         }
       }
+      // After the rows, in name order: every writer that locks both kinds locks rows first.
+      for document in configurations.sorted(by: { $0.name < $1.name }) {
+        let now = try await self.lockedConfiguration(document.name, on: c)?.version
+        if seen != nil, now != document.seen {
+          throw DatabaseError.changed("configuration \(document.name): another writer \(now == nil ? "removed" : document.seen == nil ? "created" : "changed") it in \(url.description) while it was being stored (version \(document.seen.map(String.init) ?? "none") then, \(now.map(String.init) ?? "none") now); nothing was stored, so that change is kept")
+        }
+      }
       try await self.storeCatalogs(catalogs, on: c)
       for s in subscribers { try await self.upsert(s, on: c) }
+      for document in configurations { try await self.storeConfiguration(document.name, document.bytes, on: c) }
     }
   }
 

@@ -176,11 +176,42 @@ test_the_cancel_flow_reads_the_database_configuration() {
   [[ "$(jq -r .subscriber.renewalInfo.autoRenewStatus "$E2E_TMP/after-cancel/active.json")" == 0 ]]
 }
 
+# A team moves a `serve DIR` directory into the database and back: the Retention Messaging
+# configuration serve kept beside the state files moves with them. The dashboard over --db shows
+# its default message; export writes the same bytes back, private.
+test_a_serve_directorys_configuration_moves_with_it() {
+  local url
+  url=$(database_url) || return 1
+  fresh_database
+  (umask 077 && cat >"$DIR/.retention-messaging.json" <<'JSON'
+{"messages": [{"messageIdentifier": "44444444-4444-4444-8444-444444444444", "message": {"header": "Stay for the owls", "body": "Night birds arrive in May."}}],
+ "defaults": [{"key": "pass.family.monthly/en-US", "messageIdentifier": "44444444-4444-4444-8444-444444444444"}],
+ "realtimeURL": "http://127.0.0.1:9/retention"}
+JSON
+  )
+  "$SUBDASH_BIN" db import "$DIR" --db "$url" | grep -qF "stored $N subscribers and 1 catalog, and the Retention Messaging configuration, from"
+  e2e_start dbmoved 120 32 "$SUBDASH_BIN" --db "$url" 2000000871234560
+  e2e_wait_for "? help"
+  e2e_type a
+  e2e_wait_for "Stay for the owls"
+  e2e_assert_screen "Night birds arrive in May."
+  e2e_type c
+  e2e_wait_for "y confirm"
+  e2e_type y
+  e2e_wait_for "auto-renew off"
+  e2e_type q
+  e2e_wait_exit 0
+  "$SUBDASH_BIN" db export "$E2E_TMP/moved" --db "$url" | grep -qF "and the Retention Messaging configuration from"
+  cmp "$DIR/.retention-messaging.json" "$E2E_TMP/moved/.retention-messaging.json"
+  [[ "$(stat -c %a "$E2E_TMP/moved/.retention-messaging.json")" == 600 ]]
+}
+
 e2e_run "db import, list --db, the list following the database live, and db export byte for byte" test_import_list_follow_export
 e2e_run "a dashboard key on a database subscriber is stored in its row; --read-only refuses it" test_a_key_on_a_database_subscriber
 e2e_run "subdash --db URL ID opens that subscriber; its key is stored in the row; an unknown id is one line" test_one_subscriber_of_the_database_by_id
 e2e_run "a database that does not exist is one line and exit 1" test_a_bad_database_is_one_line
 e2e_run "simulate --population --db makes, advances and stores a population an open list follows" test_population_in_the_database
+e2e_run "db import brings a serve directory's Retention Messaging configuration; db export writes it back" test_a_serve_directorys_configuration_moves_with_it
 e2e_run "over --db, going to cancel shows the default message the database's Retention configuration names" test_the_cancel_flow_reads_the_database_configuration
 psql "${SUBDASH_TEST_DB%/*}/postgres" -qAtc "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null 2>&1 || true
 e2e_summary
