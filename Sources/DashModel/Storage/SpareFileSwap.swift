@@ -33,8 +33,6 @@ import SystemPackage
 /// plain save does. On a file system without leases or without the exchange, the save is a plain
 /// temp + fsync + rename and leaves no spare.
 enum SpareFileSwap {
-  static func spareName(of name: String) -> String { AtomicWriter.lockedTemporaryName(of: name) }
-
   /// Saves `bytes` at `path` (an existing plain file; the caller holds its lock). False when this
   /// directory cannot swap at all (no `renameat2` in this libc): the caller saves the plain way.
   static func write(_ bytes: [UInt8], to path: String, name: String, dir: String, mode: mode_t) throws(StateFileError) -> Bool {
@@ -42,7 +40,9 @@ enum SpareFileSwap {
     func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
       StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
     }
-    let spare = "\(dir)/\(spareName(of: name))"
+    // The locked save's one temporary name: a plain save under the lock uses it too, and the sweep of
+    // leftover temporaries never takes it.
+    let spare = "\(dir)/\(AtomicWriter.lockedTemporaryName(of: name))"
     // O_NONBLOCK: a FIFO planted at the name is not waited on, O_NOCTTY: a terminal is not taken
     // as ours (either is refused below).
     var fd = open(spare, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)

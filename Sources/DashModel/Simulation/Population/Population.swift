@@ -99,7 +99,8 @@ public struct Population: Sendable {
     }
     let offer = shown.outcome?.offer
     let mix = mix
-    let decided = DecidedChoice()
+    // Made inside the store's update (which runs it here, before returning), carried out of it.
+    var decided: (choice: RetentionChoice, refused: String?) = (.cancel, nil)
     let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
       let settings = try Simulator.settings(current)
       let now = settings.now ?? Instant(ms: 0)
@@ -122,12 +123,6 @@ public struct Population: Sendable {
     case .refused(let refusal): throw PopulationError("\(name): \(refusal.message)")
     case .busy(let e), .failed(let e): throw PopulationError(e.description)
     }
-  }
-
-  /// The choice made inside the store's update, carried out of it.
-  private final class DecidedChoice: @unchecked Sendable {
-    var choice: RetentionChoice = .cancel
-    var refused: String?
   }
 
   /// Refuses a mix naming a product the template's catalog lacks, before any file is made.
