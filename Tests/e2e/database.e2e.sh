@@ -166,12 +166,7 @@ test_the_cancel_flow_reads_the_database_configuration() {
   e2e_type a
   e2e_wait_for "Before you go"
   e2e_assert_screen "Birds are back in spring."
-  e2e_type c
-  e2e_wait_for "y confirm"
-  e2e_type y
-  e2e_wait_for "auto-renew off"
-  e2e_type q
-  e2e_wait_exit 0
+  e2e_cancel_on_the_cancel_page_and_quit
   "$SUBDASH_BIN" db export "$E2E_TMP/after-cancel" --db "$url" >/dev/null
   [[ "$(jq -r .subscriber.renewalInfo.autoRenewStatus "$E2E_TMP/after-cancel/active.json")" == 0 ]]
 }
@@ -195,12 +190,7 @@ JSON
   e2e_type a
   e2e_wait_for "Stay for the owls"
   e2e_assert_screen "Night birds arrive in May."
-  e2e_type c
-  e2e_wait_for "y confirm"
-  e2e_type y
-  e2e_wait_for "auto-renew off"
-  e2e_type q
-  e2e_wait_exit 0
+  e2e_cancel_on_the_cancel_page_and_quit
   "$SUBDASH_BIN" db export "$E2E_TMP/moved" --db "$url" | grep -qF "and the Retention Messaging configuration from"
   cmp "$DIR/.retention-messaging.json" "$E2E_TMP/moved/.retention-messaging.json"
   [[ "$(stat -c %a "$E2E_TMP/moved/.retention-messaging.json")" == 600 ]]

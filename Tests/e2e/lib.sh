@@ -172,6 +172,17 @@ e2e_wait_exit() {
   fi
 }
 
+# On the cancel page (the dashboard's `a` with auto-renew on): cancel after all, confirm, and quit
+# once the screen says auto-renew is off.
+e2e_cancel_on_the_cancel_page_and_quit() {
+  e2e_type c
+  e2e_wait_for "y confirm"
+  e2e_type y
+  e2e_wait_for "auto-renew off"
+  e2e_type q
+  e2e_wait_exit 0
+}
+
 # e2e_assert_screen TEXT / e2e_refute_screen TEXT: checks the screen right now.
 e2e_assert_screen() {
   e2e_screen | grep -qF -- "$1" && return 0

@@ -90,12 +90,7 @@ test_slow_server_default_then_cancel() {
   e2e_wait_for "Before you go"
   e2e_assert_screen "no answer within 700 ms"
   e2e_refute_screen "Stay with the birds"
-  e2e_type c
-  e2e_wait_for "y confirm"
-  e2e_type y
-  e2e_wait_for "auto-renew off"
-  e2e_type q
-  e2e_wait_exit 0
+  e2e_cancel_on_the_cancel_page_and_quit
   [[ "$(jq -r .subscriber.renewalInfo.autoRenewStatus active.json)" == 0 ]]
 }
 
