@@ -134,7 +134,7 @@ struct RetentionFile: RetentionConfigurationStorage {
   func update(_ change: @escaping @Sendable ([UInt8]?) throws -> [UInt8]?) async throws {
     try lock.withLock {
       guard let next = try change(load()) else { return }
-      do { try AtomicWriter.write(next, to: path) } catch { throw APIFailure.unreadable(path, "\(error)") }
+      do { try AtomicWriter.write(next, to: path, alwaysPrivate: true) } catch { throw APIFailure.unreadable(path, "\(error)") }
     }
   }
 

@@ -20,7 +20,9 @@ struct DBCommand: AsyncParsableCommand {
       URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, from --db, --db-file or SUBDASH_DB; \
       without a password, PGPASSWORD or ~/.pgpass (PGPASSFILE) as for psql. TLS is required for any \
       host but loopback. Exit codes: 0 ok; 1 the server refused or could not be reached; 2 a file \
-      could not be stored (named, nothing stored); 64 bad command line.
+      could not be stored (named, nothing stored); 64 bad command line; 75 another writer held a \
+      subscriber or the configuration too long, or changed one while it was being imported \
+      (nothing stored; run again).
       """,
     subcommands: [ImportDirectory.self, ExportDirectory.self, Mirror.self])
 }
@@ -88,10 +90,11 @@ struct ImportDirectory: AsyncParsableCommand {
       let name = SubscriberDatabase.retentionConfigurationName
       let seenConfiguration = try await database.configurationVersion(named: name)
       let (subscribers, catalogs) = try DirectoryFiles.read(directory)
-      // Serve's configuration moves with its subscribers; a directory without one leaves the
-      // database's as it is, as rows of other names are.
-      let configurations = try DirectoryFiles.retentionConfiguration(in: directory).map {
-        [ConfigurationDocument(name: name, bytes: $0, seen: seenConfiguration)]
+      // Serve's configuration moves with its subscribers, but for the keys of the server that
+      // answers for the database (RetentionSetup.keepingStoredKeys); a directory without one
+      // leaves the database's as it is, as rows of other names are.
+      let configurations = try DirectoryFiles.retentionConfiguration(in: directory).map { bytes in
+        [ConfigurationDocument(name: name, seen: seenConfiguration) { stored in RetentionSetup.keepingStoredKeys(stored, in: bytes) }]
       } ?? []
       try await database.store(subscribers, catalogs: catalogs, configurations: configurations, unchangedSince: seen)
       return (subscribers.count, catalogs.count, !configurations.isEmpty)
@@ -121,6 +124,11 @@ struct ExportDirectory: AsyncParsableCommand {
       let configuration = try await database.retentionConfiguration()
       if let configuration { try DirectoryFiles.writeRetentionConfiguration(configuration, to: directory) }
       return (subscribers.count, configuration != nil)
+    }
+    let left = directory + "/" + RetentionSetup.fileName
+    if !configured, FileManager.default.fileExists(atPath: left) {
+      // Not the database's: a later `db import` of DIR would store it as if it were.
+      FileHandle.standardError.write(Data("subdash: \(left): left as it was; the database holds no Retention Messaging configuration\n".utf8))
     }
     let also = configured ? " and the Retention Messaging configuration" : ""
     print("\(directory): wrote \(counted(count, "subscriber"))\(also) from \(url.description)")

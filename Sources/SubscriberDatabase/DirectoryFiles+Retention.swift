@@ -21,8 +21,10 @@ extension DirectoryFiles {
   }
 
   /// Writes the configuration into `dir` as the dashboard and `serve DIR` read it: exactly these
-  /// bytes, private (0600), atomically.
+  /// bytes, private (0600, whatever mode a file there had), atomically.
   public static func writeRetentionConfiguration(_ bytes: [UInt8], to dir: String) throws(DatabaseError) {
-    do { try AtomicWriter.write(bytes, to: dir + "/" + RetentionSetup.fileName) } catch { throw .file(error.description) }
+    do { try AtomicWriter.write(bytes, to: dir + "/" + RetentionSetup.fileName, alwaysPrivate: true) } catch {
+      throw .file(dir + "/" + error.description)
+    }
   }
 }

@@ -64,7 +64,8 @@ public enum DirectoryFiles {
 
   static func write(_ bytes: [UInt8], name: String, in dir: String) throws(DatabaseError) {
     guard StoredSubscriber.isPlainFileName(name) else { throw .file("a row names the file \"\(name)\", which is not a plain file name; nothing written for it") }
-    do { try AtomicWriter.write(bytes, to: dir + "/" + name) } catch { throw .file(error.description) }
+    // The error names the file; the directory too, so an export's failure says where.
+    do { try AtomicWriter.write(bytes, to: dir + "/" + name) } catch { throw .file(dir + "/" + error.description) }
   }
 
   /// An empty private directory at `dir` (created, or emptied of a previous use).

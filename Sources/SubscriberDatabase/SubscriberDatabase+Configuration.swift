@@ -52,11 +52,13 @@ extension SubscriberDatabase {
   /// Document `name` locked for this transaction (nil: none stored yet, and none can be stored by
   /// another writer until it ends). The caller has set `lock_timeout`.
   func lockedConfiguration(_ name: String, on c: PostgresConnection) async throws -> (document: [UInt8], version: Int64)? {
-    // A row that does not exist yet cannot be locked: the advisory lock serialises its first writers.
-    _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\("configuration/" + name), 0))", logger: logger).collect()
     var current: (document: [UInt8], version: Int64)?
-    let rows = try await c.query("SELECT document, version FROM subdash_configuration WHERE name = \(name) FOR UPDATE", logger: logger)
-    for try await (document, version) in rows.decode((ByteBuffer, Int64).self) { current = (Array(document.readableBytesView), version) }
+    do {
+      // A row that does not exist yet cannot be locked: the advisory lock serialises its first writers.
+      _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\("configuration/" + name), 0))", logger: logger).collect()
+      let rows = try await c.query("SELECT document, version FROM subdash_configuration WHERE name = \(name) FOR UPDATE", logger: logger)
+      for try await (document, version) in rows.decode((ByteBuffer, Int64).self) { current = (Array(document.readableBytesView), version) }
+    } catch { throw Self.lockWaitNamed("configuration \(name)", error, url) }
     return current
   }
 

@@ -68,25 +68,30 @@ public final class SubscriberDatabase: Sendable {
       if seen != nil || !configurations.isEmpty {
         _ = try await c.query("SELECT set_config('lock_timeout', \(Self.lockTimeoutSetting), true)", logger: logger).collect()
       }
-      if let seen {
-        // Name order: two imports of overlapping directories lock in the same order, never crosswise.
+      // Rows first, in name order, then configurations: every writer that locks both kinds locks
+      // in that order, so two never wait on each other crosswise (two imports of overlapping
+      // directories; an import beside `serve --db`, which locks only its configuration).
+      if seen != nil || !configurations.isEmpty {
         for s in subscribers.sorted(by: { $0.name < $1.name }) {
           let now = try await self.lockedRow(s.name, on: c)?.version
+          guard let seen else { continue }
           guard now == seen[s.name] else {
             throw DatabaseError.changed("\(s.name): another writer \(now == nil ? "removed" : seen[s.name] == nil ? "created" : "changed") this subscriber in \(url.description) while it was being stored (version \(seen[s.name].map(String.init) ?? "none") then, \(now.map(String.init) ?? "none") now); nothing was stored, so that change is kept")
           }
         }
       }
-      // After the rows, in name order: every writer that locks both kinds locks rows first.
+      var documents: [(name: String, bytes: [UInt8])] = []
       for document in configurations.sorted(by: { $0.name < $1.name }) {
-        let now = try await self.lockedConfiguration(document.name, on: c)?.version
-        if seen != nil, now != document.seen {
+        let current = try await self.lockedConfiguration(document.name, on: c)
+        if seen != nil, current?.version != document.seen {
+          let now = current?.version
           throw DatabaseError.changed("configuration \(document.name): another writer \(now == nil ? "removed" : document.seen == nil ? "created" : "changed") it in \(url.description) while it was being stored (version \(document.seen.map(String.init) ?? "none") then, \(now.map(String.init) ?? "none") now); nothing was stored, so that change is kept")
         }
+        documents.append((document.name, document.next(current?.document)))
       }
       try await self.storeCatalogs(catalogs, on: c)
       for s in subscribers { try await self.upsert(s, on: c) }
-      for document in configurations { try await self.storeConfiguration(document.name, document.bytes, on: c) }
+      for document in documents { try await self.storeConfiguration(document.name, document.bytes, on: c) }
     }
   }
 
@@ -198,15 +203,17 @@ public final class SubscriberDatabase: Sendable {
     // advisory lock on the name serialises them whether the row exists or not.
     // Read to its end: a lock wait that ran out (55P03) is reported on the result, and unread it
     // would surface only as the next query's "current transaction is aborted".
-    _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger).collect()
-    let rows = try await c.query("""
-      SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers WHERE name = \(name) FOR UPDATE
-      """, logger: logger)
     var current: StoredSubscriber?
-    for try await (n, document, journalName, journal, catalog, version) in rows.decode((String, ByteBuffer, String?, ByteBuffer?, String?, Int64).self) {
-      let j: (name: String, bytes: [UInt8])? = journalName.map { ($0, journal.map { Array($0.readableBytesView) } ?? []) }
-      current = StoredSubscriber(name: n, document: Array(document.readableBytesView), journal: j, catalogName: catalog, version: version)
-    }
+    do {
+      _ = try await c.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger).collect()
+      let rows = try await c.query("""
+        SELECT name, document, journal_name, journal, catalog_name, version FROM subdash_subscribers WHERE name = \(name) FOR UPDATE
+        """, logger: logger)
+      for try await (n, document, journalName, journal, catalog, version) in rows.decode((String, ByteBuffer, String?, ByteBuffer?, String?, Int64).self) {
+        let j: (name: String, bytes: [UInt8])? = journalName.map { ($0, journal.map { Array($0.readableBytesView) } ?? []) }
+        current = StoredSubscriber(name: n, document: Array(document.readableBytesView), journal: j, catalogName: catalog, version: version)
+      }
+    } catch { throw Self.lockWaitNamed("subscriber \(name)", error, url) }
     return current
   }
 
@@ -234,6 +241,13 @@ public final class SubscriberDatabase: Sendable {
         for try await n in notifications { try await onChange(n.payload) }
       }
     }
+  }
+
+  /// A lock wait that ran out (55P03, `lock_timeout`) as `.busy` naming what was locked; any other
+  /// error as it was.
+  static func lockWaitNamed(_ what: String, _ error: any Error, _ url: DatabaseURL) -> any Error {
+    guard let p = error as? PSQLError, p.serverInfo?[.sqlState] == "55P03" else { return error }
+    return DatabaseError.busy("\(url.description): \(what) is locked by another session (more than \(lockWait.components.seconds) s); nothing was changed")
   }
 
   static func describe(_ error: any Error, _ url: DatabaseURL) -> DatabaseError {

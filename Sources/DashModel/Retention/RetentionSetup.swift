@@ -126,7 +126,7 @@ extension RetentionSetup {
   /// Replaces the configuration beside `statePath` (atomic, private), as `serve` would after the
   /// developer's calls: what a scenario's `retention` lines do.
   public func save(besideStateFile statePath: String) throws(RetentionSetupError) {
-    do { try AtomicWriter.write(JSONWriter.write(json), to: Self.path(besideStateFile: statePath)) } catch {
+    do { try AtomicWriter.write(JSONWriter.write(json), to: Self.path(besideStateFile: statePath), alwaysPrivate: true) } catch {
       throw RetentionSetupError(description: error.description)
     }
   }

@@ -52,7 +52,9 @@ public enum PrivateFile {
   /// `read` for an optional file (~/.pgpass): nil when it does not exist.
   public static func readIfPresent(_ path: String, what: String, followingLinks: Bool = false) throws(Refusal) -> [UInt8]? {
     var info = stat()
-    if stat(path, &info) != 0 && errno == ENOENT { return nil }
+    // Not following links unless asked: a dangling link at the name is there (and refused by
+    // `read`), not "no file".
+    if (followingLinks ? stat(path, &info) : lstat(path, &info)) != 0 && errno == ENOENT { return nil }
     return try read(path, what: what, followingLinks: followingLinks)
   }
 }

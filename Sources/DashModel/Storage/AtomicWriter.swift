@@ -28,7 +28,12 @@ public enum AtomicWriter {
   /// `keepSpare`: for a caller holding the lock that saves the same file again and again (the
   /// receiver), an existing file is replaced by swapping in a reused spare (`SpareFileSwap`)
   /// instead of a new file each time.
-  public static func write(_ bytes: [UInt8], to path: String, sweep: LeftoverSweep = .everySave, keepSpare: Bool = false) throws(StateFileError) {
+  ///
+  /// `alwaysPrivate`: 0600 even when the file exists with another mode, for a file whose readers
+  /// refuse anything else (the Retention Messaging configuration names the server the App Store
+  /// calls): keeping a 0644 there would write a file nobody then reads.
+  public static func write(_ bytes: [UInt8], to path: String, sweep: LeftoverSweep = .everySave, keepSpare: Bool = false,
+                           alwaysPrivate: Bool = false) throws(StateFileError) {
     let name = PathName.fileName(of: path)
     func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
       StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
@@ -44,7 +49,7 @@ public enum AtomicWriter {
       if st.st_mode & S_IFMT == S_IFLNK {
         throw StateFileError(file: name, message: "could not save: it is a symbolic link; SubDash replaces only plain files (give the file it points to); the file on disk is unchanged")
       }
-      mode = st.st_mode & 0o7777
+      mode = alwaysPrivate ? 0o600 : st.st_mode & 0o7777
     }
     let dir = PathName.directory(of: path)
     #if os(Linux)
