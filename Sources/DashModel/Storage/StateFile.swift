@@ -89,8 +89,12 @@ public enum StateFile {
     let catalog: Catalog
     switch document.catalogReference {
     case .inline:
-      do {
-        catalog = try StoreKitReader.read(ObjectReader(document.inlineCatalog!, at: JSONPath.root.appending("catalog")))
+      do throws(DecodeError) {
+        // `.inline` means `catalog` is an object (StateDocument checked it); said, not trapped.
+        guard let inline = document.inlineCatalog else { throw DecodeError(JSONPath.root.appending("catalog"), "expected an object") }
+        catalog = try InlineCatalogMemo.catalog(inline) { (json) throws(DecodeError) in
+          try StoreKitReader.read(ObjectReader(json, at: JSONPath.root.appending("catalog")))
+        }
       } catch {
         throw located(error, in: bytes, fileName: fileName)
       }

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import DashModel
+
+/// Files that hold the same inline catalog share one read of it (`InlineCatalogMemo`); a file with
+/// another catalog, or a catalog that does not read, is read on its own, whatever came before.
+@Suite struct InlineCatalogMemoTests {
+  static func example(_ name: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: ExamplesTests.directory.appendingPathComponent(name)))
+  }
+
+  static func decode(_ bytes: [UInt8], _ name: String) throws -> SubscriptionState {
+    try StateFile.decode(bytes, fileName: name) { (file) throws(StateFileError) in
+      throw StateFileError(file: file, message: "inline catalogs only")
+    }
+  }
+
+  /// The example with one plan's reference name changed in its inline catalog.
+  static func renamed(_ bytes: [UInt8], to newName: String) throws -> [UInt8] {
+    guard case .object(var root) = try JSONParser.parse(bytes), case .object(var catalog)? = root["catalog"],
+          case .array(var groups)? = catalog["subscriptionGroups"], case .object(var group)? = groups.first,
+          case .array(var plans)? = group["subscriptions"], case .object(var plan)? = plans.first else {
+      throw StateFileError(file: "active.json", message: "unexpected example shape")
+    }
+    plan["referenceName"] = .string(newName)
+    plans[0] = .object(plan)
+    group["subscriptions"] = .array(plans)
+    groups[0] = .object(group)
+    catalog["subscriptionGroups"] = .array(groups)
+    root["catalog"] = .object(catalog)
+    return JSONWriter.write(.object(root))
+  }
+
+  /// What the file's catalog reads as on its own, without the memo.
+  static func readAlone(_ bytes: [UInt8]) throws -> Catalog {
+    guard case .object(let root) = try JSONParser.parse(bytes), case .object(let catalog)? = root["catalog"] else {
+      throw StateFileError(file: "example", message: "no inline catalog")
+    }
+    return try StoreKitReader.read(ObjectReader(catalog, at: JSONPath.root.appending("catalog")))
+  }
+
+  @Test func aFileWithAnotherCatalogGetsItsOwnAndTheFirstComesBack() throws {
+    let active = try Self.example("active.json")
+    let renamed = try Self.renamed(active, to: "Family Monthly (renamed)")
+    for bytes in [active, active, renamed, renamed, active] {
+      #expect(try Self.decode(bytes, "f.json").catalog == Self.readAlone(bytes))
+    }
+    #expect(try Self.decode(renamed, "f.json").catalog != Self.decode(active, "f.json").catalog)
+    #expect(try Self.decode(renamed, "f.json").catalog.allSubscriptions.contains { $0.referenceName == "Family Monthly (renamed)" })
+  }
+
+  /// Files read on both cores at once, alternating between two catalogs: each gets its own.
+  @Test func filesReadAtOnceOnEveryCoreGetTheirOwnCatalogs() throws {
+    let active = try Self.example("active.json")
+    let renamed = try Self.renamed(active, to: "Family Monthly (renamed)")
+    let expected = [try Self.readAlone(active), try Self.readAlone(renamed)]
+    let files = (0..<400).map { $0 % 3 == 0 ? renamed : active }
+    let wrong = OrderedParallelMap.compactMap(count: files.count, minimum: 2) { k -> Int? in
+      guard let state = try? Self.decode(files[k], "f.json") else { return k }
+      return state.catalog == expected[k % 3 == 0 ? 1 : 0] ? nil : k
+    }
+    #expect(wrong.isEmpty)
+  }
+
+  @Test func aCatalogThatDoesNotReadIsAnErrorEveryTime() throws {
+    let active = try Self.example("active.json")
+    guard case .object(var root) = try JSONParser.parse(active) else { return }
+    root["catalog"] = .object(JSONObject([("subscriptionGroups", .string("none"))]))
+    let broken = JSONWriter.write(.object(root))
+    var first: String?
+    var second: String?
+    do { _ = try Self.decode(broken, "broken.json") } catch { first = "\(error)" }
+    _ = try Self.decode(active, "active.json")
+    do { _ = try Self.decode(broken, "broken.json") } catch { second = "\(error)" }
+    #expect(first != nil)
+    #expect(first == second)
+  }
+}
