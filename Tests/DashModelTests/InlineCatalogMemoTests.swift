@@ -31,6 +31,17 @@ import Testing
     return JSONWriter.write(.object(root))
   }
 
+  static func inlineCatalog(_ bytes: [UInt8]) throws -> JSONObject {
+    guard case .object(let root) = try JSONParser.parse(bytes), case .object(let catalog)? = root["catalog"] else {
+      throw StateFileError(file: "example", message: "no inline catalog")
+    }
+    return catalog
+  }
+
+  static func read(_ json: JSONObject) throws(DecodeError) -> Catalog {
+    try StoreKitReader.read(ObjectReader(json, at: JSONPath.root.appending("catalog")))
+  }
+
   /// What the file's catalog reads as on its own, without the memo.
   static func readAlone(_ bytes: [UInt8]) throws -> Catalog {
     guard case .object(let root) = try JSONParser.parse(bytes), case .object(let catalog)? = root["catalog"] else {
@@ -55,7 +66,8 @@ import Testing
     let renamed = try Self.renamed(active, to: "Family Monthly (renamed)")
     let expected = [try Self.readAlone(active), try Self.readAlone(renamed)]
     let files = (0..<400).map { $0 % 3 == 0 ? renamed : active }
-    let wrong = OrderedParallelMap.compactMap(count: files.count, minimum: 2) { k -> Int? in
+    // Four workers whatever the machine has: on one core they still interleave.
+    let wrong = OrderedParallelMap.compactMap(count: files.count, minimum: 2, workers: 4) { k -> Int? in
       guard let state = try? Self.decode(files[k], "f.json") else { return k }
       return state.catalog == expected[k % 3 == 0 ? 1 : 0] ? nil : k
     }
@@ -74,5 +86,43 @@ import Testing
     do { _ = try Self.decode(broken, "broken.json") } catch { second = "\(error)" }
     #expect(first != nil)
     #expect(first == second)
+  }
+
+  /// Two catalogs Swift's `==` takes as equal (a key spelled with the Kelvin sign U+212A instead of
+  /// "K" is canonically equivalent) that read differently: the reader's key lookup does not find
+  /// `_price\u{212A}nown`, so that plan's price counts as known. Each file gets its own.
+  @Test func aCatalogEqualOnlyUpToUnicodeEquivalenceIsReadOnItsOwn() throws {
+    let active = try Self.example("active.json")
+    let plain = try Self.withFirstPlanField(active, key: "_priceKnown", value: .bool(false))
+    let kelvin = try Self.withFirstPlanField(active, key: "_price\u{212A}nown", value: .bool(false))
+    #expect(plain != kelvin)
+    // A memo of its own: the shared one is also used by every other test running at the same time.
+    let memo = InlineCatalogMemo()
+    let a = try memo.catalog(try Self.inlineCatalog(plain), read: Self.read)
+    let b = try memo.catalog(try Self.inlineCatalog(kelvin), read: Self.read)
+    #expect(try a == Self.readAlone(plain))
+    #expect(try b == Self.readAlone(kelvin))
+    #expect(a.allSubscriptions.contains { !$0.priceKnown })
+    #expect(b.allSubscriptions.allSatisfy { $0.priceKnown })
+    // And the same bytes again are the kept catalog, read once.
+    var reads = 0
+    _ = try memo.catalog(try Self.inlineCatalog(kelvin)) { (json) throws(DecodeError) in reads += 1; return try Self.read(json) }
+    #expect(reads == 0)
+  }
+
+  /// The example with `key: value` added to its first plan in the inline catalog.
+  static func withFirstPlanField(_ bytes: [UInt8], key: String, value: JSON) throws -> [UInt8] {
+    guard case .object(var root) = try JSONParser.parse(bytes), case .object(var catalog)? = root["catalog"],
+          case .array(var groups)? = catalog["subscriptionGroups"], case .object(var group)? = groups.first,
+          case .array(var plans)? = group["subscriptions"], case .object(var plan)? = plans.first else {
+      throw StateFileError(file: "active.json", message: "unexpected example shape")
+    }
+    plan[key] = value
+    plans[0] = .object(plan)
+    group["subscriptions"] = .array(plans)
+    groups[0] = .object(group)
+    catalog["subscriptionGroups"] = .array(groups)
+    root["catalog"] = .object(catalog)
+    return JSONWriter.write(.object(root))
   }
 }

@@ -92,7 +92,7 @@ public enum StateFile {
       do throws(DecodeError) {
         // `.inline` means `catalog` is an object (StateDocument checked it); said, not trapped.
         guard let inline = document.inlineCatalog else { throw DecodeError(JSONPath.root.appending("catalog"), "expected an object") }
-        catalog = try InlineCatalogMemo.catalog(inline) { (json) throws(DecodeError) in
+        catalog = try InlineCatalogMemo.shared.catalog(inline) { (json) throws(DecodeError) in
           try StoreKitReader.read(ObjectReader(json, at: JSONPath.root.appending("catalog")))
         }
       } catch {
