@@ -131,19 +131,12 @@ struct StoreDirectoryTests {
     let path = dir.write("s.json", StorageConcurrencyTests.base)
     let before = HeldLock.bytes(path)
     let dirPath = dir.path
-    let result = try HeldLock.writerWaits(for: path, unchanged: { HeldLock.bytes(path) == before }) {
-      let done = DispatchSemaphore(value: 0)
-      let box = ResultBox<UpdateResult<Never>>()
-      Task {
-        box.value = await DirectorySubscriberStore(directory: dirPath).update(existing: "s.json") { (s) throws(Never) -> SubscriberEdit in
-          var n = s
-          n.document.subscriber.source["x-counter"] = .int(9)
-          return .save(Change(state: n, message: "nine"))
-        }
-        done.signal()
+    let result = try await HeldLock.asyncWriterWaits(for: path, unchanged: { HeldLock.bytes(path) == before }) {
+      await DirectorySubscriberStore(directory: dirPath).update(existing: "s.json") { (s) throws(Never) -> SubscriberEdit in
+        var n = s
+        n.document.subscriber.source["x-counter"] = .int(9)
+        return .save(Change(state: n, message: "nine"))
       }
-      done.wait()
-      return box.value!
     }
     guard case .applied(let c) = result else { Issue.record("expected applied, got \(result)"); return }
     #expect(c.state.subscriber.source["x-counter"] == .int(9))

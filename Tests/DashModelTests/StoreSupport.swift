@@ -36,6 +36,32 @@ enum HeldLock {
     return try #require(box.value)
   }
 
+  /// `writerWaits` for an async writer, without blocking a thread: the writer runs as a task while
+  /// this one sleeps, so it cannot be starved of the cooperative pool's threads (two on a 2-core
+  /// machine) by this test blocking one and another test the other. The writer's own wait for the
+  /// lock is bounded (`FileLock.maxWait`).
+  static func asyncWriterWaits<T: Sendable>(for path: String, unchanged: @escaping @Sendable () -> Bool,
+                                            _ write: @escaping @Sendable () async -> T) async throws -> T {
+    let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
+    try #require(fd >= 0)
+    try #require(flock(fd, LOCK_EX) == 0)
+    let finished = ResultBox<Bool>()
+    let writer = Task {
+      let value = await write()
+      finished.value = true
+      return value
+    }
+    // Long enough for an unlocked write to have happened many times over.
+    try await Task.sleep(for: .milliseconds(300))
+    let finishedWhileHeld = finished.value == true
+    let untouched = unchanged()
+    flock(fd, LOCK_UN)
+    close(fd)
+    #expect(!finishedWhileHeld, "the writer did not wait for the lock")
+    #expect(untouched, "the file changed while another process held its lock")
+    return await writer.value
+  }
+
   /// The bytes at `path` now (nil: no file), to compare against after the held lock.
   static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 }
