@@ -47,6 +47,6 @@ extension DirectoryMirror {
       try? FileManager.default.removeItem(atPath: path)
       return
     }
-    do { try AtomicWriter.write(bytes, to: path, alwaysPrivate: true) } catch { throw .file(PathName.directory(of: path) + "/" + error.description) }
+    try DirectoryFiles.writeRetentionConfiguration(bytes, to: PathName.directory(of: path))
   }
 }

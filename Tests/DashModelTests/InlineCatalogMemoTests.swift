@@ -17,18 +17,7 @@ import Testing
 
   /// The example with one plan's reference name changed in its inline catalog.
   static func renamed(_ bytes: [UInt8], to newName: String) throws -> [UInt8] {
-    guard case .object(var root) = try JSONParser.parse(bytes), case .object(var catalog)? = root["catalog"],
-          case .array(var groups)? = catalog["subscriptionGroups"], case .object(var group)? = groups.first,
-          case .array(var plans)? = group["subscriptions"], case .object(var plan)? = plans.first else {
-      throw StateFileError(file: "active.json", message: "unexpected example shape")
-    }
-    plan["referenceName"] = .string(newName)
-    plans[0] = .object(plan)
-    group["subscriptions"] = .array(plans)
-    groups[0] = .object(group)
-    catalog["subscriptionGroups"] = .array(groups)
-    root["catalog"] = .object(catalog)
-    return JSONWriter.write(.object(root))
+    try withFirstPlanField(bytes, key: "referenceName", value: .string(newName))
   }
 
   static func inlineCatalog(_ bytes: [UInt8]) throws -> JSONObject {

@@ -20,13 +20,11 @@ final class InlineCatalogMemo: Sendable {
     // Compared outside the lock: another thread reading another file only waits for the copy.
     if let kept = last.withLock({ $0 }), Self.identical(kept.json, json) { return kept.catalog }
     let catalog = try read(json)
-    // The replaced entry is let go after the lock, not under it.
-    let replaced = last.withLock { (entry) -> (json: JSONObject, catalog: Catalog)? in
-      let old = entry
-      entry = (json, catalog)
-      return old
+    // The replaced entry is handed out and let go after the lock, not under it.
+    _ = last.withLock { (entry) -> (json: JSONObject, catalog: Catalog)? in
+      defer { entry = (json, catalog) }
+      return entry
     }
-    _ = replaced
     return catalog
   }
 
