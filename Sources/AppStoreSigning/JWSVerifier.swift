@@ -68,7 +68,7 @@ public final class JWSVerifier: Sendable {
 
     func verified(nested: [NestedJWS]) -> VerifiedJWS {
       VerifiedJWS(signedBy: signedBy, environment: environment, signedDateMilliseconds: fields.signedDate,
-                  kind: fields.kind, payloadJSON: payload, nested: nested)
+                  kind: fields.kind, payloadJSON: payload, payload: fields.object, nested: nested)
     }
   }
 

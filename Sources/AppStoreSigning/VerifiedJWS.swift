@@ -1,3 +1,4 @@
+import DashModel
 import FoundationEssentials
 
 /// Who vouches for a JWS.
@@ -32,6 +33,8 @@ public struct VerifiedJWS: Sendable {
   public let kind: PayloadKind
   /// The payload exactly as signed: unknown fields are kept.
   public let payloadJSON: [UInt8]
+  /// The payload as verification parsed it (strictly: no key twice), so no caller parses it again.
+  public let payload: JSONObject
   /// A notification's `data.signedTransactionInfo` / `data.signedRenewalInfo`, verified too.
   public let nested: [NestedJWS]
 

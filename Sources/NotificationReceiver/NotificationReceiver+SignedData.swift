@@ -25,9 +25,7 @@ extension NotificationReceiver {
       guard nested.signedBy == verified.signedBy else {
         return .refused(403, "\(label): \(path) is signed under another root than the notification")
       }
-      guard case .object(let fields)? = try? JSONParser.parse(nested.payloadJSON) else {
-        return .refused(400, "\(label): \(path): payload is not a JSON object")
-      }
+      let fields = nested.payload
       // An app transaction names its environment `receiptType`. A payload naming none is taken
       // as the notification's (files written before the field existed are delivered too).
       let environment = fields[path.hasSuffix("signedAppTransactionInfo") ? "receiptType" : "environment"]?.stringValue

@@ -68,7 +68,7 @@ public final class NotificationReceiver: Sendable {
     guard case .notification(let type, let subtype) = verified.kind else {
       return .refused(400, "signedPayload is not a notification (no notificationType)")
     }
-    guard case .object(let payload)? = try? JSONParser.parse(verified.payloadJSON) else { return .refused(400, "signedPayload: payload is not JSON") }
+    let payload = verified.payload
     let label = type + (subtype.map { "/\($0)" } ?? "")
     let uuid = payload["notificationUUID"]?.stringValue ?? "?"
     let data = payload["data"]?.objectValue
@@ -85,8 +85,7 @@ public final class NotificationReceiver: Sendable {
       // acknowledged (or Apple retries them for days) and logged; no subscriber's file changes.
       return Outcome(status: 200, message: "\(label) \(uuid): received, about the app (\(scope.field), \(scope.environment ?? "no environment")), names no subscriber; nothing applied")
     }
-    guard let nested = verified.nested.first(where: { $0.path.hasSuffix("signedTransactionInfo") }),
-          case .object(let transaction)? = try? JSONParser.parse(nested.verified.payloadJSON) else {
+    guard let transaction = verified.nested.first(where: { $0.path.hasSuffix("signedTransactionInfo") })?.verified.payload else {
       // SUMMARY (mass extension) and other notifications without a transaction name no subscriber.
       return Outcome(status: 200, message: "\(label) \(uuid): received, names no subscriber (no signedTransactionInfo); nothing applied")
     }
@@ -135,16 +134,16 @@ struct KnownVerdicts: SignedDataChecking {
   struct Known {
     let verdict: SignatureVerdict
     /// Only for a verified signature: Xcode's unverified data is decoded by the importer's own rules.
-    let payload: [UInt8]?
+    let payload: JSONObject?
     init(_ v: VerifiedJWS) {
       verdict = v.verdict()
-      if case .unverified = v.signedBy { payload = nil } else { payload = v.payloadJSON }
+      if case .unverified = v.signedBy { payload = nil } else { payload = v.payload }
     }
   }
   /// Three at most (the notification, its transaction and renewal info), found by comparing the
   /// strings: hashing 13 KB of JWS for a dictionary at every lookup cost more than that.
   let verdicts: [(jws: String, known: Known)]
   func check(compactJWS: String) -> SignatureVerdict { known(compactJWS)?.verdict ?? .invalid("not verified by the receiver") }
-  func verifiedPayload(compactJWS: String) -> [UInt8]? { known(compactJWS)?.payload }
+  func verifiedPayload(compactJWS: String) -> JSONObject? { known(compactJWS)?.payload }
   private func known(_ jws: String) -> Known? { verdicts.first { $0.jws == jws }?.known }
 }

@@ -59,7 +59,7 @@ import Testing
     #expect(await outcome(try JWSVerifier(), parts.compact) == Self.reason("9.3e+18"))
   }
 
-  @Test(arguments: [("1e400", "payload is not valid JSON"), ("-1e400", "payload is not valid JSON"),
+  @Test(arguments: [("1e400", reason("inf")), ("-1e400", reason("-inf")),
                      ("123456789012345678901234567890", reason("1.2345678901234568e+29"))])
   func numbersNoDoubleHoldsOrNoDateFitsAreRefused(date: String, expected: String) async throws {
     var parts = JWSParts(try Fixture.text("real-apple/py_sandbox_test_notification.jws"))

@@ -31,13 +31,13 @@ import Testing
   /// A verified payload handed back with the verdict is the one imported (not decoded again).
   @Test func aPayloadFromTheBatchIsTheOneImported() throws {
     struct Hands: SignedDataChecking {
-      let payload: [UInt8]
+      let payload: JSONObject
       func check(compactJWS: String) -> SignatureVerdict { .invalid("asked one at a time") }
       func checkAll(_ compactJWS: [String]) -> [CheckedJWS] {
         compactJWS.map { _ in CheckedJWS(verdict: .appleSigned(environment: "Sandbox"), payload: payload) }
       }
     }
-    let verified = Array(ImportKit.transaction(9, purchase: t0).utf8)
+    let verified = try #require(try JSONParser.parse(Array(ImportKit.transaction(9, purchase: t0).utf8)).objectValue)
     let page = ImportKit.historyPage([ImportKit.transaction(1, purchase: t0)], hasMore: false)
     let m = try ImportKit.merge([ImportKit.input("p.json", page)], checker: Hands(payload: verified))
     #expect(m.transactions.map(\.transactionId) == ["9"])

@@ -45,7 +45,7 @@ public struct FetchedAppTransaction: Equatable, Sendable {
     case .unverified(let why): signature = "unverified (\(why))"
     }
     let payload: JSONObject
-    switch checker.verifiedPayload(compactJWS: jws).map(CompactJWS.payloadObject) ?? CompactJWS.payload(jws) {
+    switch checker.verifiedPayload(compactJWS: jws).map(Result.success) ?? CompactJWS.payload(jws) {
     case .success(let o): payload = o
     case .failure(let problem): throw Refusal(message: "signedAppTransactionInfo: \(problem.message)")
     }

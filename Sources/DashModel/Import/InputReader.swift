@@ -264,7 +264,7 @@ struct InputReader {
   func signed(_ jws: String, at path: JSONPath, shape: String, checked: CheckedJWS? = nil) throws(DecodeError) -> (JSONObject, Provenance) {
     let payload: JSONObject
     let verifiedPayload = checked.map(\.payload) ?? checker.verifiedPayload(compactJWS: jws)
-    switch verifiedPayload.map(CompactJWS.payloadObject) ?? CompactJWS.payload(jws) {
+    switch verifiedPayload.map(Result.success) ?? CompactJWS.payload(jws) {
     case .failure(let p): throw DecodeError(path, p.message)
     case .success(let o): payload = o
     }

@@ -18,27 +18,27 @@ public enum SignatureVerdict: Equatable, Sendable {
 /// its own target); tests use their own small implementations.
 public protocol SignedDataChecking: Sendable {
   func check(compactJWS: String) -> SignatureVerdict
-  /// The payload of `compactJWS` as the checker already decoded it while verifying it (alg,
-  /// segments and signature checked), so the importer does not decode the same JWS twice; nil
-  /// when the checker has none and the importer decodes the JWS itself.
-  func verifiedPayload(compactJWS: String) -> [UInt8]?
+  /// The payload of `compactJWS` as the checker already decoded and parsed it while verifying it
+  /// (alg, segments and signature checked), so the importer neither decodes nor parses the same
+  /// JWS twice; nil when the checker has none and the importer decodes the JWS itself.
+  func verifiedPayload(compactJWS: String) -> JSONObject?
   /// `check` and `verifiedPayload` of many JWS at once, in order (a history page's transactions):
   /// a checker may verify them together, on every core. The default asks one at a time.
   func checkAll(_ compactJWS: [String]) -> [CheckedJWS]
 }
 
 extension SignedDataChecking {
-  public func verifiedPayload(compactJWS: String) -> [UInt8]? { nil }
+  public func verifiedPayload(compactJWS: String) -> JSONObject? { nil }
   public func checkAll(_ compactJWS: [String]) -> [CheckedJWS] {
     compactJWS.map { CheckedJWS(verdict: check(compactJWS: $0), payload: verifiedPayload(compactJWS: $0)) }
   }
 }
 
-/// One JWS's verdict and, when the checker has it, the payload it decoded while verifying.
+/// One JWS's verdict and, when the checker has it, the payload it parsed while verifying.
 public struct CheckedJWS: Equatable, Sendable {
   public var verdict: SignatureVerdict
-  public var payload: [UInt8]?
-  public init(verdict: SignatureVerdict, payload: [UInt8]?) {
+  public var payload: JSONObject?
+  public init(verdict: SignatureVerdict, payload: JSONObject?) {
     self.verdict = verdict
     self.payload = payload
   }

@@ -37,7 +37,7 @@ struct SignatureCheck: SignedDataChecking {
       case .success(let v):
         let verdict = v.verdict()
         if case .unverified = verdict { return CheckedJWS(verdict: verdict, payload: nil) }
-        return CheckedJWS(verdict: verdict, payload: v.payloadJSON)
+        return CheckedJWS(verdict: verdict, payload: v.payload)
       case .failure(let error):
         return CheckedJWS(verdict: .invalid(oneLine(error)), payload: nil)
       }

@@ -28,7 +28,7 @@ enum VerifyJSON {
     o["kind"] = .string(Verify.kindText(verified.kind))
     o["environment"] = verified.environment.map(JSON.string) ?? .null
     o["signedDate"] = verified.signedDateMilliseconds.map(JSON.double) ?? .null
-    o["payload"] = (try? JSONParser.parse(verified.payloadJSON)) ?? .null
+    o["payload"] = .object(verified.payload)
     if !verified.nested.isEmpty {
       var nested = JSONObject()
       for item in verified.nested {
