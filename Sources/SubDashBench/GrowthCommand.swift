@@ -6,7 +6,7 @@ import Foundation
 /// the new lines plus a constant-size document, so these numbers should not grow with N.
 struct Growth: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Time one renewal saved with StateFile.update, and a dashboard reload, against journals of N entries.")
+    abstract: "Time one renewal saved with StateFile.update, one imported as listen applies it, and a dashboard reload, against journals of N entries.")
 
   @OptionGroup var location: BenchDirectory
   @Option(help: "Comma-separated journal sizes (entries already in the journal).")
@@ -19,21 +19,32 @@ struct Growth: ParsableCommand {
     print("""
 
       save = StateFile.update appending one renewal transaction + one DID_RENEW notification (lock, re-read, journal append
-      + fsync, atomic rename + fsync). reload = StateFile.load + Lifecycle.derive + StateFile.recentNotifications(limit: 50).
+      + fsync, atomic rename + fsync). import = Importer.write of one new renewal transaction (merged before the timer), the
+      path `listen` and `import` take: lock, re-read, what the journal already holds looked up, append, rename.
+      reload = StateFile.load + Lifecycle.derive + StateFile.recentNotifications(limit: 50).
 
-      | journal entries | journal | document | save median | save p90 | save max | reload median | reload max |
-      |---:|---:|---:|---:|---:|---:|---:|---:|
+      | journal entries | journal | document | save median | save p90 | save max | import median | import max | reload median | reload max |
+      |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
       """)
     for n in try parseSizes(sizes) {
       let dir = "\(location.dir)/growth-\(n)"
       let path = try JournalSeed.write(entries: n, in: dir)
       let clock = ContinuousClock()
-      var saves: [Double] = [], reloads: [Double] = []
+      var saves: [Double] = [], imports: [Double] = [], reloads: [Double] = []
       for _ in 0..<events {
         var failure: StateFileError?
         saves.append(clock.measure {
           do throws(StateFileError) { try StateFile.update(path: path, JournalSeed.renew) } catch { failure = error }
         }.seconds)
+        // One more renewal, as an import brings it: a transaction the journal does not hold yet.
+        do {
+          let k = try StateFile.load(path: path).historySummary.transactionCount
+          let input = ImportInput(label: "renewal-\(k).json", bytes: JSONWriter.write(HistoryGenerator.transaction(k).json))
+          let merged = try Importer.merge(inputs: [input], options: .init())
+          imports.append(clock.measure {
+            do throws(StateFileError) { _ = try Importer.write(merged, to: path, catalog: nil) } catch { failure = error }
+          }.seconds)
+        }
         reloads.append(clock.measure {
           do throws(StateFileError) {
             let state = try StateFile.load(path: path)
@@ -44,7 +55,7 @@ struct Growth: ParsableCommand {
         if let failure { throw ValidationError(failure.description) }
       }
       let journal = StateFiles.size(dir + "/" + Journal.defaultName(for: "state.json"))
-      print("| \(n) | \(Stats.bytes(journal)) | \(Stats.bytes(StateFiles.size(path))) | \(Stats.time(Stats.median(saves))) | \(Stats.time(Stats.percentile(saves, 0.9))) | \(Stats.time(saves.max() ?? .nan)) | \(Stats.time(Stats.median(reloads))) | \(Stats.time(reloads.max() ?? .nan)) |")
+      print("| \(n) | \(Stats.bytes(journal)) | \(Stats.bytes(StateFiles.size(path))) | \(Stats.time(Stats.median(saves))) | \(Stats.time(Stats.percentile(saves, 0.9))) | \(Stats.time(saves.max() ?? .nan)) | \(Stats.time(Stats.median(imports))) | \(Stats.time(imports.max() ?? .nan)) | \(Stats.time(Stats.median(reloads))) | \(Stats.time(reloads.max() ?? .nan)) |")
     }
   }
 }

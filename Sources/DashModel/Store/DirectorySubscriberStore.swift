@@ -61,10 +61,13 @@ public struct DirectorySubscriberStore: SubscriberStore {
 
   func snapshot(_ name: String, _ state: SubscriptionState) -> SubscriberSnapshot {
     let journal = state.document.journal.map { (path: path(of: $0.file), committed: $0.committedBytes) }
-    return SubscriberSnapshot(name: name, state: state) { () throws(StateFileError) -> [Journal.Entry] in
+    return SubscriberSnapshot(name: name, state: state, history: { () throws(StateFileError) -> [Journal.Entry] in
       guard let journal else { return [] }
       return try Journal.readAll(path: journal.path, committedBytes: journal.committed)
-    }
+    }, held: { (keys) throws(StateFileError) -> HistoryKeys in
+      guard let journal else { return HistoryKeys() }
+      return try Journal.held(keys, path: journal.path, committedBytes: journal.committed)
+    })
   }
 
   // MARK: Following

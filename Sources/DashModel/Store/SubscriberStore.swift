@@ -56,15 +56,52 @@ public struct SubscriberSnapshot: Sendable {
   public var name: String
   public var state: SubscriptionState
   private let readHistory: @Sendable () throws(StateFileError) -> [Journal.Entry]
+  private let findHeld: (@Sendable (HistoryKeys) throws(StateFileError) -> HistoryKeys)?
 
-  public init(name: String, state: SubscriptionState, history: @escaping @Sendable () throws(StateFileError) -> [Journal.Entry]) {
+  /// `held`: the store's own lookup for `held(_:)`; without one, the whole history is read.
+  public init(name: String, state: SubscriptionState, history: @escaping @Sendable () throws(StateFileError) -> [Journal.Entry],
+              held: (@Sendable (HistoryKeys) throws(StateFileError) -> HistoryKeys)? = nil) {
     self.name = name
     self.state = state
     readHistory = history
+    findHeld = held
   }
 
   /// The committed history, oldest first (the inline history is in `state`).
   public func history() throws(StateFileError) -> [Journal.Entry] { try readHistory() }
+
+  /// Which of `keys` the committed history already holds (the inline history is in `state`).
+  /// What an import or a notification asks on every write, so its cost must not be the history's.
+  public func held(_ keys: HistoryKeys) throws(StateFileError) -> HistoryKeys {
+    if keys.isEmpty { return HistoryKeys() }
+    if let findHeld { return try findHeld(keys) }
+    return keys.held(in: try readHistory())
+  }
+}
+
+/// History entries by their keys: transactions by `transactionId`, notifications by `notificationUUID`.
+public struct HistoryKeys: Sendable, Equatable {
+  public var transactionIds: Set<String>
+  public var notificationUUIDs: Set<String>
+
+  public init(transactionIds: Set<String> = [], notificationUUIDs: Set<String> = []) {
+    self.transactionIds = transactionIds
+    self.notificationUUIDs = notificationUUIDs
+  }
+
+  public var isEmpty: Bool { transactionIds.isEmpty && notificationUUIDs.isEmpty }
+
+  /// Those of these keys that `entries` hold.
+  public func held(in entries: some Sequence<Journal.Entry>) -> HistoryKeys {
+    var out = HistoryKeys()
+    for e in entries {
+      switch e {
+      case .transaction(let t): if let id = t.transactionId, transactionIds.contains(id) { out.transactionIds.insert(id) }
+      case .notification(let n): if let u = n.notificationUUID, notificationUUIDs.contains(u) { out.notificationUUIDs.insert(u) }
+      }
+    }
+    return out
+  }
 }
 
 /// What a change decides, given the latest stored subscriber.
