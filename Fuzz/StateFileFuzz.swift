@@ -9,6 +9,9 @@
 //                                   history), alone and in pieces: the error without it, or the
 //                                   same value with the projected array's elements cut down; and
 //                                   with a reader of those elements: every one read, once, in order
+//   0x06  a history journal         `Journal.held` (bytes searched, only the lines a key occurs in
+//                                   decoded) never crashes and, where every line decodes, holds
+//                                   exactly the keys a full read of the history finds
 //   else  a state file              see below
 //
 // A state file (its `catalogFile`, if any, resolves to the small catalog below) must never crash
@@ -26,6 +29,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   case 0x03: fuzzScenario(Array(bytes.dropFirst()))
   case 0x04: fuzzPieces(Array(bytes.dropFirst()))
   case 0x05: fuzzProjection(Array(bytes.dropFirst()))
+  case 0x06: fuzzJournalHeld(Array(bytes.dropFirst()))
   default: fuzzStateFile(bytes)
   }
   return 0
@@ -50,6 +54,22 @@ private func decode(_ bytes: [UInt8], projection: JSONProjection? = nil) -> Resu
     return .success(try StateFile.decode(bytes, fileName: "fuzz.json", projection: projection, catalogFile: resolve))
   } catch {
     return .failure(error)
+  }
+}
+
+/// Keys asked: a few fixed ones, and each quoted string of the input (so the fuzzer's own ids are asked for).
+private func fuzzJournalHeld(_ bytes: [UInt8]) {
+  var asked: Set<String> = ["1", "2000", "uuid-1", "a:b.c_d-e", "é"]
+  for (k, part) in bytes.split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false).enumerated() where k % 2 == 1 && asked.count < 12 {
+    asked.insert(String(decoding: part, as: UTF8.self))
+  }
+  let keys = HistoryKeys(transactionIds: asked, notificationUUIDs: asked)
+  let fast: Result<HistoryKeys, StateFileError>
+  do throws(StateFileError) { fast = .success(try Journal.held(keys, inJournal: bytes[...], file: "fuzz.journal.jsonl")) } catch { fast = .failure(error) }
+  let full: [Journal.Entry]
+  do throws(StateFileError) { full = try Journal.decodeAll(bytes[...], file: "fuzz.journal.jsonl") } catch { return }
+  guard case .success(let held) = fast, held == keys.held(in: full) else {
+    fatalError("Journal.held disagrees with a full read of the history: \(fast) against \(keys.held(in: full))")
   }
 }
 

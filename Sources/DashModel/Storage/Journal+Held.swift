@@ -19,9 +19,6 @@ extension Journal {
   /// digits and `-_.:`) sends the whole journal through a full read, as before.
   public static func held(_ keys: HistoryKeys, path: String, committedBytes: Int64) throws(StateFileError) -> HistoryKeys {
     guard committedBytes > 0, !keys.isEmpty else { return HistoryKeys() }
-    guard keys.transactionIds.allSatisfy(isPlainKey), keys.notificationUUIDs.allSatisfy(isPlainKey) else {
-      return keys.held(in: try readAll(path: path, committedBytes: committedBytes))
-    }
     let name = PathName.fileName(of: path)
     let bytes: [UInt8]
     switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false) {
@@ -29,26 +26,40 @@ extension Journal {
     case .success(let b): bytes = b
     }
     guard Int64(bytes.count) >= committedBytes else { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
-    let end = Int(committedBytes)
+    return try held(keys, inJournal: bytes[..<Int(committedBytes)], file: name)
+  }
+
+  /// `held` over a journal's committed bytes in memory (the fuzzer's entry too).
+  static func held(_ keys: HistoryKeys, inJournal journal: ArraySlice<UInt8>, file: String) throws(StateFileError) -> HistoryKeys {
+    guard keys.transactionIds.allSatisfy(isPlainKey), keys.notificationUUIDs.allSatisfy(isPlainKey) else {
+      return keys.held(in: try decodeAll(journal, file: file))
+    }
     // Lines already decoded, by where they start: a renewal's id is in its transaction's line and
     // in its notification's, and both keys of one write may point at the same lines.
     var decoded: [Int: Entry] = [:]
     var out = HistoryKeys()
-    for id in keys.transactionIds {
-      let found = try bytes.withUnsafeBufferPointer { (all) throws(StateFileError) -> Bool in
-        try someEntry(quoting: id, in: UnsafeBufferPointer(rebasing: all[..<end]), file: name, decoded: &decoded) {
+    try journal.withUnsafeBufferPointer { (all) throws(StateFileError) in
+      for id in keys.transactionIds {
+        let found = try someEntry(quoting: id, in: all, file: file, decoded: &decoded) {
           if case .transaction(let t) = $0 { t.transactionId == id } else { false }
         }
+        if found { out.transactionIds.insert(id) }
       }
-      if found { out.transactionIds.insert(id) }
-    }
-    for uuid in keys.notificationUUIDs {
-      let found = try bytes.withUnsafeBufferPointer { (all) throws(StateFileError) -> Bool in
-        try someEntry(quoting: uuid, in: UnsafeBufferPointer(rebasing: all[..<end]), file: name, decoded: &decoded) {
+      for uuid in keys.notificationUUIDs {
+        let found = try someEntry(quoting: uuid, in: all, file: file, decoded: &decoded) {
           if case .notification(let n) = $0 { n.notificationUUID == uuid } else { false }
         }
+        if found { out.notificationUUIDs.insert(uuid) }
       }
-      if found { out.notificationUUIDs.insert(uuid) }
+    }
+    return out
+  }
+
+  /// Every entry of a journal's committed bytes, oldest first; a damaged one is an error with its line.
+  static func decodeAll(_ journal: ArraySlice<UInt8>, file: String) throws(StateFileError) -> [Entry] {
+    var out: [Entry] = []
+    for (k, line) in journal.split(separator: 0x0A).enumerated() {
+      do { out.append(try decode(Array(line), file: file)) } catch { var e = error; e.line = k + 1; throw e }
     }
     return out
   }

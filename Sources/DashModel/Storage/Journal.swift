@@ -150,11 +150,7 @@ public enum Journal {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")
     case .success(let bytes):
       guard Int64(bytes.count) >= committedBytes else { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
-      var out: [Entry] = []
-      for (k, line) in bytes[0..<Int(committedBytes)].split(separator: 0x0A).enumerated() {
-        do { out.append(try decode(Array(line), file: name)) } catch { var e = error; e.line = k + 1; throw e }
-      }
-      return out
+      return try decodeAll(bytes[0..<Int(committedBytes)], file: name)
     }
   }
 
