@@ -57,19 +57,24 @@ private func decode(_ bytes: [UInt8], projection: JSONProjection? = nil) -> Resu
   }
 }
 
-/// Keys asked: a few fixed ones, and each quoted string of the input (so the fuzzer's own ids are asked for).
+/// Keys asked: a few fixed ones and the input's own quoted strings; once only plain ones, few enough
+/// for the byte search (`Journal.held`'s fast path), once all of them (its full read).
 private func fuzzJournalHeld(_ bytes: [UInt8]) {
-  var asked: Set<String> = ["1", "2000", "uuid-1", "a:b.c_d-e", "é"]
-  for (k, part) in bytes.split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false).enumerated() where k % 2 == 1 && asked.count < 12 {
-    asked.insert(String(decoding: part, as: UTF8.self))
+  var quoted: [String] = []
+  for (k, part) in bytes.split(separator: UInt8(ascii: "\""), omittingEmptySubsequences: false).enumerated() where k % 2 == 1 && quoted.count < 8 {
+    quoted.append(String(decoding: part, as: UTF8.self))
   }
-  let keys = HistoryKeys(transactionIds: asked, notificationUUIDs: asked)
-  let fast: Result<HistoryKeys, StateFileError>
-  do throws(StateFileError) { fast = .success(try Journal.held(keys, inJournal: bytes[...], file: "fuzz.journal.jsonl")) } catch { fast = .failure(error) }
-  let full: [Journal.Entry]
-  do throws(StateFileError) { full = try Journal.decodeAll(bytes[...], file: "fuzz.journal.jsonl") } catch { return }
-  guard case .success(let held) = fast, held == keys.held(in: full) else {
-    fatalError("Journal.held disagrees with a full read of the history: \(fast) against \(keys.held(in: full))")
+  let searched = Array((["1", "2000", "uuid-1"] + quoted).filter(Journal.isPlainKey).prefix(Journal.searchedKeysLimit / 2))
+  let all = Set(["1", "2000", "uuid-1", "K", "é"] + quoted)
+  for asked in [Set(searched), all] {
+    let keys = HistoryKeys(transactionIds: asked, notificationUUIDs: asked)
+    let fast: Result<HistoryKeys, StateFileError>
+    do throws(StateFileError) { fast = .success(try Journal.held(keys, inJournal: bytes[...], file: "fuzz.journal.jsonl")) } catch { fast = .failure(error) }
+    let full: [Journal.Entry]
+    do throws(StateFileError) { full = try Journal.decodeAll(bytes[...], file: "fuzz.journal.jsonl") } catch { return }
+    guard case .success(let held) = fast, held == keys.held(in: full) else {
+      fatalError("Journal.held disagrees with a full read of the history: \(fast) against \(keys.held(in: full))")
+    }
   }
 }
 

@@ -32,12 +32,17 @@ struct PayloadFields: Sendable {
 
   /// Reads the fields with a one-line reason when the payload is not an App Store JSON object.
   static func read(_ bytes: [UInt8]) throws -> PayloadFields {
+    // A byte order mark, which the parser skips in files, is no part of a signed payload (Apple's
+    // Python library refuses one too).
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { throw SigningError("payload is not a JSON object") }
     let json: JSON
     do { json = try JSONParser.parse(bytes) } catch {
       // Said before the parser's reason when the text does not even start like an object.
       let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
       if first != UInt8(ascii: "{") { throw SigningError("payload is not a JSON object") }
-      throw SigningError("payload is not valid JSON: \(error)")
+      // The reason may quote the payload (a duplicate key): a line's worth of it, not all.
+      let reason = error.description
+      throw SigningError("payload is not valid JSON: \(reason.count > 160 ? reason.prefix(160) + "…" : reason)")
     }
     let object: JSONObject
     switch json {
@@ -45,24 +50,24 @@ struct PayloadFields: Sendable {
     case .null: throw SigningError("payload is JSON null, not an object")
     default: throw SigningError("payload is not a JSON object")
     }
-    let data = try Self.object(object, "data")
-    let summary = try Self.object(object, "summary")
+    // Read in the order JSONDecoder read them (the declarations'), so the first wrong field named is the same.
+    let signedDate = try Self.number(object, "signedDate")
+    let environment = try Self.string(object, "environment")
+    let transactionId = try Self.string(object, "transactionId")
+    let autoRenewStatus = try Self.whole(object, "autoRenewStatus")
+    let autoRenewProductId = try Self.string(object, "autoRenewProductId")
+    let notificationType = try Self.string(object, "notificationType")
+    let subtype = try Self.string(object, "subtype")
+    let data = try Self.object(object, "data").map { d throws in
+      NotificationData(environment: try Self.string(d, "environment", in: "data"),
+                       signedTransactionInfo: try Self.string(d, "signedTransactionInfo", in: "data"),
+                       signedRenewalInfo: try Self.string(d, "signedRenewalInfo", in: "data"))
+    }
+    let summary = try Self.object(object, "summary").map { s throws in Summary(environment: try Self.string(s, "environment", in: "summary")) }
     let fields = PayloadFields(
-      signedDate: try Self.number(object, "signedDate"),
-      environment: try Self.string(object, "environment"),
-      transactionId: try Self.string(object, "transactionId"),
-      autoRenewStatus: try Self.whole(object, "autoRenewStatus"),
-      autoRenewProductId: try Self.string(object, "autoRenewProductId"),
-      notificationType: try Self.string(object, "notificationType"),
-      subtype: try Self.string(object, "subtype"),
-      data: try data.map { d throws in
-        NotificationData(environment: try Self.string(d, "environment", in: "data"),
-                         signedTransactionInfo: try Self.string(d, "signedTransactionInfo", in: "data"),
-                         signedRenewalInfo: try Self.string(d, "signedRenewalInfo", in: "data"))
-      },
-      summary: try summary.map { s throws in Summary(environment: try Self.string(s, "environment", in: "summary")) },
-      receiptType: try Self.string(object, "receiptType"),
-      object: object)
+      signedDate: signedDate, environment: environment, transactionId: transactionId, autoRenewStatus: autoRenewStatus,
+      autoRenewProductId: autoRenewProductId, notificationType: notificationType, subtype: subtype,
+      data: data, summary: summary, receiptType: try Self.string(object, "receiptType"), object: object)
     // Checked here, for every payload (Xcode's too): the date is later given to X.509 and printed.
     if let signedDate = fields.signedDate { try SignedDateRange.check(signedDate) }
     return fields

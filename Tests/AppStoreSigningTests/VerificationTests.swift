@@ -85,6 +85,15 @@ import X509
     #expect(Set(cases.map(\.1)).count == cases.count, "every case has its own message")
   }
 
+  @Test func aPayloadAfterAByteOrderMarkIsNotAnObject() async throws {
+    // The state-file parser skips a BOM in files; in signed data it is refused, as Apple's Python library refuses it.
+    let ca = try LocalCertificateAuthority.create()
+    let verifier = try JWSVerifier(extraRoots: [TrustedRoot(certificate: ca.root, name: "test CA")], trustApple: false)
+    var parts = JWSParts(try ca.sign(payloadJSON: Fixture.transaction()))
+    parts.payload = JWSParts.encode(Data([0xEF, 0xBB, 0xBF]) + Data(Fixture.transaction()))
+    #expect(await outcome(verifier, parts.compact) == "payload is not a JSON object")
+  }
+
   @Test func aLeafOrIntermediateWithoutApplesOIDIsRefused() async throws {
     let noLeafOID = try LocalCertificateAuthority.create(.init(leafHasAppleOID: false))
     let noIntermediateOID = try LocalCertificateAuthority.create(.init(intermediateHasAppleOID: false))

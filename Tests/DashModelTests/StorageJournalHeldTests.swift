@@ -33,11 +33,28 @@ struct StorageJournalHeldTests {
     #expect(held.isEmpty)
   }
 
+  @Test func theEntryCountsWhereverItIsNotTheFirstLineTheKeyIsIn() throws {
+    let dir = TempDir()
+    // Transactions 2001 and 2002 name "2000" as their original; transaction 2000 itself comes last.
+    let bytes = Journal.encode(Kit.history(1..<3) + [.transaction(Kit.transaction(0))])
+    let path = dir.write("s.journal.jsonl", bytes)
+    #expect(try Journal.held(HistoryKeys(transactionIds: ["2000"]), path: path, committedBytes: Int64(bytes.count)) == HistoryKeys(transactionIds: ["2000"]))
+  }
+
+  /// The same pseudo-random keys every run, so a failure can be run again.
+  struct SeededKeys: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state
+    }
+  }
+
   @Test func itAgreesWithAFullReadOfTheHistory() throws {
     let dir = TempDir()
     let (path, committed) = Self.journal(0..<300, in: dir)
     let all = try Journal.readAll(path: path, committedBytes: committed)
-    var random = SystemRandomNumberGenerator()
+    var random = SeededKeys(state: 23)
     for _ in 0..<50 {
       let asked = HistoryKeys(transactionIds: Set((0..<4).map { _ in "\(1990 + Int.random(in: 0..<330, using: &random))" }),
                               notificationUUIDs: Set((0..<4).map { _ in "uuid-\(Int.random(in: -5..<320, using: &random))" }))
@@ -70,6 +87,37 @@ struct StorageJournalHeldTests {
     }
   }
 
+  @Test func manyKeysAtOnceAreLookedUpByOneFullRead() throws {
+    let dir = TempDir()
+    let (path, committed) = Self.journal(0..<50, in: dir)
+    // A whole history imported again asks for every key: one search each would cost more than one read.
+    let asked = HistoryKeys(transactionIds: Set((1990..<2060).map(String.init)), notificationUUIDs: Set((40..<60).map { "uuid-\($0)" }))
+    #expect(asked.transactionIds.count > Journal.searchedKeysLimit)
+    let held = try Journal.held(asked, path: path, committedBytes: committed)
+    #expect(held.transactionIds == Set((2000..<2050).map(String.init)))
+    #expect(held.notificationUUIDs == Set((40..<50).map { "uuid-\($0)" }))
+  }
+
+  @Test func aKeySpelledWithAnEscapeOrAsTheKelvinSignIsStillFound() throws {
+    let dir = TempDir()
+    var escaped = Kit.transaction(1)
+    escaped.transactionId = "placeholder-1"
+    var kelvin = Kit.transaction(2)
+    kelvin.transactionId = "\u{212A}7"
+    // "1" written as \u0031, as a hand or another tool may write it; SubDash's writer never does.
+    let text = String(decoding: Journal.encode([.transaction(escaped), .transaction(kelvin)]), as: UTF8.self)
+      .replacingOccurrences(of: "\"placeholder-1\"", with: "\"\\u0031\"")
+    let bytes = Array(text.utf8)
+    let path = dir.write("s.journal.jsonl", bytes)
+    #expect(Journal.spellsAPrintableCharacterAsAnEscape(bytes[...]))
+    #expect(!Journal.isPlainKey("K7"))
+    #expect(try Journal.held(HistoryKeys(transactionIds: ["1"]), path: path, committedBytes: Int64(bytes.count)) == HistoryKeys(transactionIds: ["1"]))
+    // Swift takes "K7" and "\u{212A}7" as the same string, and so does a full read of the history.
+    let plain = Journal.encode([.transaction(kelvin)])
+    let kelvinPath = dir.write("k.journal.jsonl", plain)
+    #expect(try Journal.held(HistoryKeys(transactionIds: ["K7"]), path: kelvinPath, committedBytes: Int64(plain.count)) == HistoryKeys(transactionIds: ["K7"]))
+  }
+
   @Test func aKeyWithCharactersJSONCouldSpellTwoWaysIsLookedUpByAFullRead() throws {
     let dir = TempDir()
     var t = Kit.transaction(1)
@@ -96,5 +144,14 @@ struct StorageJournalHeldTests {
     let snapshot = try #require(try store.get(name))
     #expect(try snapshot.held(HistoryKeys(transactionIds: ["2150", "2200"], notificationUUIDs: ["uuid-199", "uuid-200"]))
             == HistoryKeys(transactionIds: ["2150"], notificationUUIDs: ["uuid-199"]))
+    // The store answers from the journal's bytes, not from a full read: a line damaged since, which
+    // holds none of the keys asked, is not read (a full read would refuse the whole history).
+    let journal = dir.path + "/" + Journal.defaultName(for: name)
+    var bytes = try #require(FileManager.default.contents(atPath: journal).map(Array.init))
+    let firstLineEnd = try #require(bytes.firstIndex(of: 0x0A))
+    bytes[firstLineEnd - 1] = UInt8(ascii: "x")
+    try Data(bytes).write(to: URL(fileURLWithPath: journal))
+    #expect(throws: StateFileError.self) { try snapshot.history() }
+    #expect(try snapshot.held(HistoryKeys(transactionIds: ["2150"])) == HistoryKeys(transactionIds: ["2150"]))
   }
 }

@@ -15,8 +15,12 @@ extension Journal {
   /// at 50,000, against 1.4 ms for the save itself). The journal's bytes are searched for each key
   /// as a JSON string (`"2000000123"`); only the lines where it occurs are decoded, and a key is
   /// held only when such a line is an entry of that kind with that key, exactly as a full read
-  /// decides. A key the search could miss (one JSON may spell another way: anything but letters,
-  /// digits and `-_.:`) sends the whole journal through a full read, as before.
+  /// decides. What the search could miss sends the whole journal through a full read, as before:
+  /// a key JSON may spell another way (anything but letters, digits and `-_.:`, and `K`, which
+  /// Swift takes as equal to the Kelvin sign), a journal that spells a printable character as an
+  /// escape (`\u0031`: SubDash never writes one, a hand or another tool might), and more than
+  /// `searchedKeysLimit` keys (a whole history imported again), where one search per key would
+  /// cost more than decoding every line once.
   public static func held(_ keys: HistoryKeys, path: String, committedBytes: Int64) throws(StateFileError) -> HistoryKeys {
     guard committedBytes > 0, !keys.isEmpty else { return HistoryKeys() }
     let name = PathName.fileName(of: path)
@@ -31,7 +35,9 @@ extension Journal {
 
   /// `held` over a journal's committed bytes in memory (the fuzzer's entry too).
   static func held(_ keys: HistoryKeys, inJournal journal: ArraySlice<UInt8>, file: String) throws(StateFileError) -> HistoryKeys {
-    guard keys.transactionIds.allSatisfy(isPlainKey), keys.notificationUUIDs.allSatisfy(isPlainKey) else {
+    guard keys.transactionIds.count + keys.notificationUUIDs.count <= searchedKeysLimit,
+          keys.transactionIds.allSatisfy(isPlainKey), keys.notificationUUIDs.allSatisfy(isPlainKey),
+          !spellsAPrintableCharacterAsAnEscape(journal) else {
       return keys.held(in: try decodeAll(journal, file: file))
     }
     // Lines already decoded, by where they start: a renewal's id is in its transaction's line and
@@ -64,13 +70,32 @@ extension Journal {
     return out
   }
 
-  /// Letters, digits and `-_.:`: a JSON string of these has one spelling, the one searched for
-  /// (JSON could write any character as `\u00XX`, but only as a choice no writer of journals makes
-  /// for these).
+  /// Keys a write asks for one at a time: a notification asks two. A search per key reads the
+  /// journal once each (~0.5 ms per 4 MiB here), decoding every line once costs ~20 ms per MiB.
+  static let searchedKeysLimit = 8
+
+  /// Letters, digits and `-_.:` but `K`: in a journal without escaped printable characters, a JSON
+  /// string equal to such a key has the key's bytes and no others. (`K` is the one such character
+  /// another one is canonically equivalent to, the Kelvin sign, and Swift's `==` says they are equal.)
   static func isPlainKey(_ key: String) -> Bool {
     !key.isEmpty && key.utf8.allSatisfy { b in
-      (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+      (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A && b != UInt8(ascii: "K")) || (b >= 0x61 && b <= 0x7A)
         || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".") || b == UInt8(ascii: ":")
+    }
+  }
+
+  /// Whether the journal writes a printable ASCII character as `\u00XX` (XX from 20 to 7F), the
+  /// one way a plain key could be in it under other bytes.
+  static func spellsAPrintableCharacterAsAnEscape(_ journal: ArraySlice<UInt8>) -> Bool {
+    journal.withUnsafeBufferPointer { all in
+      let escape = Array("\\u00".utf8)
+      var from = 0
+      while let at = ByteSearch.firstIndex(of: escape, in: all, from: from) {
+        let next = at + escape.count
+        if next < all.count, all[next] >= UInt8(ascii: "2"), all[next] <= UInt8(ascii: "7") { return true }
+        from = at + 1
+      }
+      return false
     }
   }
 
@@ -91,7 +116,8 @@ extension Journal {
       } else {
         do { entry = try decode(Array(journal[start..<stop]), file: file) } catch {
           var e = error
-          e.line = journal[..<start].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+          // Numbered as a full read numbers them: blank lines are not entries.
+          e.line = journal[..<start].split(separator: 0x0A).count + 1
           throw e
         }
         decoded[start] = entry
