@@ -110,6 +110,10 @@ struct StorageJournalHeldTests {
     let bytes = Array(text.utf8)
     let path = dir.write("s.journal.jsonl", bytes)
     #expect(Journal.spellsAPrintableCharacterAsAnEscape(bytes[...]))
+    // A backslash escaped is the text "\u0031", no escape; one more backslash before it, and it is one again.
+    #expect(!Journal.spellsAPrintableCharacterAsAnEscape(Array(#"{"a":"\\u0031"}"#.utf8)[...]))
+    #expect(Journal.spellsAPrintableCharacterAsAnEscape(Array(#"{"a":"\\\u0031"}"#.utf8)[...]))
+    #expect(!Journal.spellsAPrintableCharacterAsAnEscape(Array(#"{"a":"\u001b\u00e9"}"#.utf8)[...]))
     #expect(!Journal.isPlainKey("K7"))
     #expect(try Journal.held(HistoryKeys(transactionIds: ["1"]), path: path, committedBytes: Int64(bytes.count)) == HistoryKeys(transactionIds: ["1"]))
     // Swift takes "K7" and "\u{212A}7" as the same string, and so does a full read of the history.
