@@ -85,6 +85,22 @@ import X509
     #expect(Set(cases.map(\.1)).count == cases.count, "every case has its own message")
   }
 
+  @Test func theFirstWrongFieldIsNamedInDeclarationOrderAndALongReasonIsClipped() async throws {
+    let ca = try LocalCertificateAuthority.create()
+    let verifier = try JWSVerifier(extraRoots: [TrustedRoot(certificate: ca.root, name: "test CA")], trustApple: false)
+    var parts = JWSParts(try ca.sign(payloadJSON: Fixture.transaction()))
+    // JSONDecoder read signedDate before data, and data's own fields before summary.
+    parts.payload = JWSParts.encode(#"{"summary":3,"data":{"environment":5},"signedDate":"x"}"#)
+    #expect(await outcome(verifier, parts.compact) == "payload field signedDate has the wrong type")
+    parts.payload = JWSParts.encode(#"{"summary":3,"data":{"environment":5}}"#)
+    #expect(await outcome(verifier, parts.compact) == "payload field data.environment has the wrong type")
+    // A duplicate key of 10,000 characters is quoted in part, not whole.
+    let key = String(repeating: "k", count: 10_000)
+    parts.payload = JWSParts.encode("{\"\(key)\":1,\"\(key)\":2}")
+    let reason = await outcome(verifier, parts.compact)
+    #expect(reason.hasPrefix("payload is not valid JSON: line 1, column ") && reason.hasSuffix("…") && reason.count < 250)
+  }
+
   @Test func aPayloadAfterAByteOrderMarkIsNotAnObject() async throws {
     // The state-file parser skips a BOM in files; in signed data it is refused, as Apple's Python library refuses it.
     let ca = try LocalCertificateAuthority.create()

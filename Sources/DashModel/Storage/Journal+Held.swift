@@ -23,14 +23,7 @@ extension Journal {
   /// cost more than decoding every line once.
   public static func held(_ keys: HistoryKeys, path: String, committedBytes: Int64) throws(StateFileError) -> HistoryKeys {
     guard committedBytes > 0, !keys.isEmpty else { return HistoryKeys() }
-    let name = PathName.fileName(of: path)
-    let bytes: [UInt8]
-    switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false) {
-    case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")
-    case .success(let b): bytes = b
-    }
-    guard Int64(bytes.count) >= committedBytes else { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
-    return try held(keys, inJournal: bytes[..<Int(committedBytes)], file: name)
+    return try held(keys, inJournal: committed(path: path, committedBytes: committedBytes), file: PathName.fileName(of: path))
   }
 
   /// `held` over a journal's committed bytes in memory (the fuzzer's entry too).

@@ -144,13 +144,18 @@ public enum Journal {
 
   /// Every committed entry, oldest first (for exports and `show --history`).
   public static func readAll(path: String, committedBytes: Int64) throws(StateFileError) -> [Entry] {
-    let name = PathName.fileName(of: path)
     guard committedBytes > 0 else { return [] }
+    return try decodeAll(committed(path: path, committedBytes: committedBytes), file: PathName.fileName(of: path))
+  }
+
+  /// The journal's committed bytes, read whole (what a crashed writer left past them is not history).
+  static func committed(path: String, committedBytes: Int64) throws(StateFileError) -> ArraySlice<UInt8> {
+    let name = PathName.fileName(of: path)
     switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")
     case .success(let bytes):
       guard Int64(bytes.count) >= committedBytes else { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
-      return try decodeAll(bytes[0..<Int(committedBytes)], file: name)
+      return bytes[0..<Int(committedBytes)]
     }
   }
 
