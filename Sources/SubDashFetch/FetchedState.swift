@@ -52,8 +52,8 @@ enum FetchedState {
 
   static func originalTransactionID(_ result: FetchResult) -> String? {
     guard let info = result.responses.first(where: { $0.endpoint == "Get Transaction Info" }),
-          let object = try? JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any],
-          let jws = object["signedTransactionInfo"] as? String else { return nil }
+          let object = (try? JSONParser.parse(info.body))?.objectValue,
+          let jws = object["signedTransactionInfo"]?.stringValue else { return nil }
     guard case .success(let payload) = CompactJWS.payload(jws) else { return nil }
     return payload["originalTransactionId"]?.stringValue
   }

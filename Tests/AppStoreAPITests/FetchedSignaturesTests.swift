@@ -29,6 +29,25 @@ struct FetchedSignaturesTests {
     #expect(signatures.verdicts.values.allSatisfy { $0 == .trustedRoot(environment: "Sandbox") })
   }
 
+  @Test("each verified JWS keeps the payload verification parsed, the same the importer would decode; a refused one keeps none")
+  func verifiedPayloadsAreKept() async throws {
+    let ca = try LocalCertificateAuthority.create()
+    let result = try await fetch(signedBy: ca)
+    let trusted = await FetchedSignatures.verify(result, verifier: try JWSVerifier(extraRoots: [TrustedRoot(certificate: ca.root, name: "test root")]))
+    #expect(trusted.payloads.count == trusted.verdicts.count)
+    for jws in trusted.verdicts.keys {
+      guard case .success(let decoded) = CompactJWS.payload(jws) else {
+        Issue.record("a fetched JWS does not decode")
+        continue
+      }
+      #expect(trusted.verifiedPayload(compactJWS: jws) == decoded)
+    }
+    #expect(trusted.verifiedPayload(compactJWS: "eyJhbGciOiJFUzI1NiJ9.e30.c2ln") == nil)
+    let refused = await FetchedSignatures.verify(result, verifier: try JWSVerifier())
+    #expect(refused.payloads.isEmpty)
+    #expect(refused.verdicts.keys.allSatisfy { refused.verifiedPayload(compactJWS: $0) == nil })
+  }
+
   @Test("without the CA's root the same data is refused, and the import stops with the verifier's reason")
   func untrustedRoot() async throws {
     let result = try await fetch(signedBy: try LocalCertificateAuthority.create())
