@@ -15,6 +15,8 @@ struct PostBench: ParsableCommand {
   var port: Int
   @Option(help: "Concurrent senders, each on its own connection.")
   var senders = 32
+  @Option(help: "Also write each request's line number, start and latency (ms from the first request) to this CSV file, to see when the slow ones happen.")
+  var trace: String?
 
   func run() throws {
     let text = try String(contentsOfFile: bodies, encoding: .utf8)
@@ -24,6 +26,7 @@ struct PostBench: ParsableCommand {
     let shared = SharedWork(count: requests.count)
     let done = DispatchGroup()
     let start = Date()
+    let origin = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<senders {
       done.enter()
       let thread = Thread {
@@ -32,7 +35,7 @@ struct PostBench: ParsableCommand {
           let t0 = DispatchTime.now().uptimeNanoseconds
           let status = sender.send(requests[i])
           let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-          shared.record(status == 200 ? ms : nil)
+          shared.record(status == 200 ? ms : nil, request: i, startedAt: Double(t0 - origin) / 1e6)
         }
         sender.close()
         done.leave()
@@ -43,6 +46,10 @@ struct PostBench: ParsableCommand {
     done.wait()
     let seconds = Date().timeIntervalSince(start)
     let (latencies, failures) = shared.results()
+    if let trace {
+      let rows = shared.trace().map { "\($0.request),\(String(format: "%.3f", $0.start)),\($0.ms.map { String(format: "%.3f", $0) } ?? "failed")" }
+      try (["request,start_ms,latency_ms"] + rows).joined(separator: "\n").appending("\n").write(toFile: trace, atomically: true, encoding: .utf8)
+    }
     let sorted = latencies.sorted()
     func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count) * p / 100).rounded(.up)) - 1)] }
     // One JSON line for the driving script.
@@ -57,9 +64,11 @@ private final class SharedWork: @unchecked Sendable {
   private let count: Int
   private var latencies: [Double] = []
   private var failures = 0
+  private var rows: [(request: Int, start: Double, ms: Double?)] = []
   init(count: Int) {
     self.count = count
     latencies.reserveCapacity(count)
+    rows.reserveCapacity(count)
   }
   func next() -> Int? {
     lock.lock(); defer { lock.unlock() }
@@ -67,9 +76,14 @@ private final class SharedWork: @unchecked Sendable {
     index += 1
     return index - 1
   }
-  func record(_ ms: Double?) {
+  func record(_ ms: Double?, request: Int, startedAt: Double) {
     lock.lock(); defer { lock.unlock() }
     if let ms { latencies.append(ms) } else { failures += 1 }
+    rows.append((request, startedAt, ms))
+  }
+  func trace() -> [(request: Int, start: Double, ms: Double?)] {
+    lock.lock(); defer { lock.unlock() }
+    return rows.sorted { $0.start < $1.start }
   }
   func results() -> ([Double], Int) {
     lock.lock(); defer { lock.unlock() }

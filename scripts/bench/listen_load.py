@@ -142,14 +142,15 @@ def send_all(port, items, senders, retry=False, acknowledged=None):
     return time.perf_counter() - t0, latencies, failures[0]
 
 
-def send_native(bench, port, items, senders, work):
-    """The same senders in a native process (SubDashBench post). Returns (seconds, stats, failures)."""
+def send_native(bench, port, items, senders, work, trace=None):
+    """The same senders in a native process (SubDashBench post). Returns (seconds, stats, failures).
+    trace: a CSV path for each request's start and latency (when the slow ones happen)."""
     path = f"{work}/bodies.jsonl"
     if not os.path.exists(path):
         with open(path, "wb") as f:
             for _, _, body in items:
                 f.write(body + b"\n")
-    out = subprocess.run([bench, "post", "--bodies", path, "--port", str(port), "--senders", str(senders)],
+    out = subprocess.run([bench, "post", "--bodies", path, "--port", str(port), "--senders", str(senders)] + (["--trace", trace] if trace else []),
                          check=True, capture_output=True, text=True).stdout
     r = json.loads(out.strip().splitlines()[-1])
     return r["seconds"], r, r["failed"]

@@ -8,11 +8,13 @@ Prints each run's throughput, p50/p99/max latency and listen's CPU (user, sys).
   .venv-oracle/bin/python scripts/bench/listen_series.py SERIES BENCH SUBDASH_A SUBDASH_B
   CHURN=15000 … : before each series, make and remove that many files beside the runs' directories,
   as a previous run's cleanup does (on ext4 without a journal each new inode then scans past them).
+  TRACE=DIR … : each run's requests (start, latency) to DIR/trace-SERIES-BUILD-RUN.csv.
 """
 import os, sys, shutil, tempfile, subprocess, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import listen_load as L
 CHURN = int(os.environ.get("CHURN", "0"))
+TRACE = os.environ.get("TRACE")
 NOTIFICATIONS, SUBSCRIBERS = int(os.environ.get("NOTIFICATIONS", "10000")), int(os.environ.get("SUBSCRIBERS", "1000"))
 if len(sys.argv) < 4:
     raise SystemExit("usage: listen_series.py SERIES BENCH SUBDASH_A [SUBDASH_B]")
@@ -42,7 +44,7 @@ try:
                 port = L.free_port()
                 p = L.start_listen(b, port, ca, d, log)
                 L.wait_port(port)
-                seconds, lat, fails = L.send_native(bench, port, items, 32, work)
+                seconds, lat, fails = L.send_native(bench, port, items, 32, work, f"{TRACE}/trace-{s}-{i}-{r}.csv" if TRACE else None)
                 st = open(f"/proc/{p.pid}/stat").read().split(")")[1].split()
                 p.terminate()
                 try:
