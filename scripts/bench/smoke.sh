@@ -42,8 +42,10 @@ step listen-bench "$python" scripts/bench/listen_load.py bench "$SUBDASH_BIN" --
   --notifications 40 --subscribers 4 --senders 4
 step listen-crowd "$python" scripts/bench/listen_load.py crowd "$SUBDASH_BIN" --idle 4 --slow 2 --single 5 \
   --notifications 40 --subscribers 4 --senders 4
-# listen_series.py: the same listen run alone, as one series of 3 at a tiny size, one build.
-step listen-series env NOTIFICATIONS=40 SUBSCRIBERS=4 "$python" scripts/bench/listen_series.py 1 "$bin/SubDashBench" "$SUBDASH_BIN"
+# listen_series.py: the same listen run alone, as one series of 3 at a tiny size, one build, each
+# run's requests traced (a header and one line per request).
+step listen-series env NOTIFICATIONS=40 SUBSCRIBERS=4 TRACE="$work" "$python" scripts/bench/listen_series.py 1 "$bin/SubDashBench" "$SUBDASH_BIN"
+step listen-trace bash -c '[[ $(grep -c "^[0-9]*,[0-9.]*,[0-9.]*$" "$1/trace-0-0-2.csv") -eq 40 ]]' _ "$work"
 step list-first-screen python3 scripts/bench/list_first_screen.py "$SUBDASH_BIN" "$d/population-20" 1
 # The search target is renewal 1234 (make_history.py), so the history holds a few more.
 step history-paging bash scripts/bench/history-paging.sh 1300 1
