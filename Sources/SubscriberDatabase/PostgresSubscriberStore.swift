@@ -37,14 +37,13 @@ public struct PostgresSubscriberStore: SubscriberStore {
       catalogs = try await database.catalogs(named: Set([row?.catalogName].compactMap { $0 }))
     } catch { throw failure(name, error) }
     guard let row else { return nil }
-    // Laid out and read as a directory store reads it; the history is read now, while the copy
-    // exists (a snapshot outlives the call).
+    // The state is laid out and read as a directory store reads it. The history stays the row's
+    // bytes, decoded only if the caller asks (a snapshot outlives the copy, which is removed here).
     let work = try workDirectory(name)
     defer { DirectoryFiles.remove(work) }
     do { try DirectoryFiles.write([row], catalogs: catalogs, to: work) } catch { throw StateFileError(file: name, message: error.description) }
     guard let snapshot = try DirectorySubscriberStore(directory: work).get(name) else { return nil }
-    let history = try snapshot.history()
-    return SubscriberSnapshot(name: name, state: snapshot.state) { history }
+    return SubscriberSnapshot(name: name, state: snapshot.state, journal: row.journal)
   }
 
   /// Each subscriber a writer commits (NOTIFY), as it commits. Removal is never announced: no

@@ -138,7 +138,7 @@ extension Population {
       for n in change.notifications { tally.notifications[n.label, default: 0] += 1 }
       let now = (try? Simulator.settings(change.state).now) ?? target
       if now == reached { break }
-      reached = now ?? target
+      reached = now
     }
     return max(reached, target)
   }
