@@ -23,7 +23,7 @@ struct PostBench: ParsableCommand {
     let requests: [[UInt8]] = text.split(separator: "\n").map { body in
       Array("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
     }
-    let shared = SharedWork(count: requests.count)
+    let shared = SharedWork(count: requests.count, tracing: trace != nil)
     let done = DispatchGroup()
     let start = Date()
     let origin = DispatchTime.now().uptimeNanoseconds
@@ -48,7 +48,11 @@ struct PostBench: ParsableCommand {
     let (latencies, failures) = shared.results()
     if let trace {
       let rows = shared.trace().map { "\($0.request),\(String(format: "%.3f", $0.start)),\($0.ms.map { String(format: "%.3f", $0) } ?? "failed")" }
-      try (["request,start_ms,latency_ms"] + rows).joined(separator: "\n").appending("\n").write(toFile: trace, atomically: true, encoding: .utf8)
+      let text = (["request,start_ms,latency_ms"] + rows).joined(separator: "\n") + "\n"
+      // Private, as every file SubDash makes.
+      guard FileManager.default.createFile(atPath: trace, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+        throw ValidationError("cannot write the trace to \(trace)")
+      }
     }
     let sorted = latencies.sorted()
     func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count) * p / 100).rounded(.up)) - 1)] }
@@ -64,11 +68,13 @@ private final class SharedWork: @unchecked Sendable {
   private let count: Int
   private var latencies: [Double] = []
   private var failures = 0
+  private let tracing: Bool
   private var rows: [(request: Int, start: Double, ms: Double?)] = []
-  init(count: Int) {
+  init(count: Int, tracing: Bool) {
     self.count = count
+    self.tracing = tracing
     latencies.reserveCapacity(count)
-    rows.reserveCapacity(count)
+    if tracing { rows.reserveCapacity(count) }
   }
   func next() -> Int? {
     lock.lock(); defer { lock.unlock() }
@@ -79,7 +85,7 @@ private final class SharedWork: @unchecked Sendable {
   func record(_ ms: Double?, request: Int, startedAt: Double) {
     lock.lock(); defer { lock.unlock() }
     if let ms { latencies.append(ms) } else { failures += 1 }
-    rows.append((request, startedAt, ms))
+    if tracing { rows.append((request, startedAt, ms)) }
   }
   func trace() -> [(request: Int, start: Double, ms: Double?)] {
     lock.lock(); defer { lock.unlock() }

@@ -153,10 +153,16 @@ public enum Journal {
     let name = PathName.fileName(of: path)
     switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")
-    case .success(let bytes):
-      guard Int64(bytes.count) >= committedBytes else { throw StateFileError(file: name, message: "the history journal is shorter than the state file says") }
-      return bytes[0..<Int(committedBytes)]
+    case .success(let bytes): return try committed(bytes, committedBytes: committedBytes, file: name)
     }
+  }
+
+  /// The committed part of a journal's bytes, wherever they were read from (a file, a database row).
+  static func committed(_ bytes: [UInt8], committedBytes: Int64, file: String) throws(StateFileError) -> ArraySlice<UInt8> {
+    guard committedBytes >= 0, Int64(bytes.count) >= committedBytes else {
+      throw StateFileError(file: file, message: "the history journal is shorter than the state file says")
+    }
+    return bytes[0..<Int(committedBytes)]
   }
 
   /// The committed entries after byte `offset` (a length an earlier read ended at), oldest first:

@@ -14,9 +14,11 @@ extension SubscriberSnapshot {
     let committed: Result<(file: String, bytes: ArraySlice<UInt8>), StateFileError>?
     if let named = state.document.journal, named.committedBytes > 0 {
       if let journal, journal.name == named.file {
-        committed = named.committedBytes <= Int64(journal.bytes.count)
-          ? .success((named.file, journal.bytes[0..<Int(named.committedBytes)]))
-          : .failure(StateFileError(file: named.file, message: "the history journal is shorter than the state file says"))
+        do throws(StateFileError) {
+          committed = .success((named.file, try Journal.committed(journal.bytes, committedBytes: named.committedBytes, file: named.file)))
+        } catch {
+          committed = .failure(error)
+        }
       } else {
         committed = .failure(StateFileError(file: named.file, message: "cannot read the history journal: it is not stored with this subscriber"))
       }
