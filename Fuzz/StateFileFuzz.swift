@@ -12,6 +12,10 @@
 //   0x06  a history journal         `Journal.held` (bytes searched, only the lines a key occurs in
 //                                   decoded) never crashes and, where every line decodes, holds
 //                                   exactly the keys a full read of the history finds
+//   0x07  a spent-nonce ledger      `OfferNonceLedger.parse` never crashes; what reads writes back
+//                                   to the same ledger, and spending on it (a nonce it holds, a
+//                                   new one, at instants around its entries) gives a ledger that
+//                                   reads again and refuses that nonce next
 //   else  a state file              see below
 //
 // A state file (its `catalogFile`, if any, resolves to the small catalog below) must never crash
@@ -30,6 +34,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   case 0x04: fuzzPieces(Array(bytes.dropFirst()))
   case 0x05: fuzzProjection(Array(bytes.dropFirst()))
   case 0x06: fuzzJournalHeld(Array(bytes.dropFirst()))
+  case 0x07: fuzzNonceLedger(Array(bytes.dropFirst()))
   default: fuzzStateFile(bytes)
   }
   return 0
@@ -234,4 +239,31 @@ private func fuzzTimeText(_ bytes: [UInt8]) {
 
 private func fuzzScenario(_ bytes: [UInt8]) {
   _ = try? ScenarioParser.parse(String(decoding: bytes, as: UTF8.self), fileName: "fuzz.scenario")
+}
+
+private func fuzzNonceLedger(_ bytes: [UInt8]) {
+  guard let ledger = try? OfferNonceLedger.parse(bytes, file: "fuzz.jsonl") else { return }
+  guard (try? OfferNonceLedger.parse(ledger.bytes, file: "fuzz.jsonl")) == ledger else {
+    fatalError("an offer-nonce ledger did not read back as written")
+  }
+  let window = Span(ms: 86_460_000)
+  var nonces = ["4c5d2d47-1f0a-4d4e-9d7a-0a4a3c1f2b11"]
+  var instants = [Instant(ms: 1_795_000_000_000), Instant(ms: 1e300), Instant(ms: -1e300)]
+  if let first = ledger.entries.first {
+    nonces.append(first.nonce.uppercased())
+    instants += [first.spentAt, first.spentAt + window, first.spentAt + window + Span(ms: 1)]
+  }
+  for nonce in nonces {
+    for now in instants {
+      var next = ledger
+      _ = next.spend(nonce, originalTransactionId: "1", at: now, window: window)
+      guard let again = try? OfferNonceLedger.parse(next.bytes, file: "fuzz.jsonl"), again == next else {
+        fatalError("a ledger after a spend did not read back")
+      }
+      var twice = next
+      if case .fresh = twice.spend(nonce, originalTransactionId: "2", at: now, window: window) {
+        fatalError("a nonce just spent was accepted again")
+      }
+    }
+  }
 }

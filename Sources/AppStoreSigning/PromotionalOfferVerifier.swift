@@ -16,6 +16,9 @@ import FoundationEssentials
 ///   appAccountToken (lowercase, empty when none), nonce (lowercase) and timestamp joined by
 ///   U+2063; `keyId` a known key.
 ///
+/// Nonce: a UUID (Apple's models type it so, and its libraries make one per signature), returned
+/// lowercased in `SignedOffer` for the caller to spend once (`OfferNonceLedger`).
+///
 /// Time: Apple documents that a V1 timestamp "keeps the offer active for 24 hours"; the same 24
 /// hours is applied to a V2 `iat` (SubDash's inference: Apple states no V2 lifetime), and a time
 /// more than `skew` in the future is refused, as bearer tokens are.
@@ -63,6 +66,7 @@ public struct PromotionalOfferVerifier: Sendable {
     let app = customer.bundleId ?? key.0.bundleId
     guard claims["bid"]?.stringValue == app else { return refuse("bid is not \(clip(app))") }
     guard let nonce = claims["nonce"]?.stringValue, !nonce.isEmpty else { return refuse("nonce is missing") }
+    guard UUID(uuidString: nonce) != nil else { return refuse("nonce \(clip(nonce)) is not a UUID") }
     guard let iat = claims["iat"].flatMap(Self.seconds) else { return refuse("iat is missing or not a number") }
     if let late = age(iat) { return refuse("iat \(late)") }
     guard let product = claims["productId"]?.stringValue, let offer = claims["offerIdentifier"]?.stringValue else {
@@ -72,7 +76,7 @@ public struct PromotionalOfferVerifier: Sendable {
       return refuse("transactionId is missing (the Retention Messaging API requires the request's originalTransactionId)")
     }
     guard transaction == customer.originalTransactionId else { return refuse("transactionId is not the request's originalTransactionId") }
-    return .success(SignedOffer(productId: product, offerIdentifier: offer))
+    return .success(SignedOffer(productId: product, offerIdentifier: offer, nonce: nonce.lowercased()))
   }
 
   private func checkV1(_ s: PromotionalOfferSignature.V1, _ customer: RetentionCustomer) -> Result<SignedOffer, RefusedAnswer> {
@@ -90,7 +94,8 @@ public struct PromotionalOfferVerifier: Sendable {
       return refuse("encodedSignature does not verify with key \(clip(s.keyId)) over the offer's fields")
     }
     if let late = age(Double(s.timestamp) / 1000) { return refuse("timestamp \(late)") }
-    return .success(SignedOffer(productId: s.productId, offerIdentifier: s.offerIdentifier))
+    guard UUID(uuidString: s.nonce) != nil else { return refuse("nonce \(clip(s.nonce)) is not a UUID") }
+    return .success(SignedOffer(productId: s.productId, offerIdentifier: s.offerIdentifier, nonce: s.nonce.lowercased()))
   }
 
   /// The key registered under `kid`, or why there is none to check with.

@@ -20,11 +20,15 @@ public struct RetentionAsker: Sendable {
   public let authority: LocalCertificateAuthority
   public let timeLimitMs: Int
   public let appAppleId: Int64?
+  /// Where the nonces of accepted promotional offers are spent (`OfferNonceLedger`, one per
+  /// directory of subscribers); nil: none is remembered.
+  public let nonceLedger: String?
 
-  public init(authority: LocalCertificateAuthority, timeLimitMs: Int = appleTimeLimitMs, appAppleId: Int64? = nil) {
+  public init(authority: LocalCertificateAuthority, timeLimitMs: Int = appleTimeLimitMs, appAppleId: Int64? = nil, nonceLedger: String? = nil) {
     self.authority = authority
     self.timeLimitMs = timeLimitMs
     self.appAppleId = appAppleId
+    self.nonceLedger = nonceLedger
   }
 
   public func ask(_ customer: RetentionCustomer, setup: RetentionSetup, catalog: Catalog, now: Instant) async -> RetentionOutcome {
@@ -46,13 +50,42 @@ public struct RetentionAsker: Sendable {
       return RealtimeAnswer.fallback(setup, customer, problem: problem, requestIdentifier: requestId, elapsedMs: elapsed)
     case .answered(let body):
       // A promotional offer is shown only when its signature verifies against the developer's
-      // In-App Purchase key, signed within the offer's lifetime of the wall clock `now`.
+      // In-App Purchase key, signed within the offer's lifetime of the wall clock `now`, and
+      // carries a nonce not spent before.
       let verifier = PromotionalOfferVerifier(keys: setup.inAppPurchaseKeys, now: now.ms / 1000)
-      switch RealtimeAnswer.offer(from: body, setup: setup, customer: customer, catalog: catalog, checkOffer: { verifier.check($0, for: $1) }) {
+      let ledger = nonceLedger
+      let check: PromotionalOfferCheck = { signature, customer in
+        verifier.check(signature, for: customer).flatMap { Self.spendNonce(of: $0, signature, customer, ledger: ledger, now: now, verifier: verifier) }
+      }
+      switch RealtimeAnswer.offer(from: body, setup: setup, customer: customer, catalog: catalog, checkOffer: check) {
       case .success(let offer): return RetentionOutcome(offer: offer, requestIdentifier: requestId, elapsedMs: elapsed)
       case .failure(let refused):
         return RealtimeAnswer.fallback(setup, customer, problem: refused.reason, requestIdentifier: requestId, elapsedMs: elapsed)
       }
+    }
+  }
+
+  /// Spends a verified offer's nonce: refused when an offer accepted before carried it. A signature
+  /// lives 24 hours (and may claim a time `skew` ahead), so a nonce is remembered that long.
+  static func spendNonce(of offer: SignedOffer, _ signature: PromotionalOfferSignature, _ customer: RetentionCustomer, ledger: String?,
+                         now: Instant, verifier: PromotionalOfferVerifier) -> Result<SignedOffer, RefusedAnswer> {
+    guard let ledger, let nonce = offer.nonce else { return .success(offer) }
+    let field: String
+    switch signature {
+    case .v1: field = "promotionalOfferSignatureV1"
+    case .v2: field = "promotionalOfferSignatureV2"
+    }
+    let window = Span(ms: (PromotionalOfferVerifier.lifetimeSeconds + verifier.skew) * 1000)
+    do throws(OfferNonceLedger.Failure) {
+      switch try OfferNonceLedger.spend(nonce, originalTransactionId: customer.originalTransactionId, at: now, window: window, path: ledger) {
+      case .fresh: return .success(offer)
+      case .reused(let first):
+        let whose = first.originalTransactionId.map { " for originalTransactionId \(LogText.clip($0))" } ?? ""
+        return .failure(RefusedAnswer("answer refused: \(field): nonce \(nonce) was already used at \(first.spentAt)\(whose); "
+                                      + "the App Store accepts a nonce once (sign each answer with a new UUID)"))
+      }
+    } catch {
+      return .failure(RefusedAnswer("answer refused: the nonce could not be checked: \(error.description)"))
     }
   }
 

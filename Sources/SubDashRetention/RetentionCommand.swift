@@ -21,7 +21,8 @@ struct RetentionCommand: AsyncParsableCommand {
       signedDate, environment) and waits at most --time-limit-ms for the answer; without one, or \
       when the answer fails, the default message for the product and locale, else none. A \
       promotional offer is shown only when its signature verifies against the In-App Purchase key \
-      `subdash serve` records in that file (its --key-id and --key). Prints \
+      `subdash serve` records in that file (its --key-id and --key), and carries a nonce no \
+      offer accepted in the last 24 hours carried (DIR/.promotional-offer-nonces.jsonl). Prints \
       one JSON line: {"offer": {…} or null, "problem", "requestIdentifier", "elapsedMs"}. \
       Exit codes: 0 answered (whatever was shown); 2 FILE or the configuration could not be read.
       """)
@@ -55,7 +56,8 @@ struct RetentionCommand: AsyncParsableCommand {
       do { authority = try LocalCertificateAuthority.loadOrCreate(in: ca, trustedBy: "your server", say: Self.say) } catch {
         throw Self.fail("\(ca ?? LocalCertificateAuthority.defaultDirectory()): \(error)")
       }
-      let asker = RetentionAsker(authority: authority, timeLimitMs: timeLimitMs, appAppleId: appAppleId)
+      let asker = RetentionAsker(authority: authority, timeLimitMs: timeLimitMs, appAppleId: appAppleId,
+                                 nonceLedger: OfferNonceLedger.path(besideStateFile: file))
       let wall = Instant(ms: (Date().timeIntervalSince1970 * 1000).rounded(.down))
       outcome = await asker.ask(customer, setup: setup, catalog: state.catalog, now: wall)
     }

@@ -31,10 +31,9 @@ struct PromotionalOfferSigner {
   }
 
   func v1(product: String = "pass.premium.monthly", offer: String = "premium_loyalty_3m", appAccountToken: String? = nil,
-          at time: Date = Date()) throws -> PromotionalOfferSignature.V1 {
-    let nonce = UUID().uuidString.lowercased()
+          at time: Date = Date(), nonce: String = UUID().uuidString.lowercased()) throws -> PromotionalOfferSignature.V1 {
     let timestamp = Int64(time.timeIntervalSince1970 * 1000)
-    let text = [bundleId, keyId, product, offer, (appAccountToken ?? "").lowercased(), nonce, String(timestamp)].joined(separator: "\u{2063}")
+    let text = [bundleId, keyId, product, offer, (appAccountToken ?? "").lowercased(), nonce.lowercased(), String(timestamp)].joined(separator: "\u{2063}")
     let signature = try key.signature(for: Array(text.utf8))
     return PromotionalOfferSignature.V1(encodedSignature: Data(signature.derRepresentation).base64EncodedString(), productId: product,
                                         offerIdentifier: offer, nonce: nonce, timestamp: timestamp, keyId: keyId, appAccountToken: appAccountToken)

@@ -24,7 +24,10 @@ struct PromotionalOfferVerifierTests {
   func goodV2() throws {
     let jws = try developer.v2(transactionId: customer.originalTransactionId)
     let offer = try verdict(.v2(jws: jws)).get()
-    #expect(offer == SignedOffer(productId: "pass.premium.monthly", offerIdentifier: "premium_loyalty_3m"))
+    let payload = try #require(Base64URL.decode(jws.split(separator: ".").map(String.init)[1]))
+    let nonce = try #require((try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])?["nonce"] as? String)
+    // The nonce comes back for the App Store to spend once (OfferNonceLedger).
+    #expect(offer == SignedOffer(productId: "pass.premium.monthly", offerIdentifier: "premium_loyalty_3m", nonce: nonce))
   }
 
   @Test("A V2 signature whose payload was changed after signing is refused")
@@ -71,6 +74,7 @@ struct PromotionalOfferVerifierTests {
       (original, { $0["aud"] = "appstoreconnect-v1" }, "aud is not promotional-offer"),
       (original, { $0["iss"] = "someone-else" }, "iss is not the key's issuer"),
       (original, { $0.removeValue(forKey: "nonce") }, "nonce is missing"),
+      (original, { $0["nonce"] = "same-nonce-every-time" }, "nonce same-nonce-every-time is not a UUID"),
     ]
     for (transactionId, edit, why) in cases {
       let jws = try developer.v2(transactionId: transactionId, edit: edit)
@@ -82,7 +86,12 @@ struct PromotionalOfferVerifierTests {
   func v1() throws {
     let good = try developer.v1(appAccountToken: "5C3D6A1E-0B7F-4D2A-9E8C-1F2A3B4C5D6E")
     let offer = try verdict(.v1(good)).get()
-    #expect(offer == SignedOffer(productId: "pass.premium.monthly", offerIdentifier: "premium_loyalty_3m"))
+    #expect(offer == SignedOffer(productId: "pass.premium.monthly", offerIdentifier: "premium_loyalty_3m", nonce: good.nonce))
+    // Apple signs the nonce lowercased, so an uppercase one verifies, and is spent as the same nonce.
+    let upper = try developer.v1(nonce: "4C5D2D47-1F0A-4D4E-9D7A-0A4A3C1F2B11")
+    #expect(try verdict(.v1(upper)).get().nonce == "4c5d2d47-1f0a-4d4e-9d7a-0a4a3c1f2b11")
+    let notUUID = try developer.v1(nonce: "12345")
+    #expect(refusal(.v1(notUUID)) == "answer refused: promotionalOfferSignatureV1: nonce 12345 is not a UUID")
     var other = good
     other.offerIdentifier = "premium_free_year"
     #expect(refusal(.v1(other))?.contains("encodedSignature does not verify") == true)

@@ -89,17 +89,17 @@ struct RetentionScene {
     let state = try fixture.state
     let customer = try #require(RetentionCustomer(state))
     let setup = try RetentionSetup.load(besideStateFile: fixture.path)
-    return await RetentionAsker(authority: Self.ca, timeLimitMs: timeLimitMs)
+    return await RetentionAsker(authority: Self.ca, timeLimitMs: timeLimitMs, nonceLedger: OfferNonceLedger.path(besideStateFile: fixture.path))
       .ask(customer, setup: setup, catalog: state.catalog, now: Instant(ms: Date().timeIntervalSince1970 * 1000))
   }
 
   /// A promotionalOfferSignatureV2 as a developer's server signs it (Apple's
   /// PromotionalOfferV2SignatureCreator's claims), with `key` (the developer's unless a test says).
   static func offerSignature(transactionId: String, product: String = "pass.premium.monthly", offer: String = "premium_loyalty_3m",
-                             key: P256.Signing.PrivateKey = developerKey) throws -> String {
+                             key: P256.Signing.PrivateKey = developerKey, nonce: String = "4c5d2d47-1f0a-4d4e-9d7a-0a4a3c1f2b11") throws -> String {
     func b64(_ json: String) -> String { Base64URL.encode(Array(json.utf8)) }
     let signed = b64(#"{"alg":"ES256","kid":"\#(keyId)","typ":"JWT"}"#) + "."
-      + b64(#"{"iss":"\#(issuer)","aud":"promotional-offer","bid":"com.example.birdwatch","iat":\#(Int(Date().timeIntervalSince1970)),"nonce":"4c5d2d47-1f0a-4d4e-9d7a-0a4a3c1f2b11","productId":"\#(product)","offerIdentifier":"\#(offer)","transactionId":"\#(transactionId)"}"#)
+      + b64(#"{"iss":"\#(issuer)","aud":"promotional-offer","bid":"com.example.birdwatch","iat":\#(Int(Date().timeIntervalSince1970)),"nonce":"\#(nonce)","productId":"\#(product)","offerIdentifier":"\#(offer)","transactionId":"\#(transactionId)"}"#)
     return signed + "." + Base64URL.encode(Array(try key.signature(for: Array(signed.utf8)).rawRepresentation))
   }
 }
@@ -171,6 +171,25 @@ struct RetentionAskerTests {
         #expect(outcome.problem == nil)
       }
     }
+  }
+
+  @Test("A developer's server that answers the same signed offer twice: the first cancel page shows it, the second the default message, saying the nonce was used")
+  func reusedNonce() async throws {
+    let probe = try RetentionScene(url: nil)
+    let original = try #require(try probe.fixture.state.subscriber.originalTransactionId)
+    probe.fixture.remove()
+    let signature = try RetentionScene.offerSignature(transactionId: original)
+    let endpoint = RealtimeEndpoint(answer: #"{"promotionalOffer":{"messageIdentifier":"\#(RetentionScene.premium)","promotionalOfferSignatureV2":"\#(signature)"}}"#)
+    let (first, second) = try await endpoint.serve { url in
+      let scene = try RetentionScene(url: url)
+      defer { scene.fixture.remove() }
+      return (try await scene.ask(), try await scene.ask())
+    }
+    #expect(first.offer?.kind == .promotionalOffer(productId: "pass.premium.monthly", offerId: "premium_loyalty_3m") && first.problem == nil)
+    #expect(second.offer?.source == .defaultMessage && second.offer?.header == "Before you go")
+    let problem = try #require(second.problem)
+    #expect(problem.hasPrefix("answer refused: promotionalOfferSignatureV2: nonce 4c5d2d47-1f0a-4d4e-9d7a-0a4a3c1f2b11 was already used at "))
+    #expect(problem.contains("for originalTransactionId \(original)"))
   }
 
   @Test("Answers Apple's rules refuse (two choices, an unknown message, another group's product, HTTP 500) show the default message")

@@ -110,11 +110,11 @@ test_keep() {
   [[ "$(sha256sum active.json)" == "$before" ]]
 }
 
-# forged_offer: a promotionalOfferSignatureV2 for this customer signed with a key that is not the
-# developer's; prints the answer JSON, and writes the developer's real public key (PEM) to
-# developer.pem for the configuration, as `serve` records it.
-forged_offer() {
-  "$E2E_ROOT/.venv-oracle/bin/python" - "$PREMIUM" <<'PY'
+# signed_offer forged|developer: a promotionalOfferSignatureV2 for this customer signed with a key
+# that is not the developer's (forged) or with the developer's; prints the answer JSON, and writes
+# the developer's public key (PEM) to developer.pem for the configuration, as `serve` records it.
+signed_offer() {
+  "$E2E_ROOT/.venv-oracle/bin/python" - "$PREMIUM" "$1" <<'PY'
 import base64, json, sys, time, uuid
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -126,21 +126,27 @@ head = b64(json.dumps({"alg": "ES256", "kid": "KEY1", "typ": "JWT"}).encode())
 body = b64(json.dumps({"iss": "issuer-1", "bid": "com.example.birdwatch", "aud": "promotional-offer", "iat": int(time.time()),
                        "nonce": str(uuid.uuid4()), "productId": "pass.premium.monthly", "offerIdentifier": "premium_loyalty_3m",
                        "transactionId": "2000000871234560"}).encode())
+if sys.argv[2] == "developer": forger = developer
 r, s = decode_dss_signature(forger.sign(f"{head}.{body}".encode(), ec.ECDSA(hashes.SHA256())))
 jws = f"{head}.{body}." + b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
 print(json.dumps({"promotionalOffer": {"messageIdentifier": sys.argv[1], "promotionalOfferSignatureV2": jws}}))
 PY
 }
 
+# record_developer_key: the developer's key (developer.pem) in the configuration, as serve records it.
+record_developer_key() {
+  jq --rawfile pem developer.pem '.inAppPurchaseKeys = [{"keyId": "KEY1", "issuerId": "issuer-1", "bundleId": "com.example.birdwatch", "publicKey": $pem}]' \
+    .retention-messaging.json >config.tmp && mv config.tmp .retention-messaging.json && chmod 600 .retention-messaging.json
+}
+
 # A promotional offer whose signature does not verify against the developer's key is not shown:
 # the default message, and the cancel page says why.
 test_forged_offer_default() {
   mkdir -p "$E2E_TMP/forged" && cd "$E2E_TMP/forged"
-  answer=$(forged_offer)
+  answer=$(signed_offer forged)
   url=$(developer_server "$answer" 0)
   setup forged "$url"
-  jq --rawfile pem developer.pem '.inAppPurchaseKeys = [{"keyId": "KEY1", "issuerId": "issuer-1", "bundleId": "com.example.birdwatch", "publicKey": $pem}]' \
-    .retention-messaging.json >config.tmp && mv config.tmp .retention-messaging.json && chmod 600 .retention-messaging.json
+  record_developer_key
   open_dashboard forged
   e2e_type a
   e2e_wait_for "Before you go"
@@ -149,6 +155,30 @@ test_forged_offer_default() {
   e2e_type k
   e2e_type q
   e2e_wait_exit 0
+}
+
+# A developer's server that caches one signed offer and answers it every time: the first cancel
+# page shows the offer; the second shows the default message and says the nonce was used (Apple:
+# "a one-time-use UUID antireplay value"). The nonce is spent in the directory's record, private.
+test_reused_nonce_default() {
+  mkdir -p "$E2E_TMP/reused" && cd "$E2E_TMP/reused"
+  answer=$(signed_offer developer)
+  url=$(developer_server "$answer" 0)
+  setup reused "$url"
+  record_developer_key
+  open_dashboard reused
+  e2e_type a
+  e2e_wait_for "Premium for a little more"
+  e2e_type k
+  e2e_wait_for "kept: the customer stayed subscribed"
+  e2e_type a
+  e2e_wait_for "Before you go"
+  e2e_assert_screen "already used"
+  e2e_type k
+  e2e_type q
+  e2e_wait_exit 0
+  [[ $(wc -l <requests.log) == 2 && $(wc -l <.promotional-offer-nonces.jsonl) == 1 ]]
+  [[ $(stat -c %a .promotional-offer-nonces.jsonl) == 600 ]]
 }
 
 # A population run whose members all turn auto-renew off (`autoRenewOff: 1`): each goes through
@@ -186,6 +216,7 @@ e2e_run "retention: a switch-plan answer is shown and taking it upgrades" test_s
 e2e_run "retention: a server slower than 700 ms gets the default message; c then y cancels" test_slow_server_default_then_cancel
 e2e_run "retention: k keeps the subscription and writes nothing" test_keep
 e2e_run "retention: a promotional offer signed with another key shows the default message and says why" test_forged_offer_default
+e2e_run "retention: a signed offer answered a second time (its nonce used) shows the default message and says why" test_reused_nonce_default
 e2e_run "retention: a population member turning auto-renew off gets the cancel page (a realtime request each)" test_population_cancel_pages
 e2e_run "retention: population members take a switch-plan offer as the mix says, counted in the output" test_population_takes_the_offer
 e2e_summary

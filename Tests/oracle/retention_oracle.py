@@ -122,6 +122,13 @@ def go_to_cancel():
     return json.loads(run.stdout.strip().splitlines()[-1]) if run.returncode == 0 else {"offer": None}
 
 
+def cached(make):
+    """The same answer every time, made once: a server that caches one signed offer."""
+    made = []
+    return lambda r: made[0] if made else (made.append(make(r)) or made[0])
+
+
+same_v1 = cached(lambda r: v1_offer("premium_loyalty_3m", "premium_loyalty_3m"))
 cases = [
     ("message", lambda r: RealtimeResponseBody(message=Message(messageIdentifier=stay)), 0,
      lambda o: o["offer"]["kind"] == "message" and o["offer"]["header"] == "Stay with the birds" and o["offer"]["source"] == "realtime"),
@@ -137,6 +144,9 @@ cases = [
      refused("promotionalOfferSignatureV2: the signature does not verify")),
     ("promotionalOffer V1 naming another offer than signed", lambda r: v1_offer("premium_loyalty_3m", "premium_free_year"), 0,
      refused("promotionalOfferSignatureV1: encodedSignature does not verify")),
+    ("one V1 offer (Apple's creator, one nonce) answered once", same_v1, 0,
+     lambda o: o["offer"]["kind"] == "promotionalOffer" and o["offer"]["source"] == "realtime"),
+    ("the same V1 offer answered again", same_v1, 0, refused("was already used at")),
     ("too slow", lambda r: RealtimeResponseBody(message=Message(messageIdentifier=stay)), 1.5,
      lambda o: o["offer"]["source"] == "default" and o["offer"]["header"] == "Before you go" and "no answer within 700 ms" in o.get("problem", "")),
 ]
@@ -162,4 +172,5 @@ if failures:
     sys.exit(1)
 print(f"retention-oracle: ok, {len(decoded)} realtime requests verified by verify_and_decode_realtime_request; "
       "a message, an alternate product and promotional offers (PromotionalOfferV2SignatureCreator, PromotionalOfferSignatureCreator) "
-      "shown as answered; the default message for an offer signed with another key or changed after signing, and when the answer came after 700 ms")
+      "shown as answered; the default message for an offer signed with another key or changed after signing, for one whose nonce was used before, "
+      "and when the answer came after 700 ms")

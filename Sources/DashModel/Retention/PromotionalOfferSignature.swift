@@ -73,8 +73,11 @@ public typealias PromotionalOfferCheck = @Sendable (PromotionalOfferSignature, R
 public struct SignedOffer: Equatable, Sendable {
   public var productId: String
   public var offerIdentifier: String
-  public init(productId: String, offerIdentifier: String) {
+  /// The signature's one-time nonce, lowercased: the App Store accepts it once (`OfferNonceLedger`).
+  public var nonce: String?
+  public init(productId: String, offerIdentifier: String, nonce: String? = nil) {
     self.productId = productId
     self.offerIdentifier = offerIdentifier
+    self.nonce = nonce
   }
 }
