@@ -90,6 +90,31 @@ struct OfferNonceLedgerTests {
     #expect(dir.text(OfferNonceLedger.fileName) == kept)
   }
 
+  @Test("A symbolic link, a named pipe or a directory at the record's name is refused in one line, and nothing is written through it")
+  func plantedFiles() throws {
+    let dir = TempDir()
+    let path = dir.file(OfferNonceLedger.fileName)
+    let target = dir.write("elsewhere.txt", "someone else's file\n")
+    symlink(target, path)
+    let linked = #expect(throws: OfferNonceLedger.Failure.self) {
+      try OfferNonceLedger.spend(nonce, originalTransactionId: nil, at: noon, window: day, path: path)
+    }
+    #expect(linked?.description.contains("symbolic link") == true)
+    #expect(dir.text("elsewhere.txt") == "someone else's file\n")
+    unlink(path)
+    mkfifo(path, 0o600)
+    let pipe = #expect(throws: OfferNonceLedger.Failure.self) {
+      try OfferNonceLedger.spend(nonce, originalTransactionId: nil, at: noon, window: day, path: path)
+    }
+    #expect(pipe?.description.contains("named pipe") == true)
+    unlink(path)
+    mkdir(path, 0o700)
+    #expect(throws: OfferNonceLedger.Failure.self) {
+      try OfferNonceLedger.spend(nonce, originalTransactionId: nil, at: noon, window: day, path: path)
+    }
+    for failure in [linked, pipe].compactMap({ $0 }) { #expect(!failure.description.contains("\n")) }
+  }
+
   @Test("Once as many lines are past the window as within it, the file is rewritten with the live ones, their unknown fields kept")
   func forgetting() throws {
     let dir = TempDir()
