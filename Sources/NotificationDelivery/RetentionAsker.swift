@@ -94,6 +94,10 @@ public struct RetentionAsker: Sendable {
   static func post(_ body: [UInt8], to url: String, timeLimitMs: Int) async -> Reply {
     var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
     configuration.timeout = .init(connect: .milliseconds(Int64(timeLimitMs)), read: .milliseconds(Int64(timeLimitMs)))
+    // One request with a budget under a second: a refused connection is the answer ("connection
+    // refused", at once), not something to retry until the budget is spent and then report as "no
+    // answer within 700 ms". The customer sees the default message either way.
+    configuration.connectionPool.retryConnectionEstablishment = false
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     var request = HTTPClientRequest(url: url)
     request.method = .POST

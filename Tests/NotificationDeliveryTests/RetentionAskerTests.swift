@@ -231,6 +231,24 @@ struct RetentionAskerTests {
     #expect(endpoint.received.count == 1)
   }
 
+  @Test("A realtime URL nobody listens at: the default message at once, and the reason is the refused connection, not a time-out")
+  func refusedConnection() async throws {
+    // A loopback port that was just free: bound, closed, so a connection to it is refused.
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: UInt32(0x7f00_0001).bigEndian), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    close(fd)
+    let scene = try RetentionScene(url: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/retention")
+    defer { scene.fixture.remove() }
+    let outcome = try await scene.ask(timeLimitMs: 5_000)
+    #expect(outcome.offer?.source == .defaultMessage)
+    let problem = try #require(outcome.problem)
+    #expect(problem.lowercased().contains("refused"), "\(problem)")
+    #expect((outcome.elapsedMs ?? 5_000) < 2_500, "waited \(outcome.elapsedMs ?? -1) ms for a refused connection")
+  }
+
   @Test("Without a default message for the product and locale a failed answer shows none; without a URL nothing is sent")
   func noDefaultNoURL() async throws {
     let outcome = try await RealtimeEndpoint(answer: "{}", status: 503).serve { url in
