@@ -15,7 +15,6 @@ Usage: retention_oracle.py BASE_URL KEY_P8 KEY_ID ISSUER_ID BUNDLE_ID ROOT_DER S
 import json, subprocess, sys, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, HTTPServer
 import attr
-from appstoreserverlibrary.api_client import AppStoreServerAPIClient
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.UploadMessageRequestBody import UploadMessageRequestBody
 from appstoreserverlibrary.models.BulletPoint import BulletPoint
@@ -30,25 +29,18 @@ from appstoreserverlibrary.promotional_offer import PromotionalOfferSignatureCre
 from appstoreserverlibrary.models.PromotionalOfferSignatureV1 import PromotionalOfferSignatureV1
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives import serialization
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+from serve_oracle import ServeOracle
 
 base, key_path, key_id, issuer, bundle, root_path, state_file, retention_bin, ca_dir = sys.argv[1:10]
+oracle = ServeOracle(base, key_path, key_id, issuer, bundle, root_path)
+client, verifier, failures, check = oracle.client, oracle.verifier, oracle.failures, oracle.check
 key = open(key_path, "rb").read()
-client = AppStoreServerAPIClient(key, key_id, issuer, bundle, Environment.SANDBOX)
-client._base_url = base + "/sandbox"  # Apple's library has no base-URL option; this is its one attribute
-verifier = SignedDataVerifier([open(root_path, "rb").read()], False, Environment.SANDBOX, bundle)
 offers = PromotionalOfferV2SignatureCreator(key, key_id, issuer, bundle)
 offers_v1 = PromotionalOfferSignatureCreator(key, key_id, bundle)
 # Someone else's key under the developer's key ID: the App Store must not show what it signs.
 other_key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
     serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
 impostor = PromotionalOfferV2SignatureCreator(other_key, key_id, issuer, bundle)
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 doc = json.load(open(state_file))

@@ -21,15 +21,13 @@ from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.RefundPreference import RefundPreference
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
-from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+from serve_oracle import ServeOracle
 
 base, key_path, key_id, issuer, bundle, root_path, expect_path = sys.argv[1:8]
 expect = json.load(open(expect_path))
+oracle = ServeOracle(base, key_path, key_id, issuer, bundle, root_path)
+client, verifier, failures, check = oracle.client, oracle.verifier, oracle.failures, oracle.check
 key = open(key_path, "rb").read()
-client = AppStoreServerAPIClient(key, key_id, issuer, bundle, Environment.SANDBOX)
-client._base_url = base + "/sandbox"  # Apple's library has no base-URL option; this is its one attribute
-verifier = SignedDataVerifier([open(root_path, "rb").read()], False, Environment.SANDBOX, bundle)
-failures = []
 done = []
 
 
@@ -39,11 +37,6 @@ def read_state(path):
     if os.environ.get("SERVE_ORACLE_REFRESH"):
         subprocess.run(os.environ["SERVE_ORACLE_REFRESH"], shell=True, check=True)
     return json.load(open(path))
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 original = expect["originalTransactionId"]
