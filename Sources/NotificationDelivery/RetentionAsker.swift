@@ -85,7 +85,7 @@ public struct RetentionAsker: Sendable {
                                       + "the App Store accepts a nonce once (sign each answer with a new UUID)"))
       }
     } catch {
-      return .failure(RefusedAnswer("answer refused: the nonce could not be checked: \(error.description)"))
+      return .failure(RefusedAnswer("answer refused: \(field): the nonce could not be checked: \(error.description)"))
     }
   }
 
@@ -94,9 +94,9 @@ public struct RetentionAsker: Sendable {
   static func post(_ body: [UInt8], to url: String, timeLimitMs: Int) async -> Reply {
     var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
     configuration.timeout = .init(connect: .milliseconds(Int64(timeLimitMs)), read: .milliseconds(Int64(timeLimitMs)))
-    // One request with a budget under a second: a refused connection is the answer ("connection
-    // refused", at once), not something to retry until the budget is spent and then report as "no
-    // answer within 700 ms". The customer sees the default message either way.
+    // One request with a short budget (Apple's is 700 ms): a refused connection is the answer
+    // ("connection refused", at once), not something to retry until the budget is spent and then
+    // report as "no answer within 700 ms". The customer sees the default message either way.
     configuration.connectionPool.retryConnectionEstablishment = false
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     var request = HTTPClientRequest(url: url)

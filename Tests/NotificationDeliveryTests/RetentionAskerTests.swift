@@ -192,6 +192,26 @@ struct RetentionAskerTests {
     #expect(problem.contains("for originalTransactionId \(original)"))
   }
 
+  @Test("A record of spent nonces that does not read: the offer is not shown, the reason names the file and line, and the record is left as it was")
+  func damagedNonceRecord() async throws {
+    let probe = try RetentionScene(url: nil)
+    let original = try #require(try probe.fixture.state.subscriber.originalTransactionId)
+    probe.fixture.remove()
+    let signature = try RetentionScene.offerSignature(transactionId: original)
+    let endpoint = RealtimeEndpoint(answer: #"{"promotionalOffer":{"messageIdentifier":"\#(RetentionScene.premium)","promotionalOfferSignatureV2":"\#(signature)"}}"#)
+    let damaged = Data("not a line of ours\n".utf8)
+    let (outcome, after, record) = try await endpoint.serve { url in
+      let scene = try RetentionScene(url: url)
+      defer { scene.fixture.remove() }
+      let record = OfferNonceLedger.path(besideStateFile: scene.fixture.path)
+      FileManager.default.createFile(atPath: record, contents: damaged, attributes: [.posixPermissions: 0o600])
+      return (try await scene.ask(), FileManager.default.contents(atPath: record), record)
+    }
+    #expect(outcome.offer?.source == .defaultMessage)
+    #expect(outcome.problem == "answer refused: promotionalOfferSignatureV2: the nonce could not be checked: \(record):1: not a JSON object")
+    #expect(after == damaged)
+  }
+
   @Test("Answers Apple's rules refuse (two choices, an unknown message, another group's product, HTTP 500) show the default message")
   func refusedAnswers() async throws {
     let answers: [(String, Int, String)] = [

@@ -72,7 +72,7 @@ extension OfferNonceLedger {
       throw Failure("\(path): cannot record the nonce: \(Posix.errorText(failure))")
     }
     // A ledger made just now: its name must survive a crash too.
-    if before == 0 && bytes.isEmpty { DirectorySync.shared(for: PathName.directory(of: path)).sync() }
+    if bytes.isEmpty { DirectorySync.shared(for: PathName.directory(of: path)).sync() }
     return spent
   }
 }

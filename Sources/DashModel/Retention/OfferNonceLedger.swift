@@ -2,8 +2,9 @@
 /// long as a signature carrying one could still verify, so that a second answer with the same
 /// nonce is refused. Apple calls the nonce "a one-time-use UUID antireplay value"
 /// (PromotionalOfferSignatureV1.nonce) and tells developers to "generate a new nonce for every
-/// signature" (PromotionalOfferSignatureCreator); a developer's server that caches one signature
-/// and answers it to every cancel page gets the offer refused by Apple, so it is refused here.
+/// signature" (PromotionalOfferSignatureCreator). So a developer's server that caches one signature
+/// and answers it to every cancel page has its offer refused here from the second time on (that
+/// the App Store does so is read from those words; no Apple page describes the check).
 ///
 /// One per directory of subscribers (the app's, as its Retention Messaging configuration is), kept
 /// as JSON lines beside it (`fileName`, 0600): `{"nonce", "spentAt" (ms), "originalTransactionId"}`
