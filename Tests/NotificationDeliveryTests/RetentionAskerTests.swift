@@ -93,6 +93,18 @@ struct RetentionScene {
       .ask(customer, setup: setup, catalog: state.catalog, now: Instant(ms: Date().timeIntervalSince1970 * 1000))
   }
 
+  /// The fixture customer's originalTransactionId, which an offer's V2 signature must name.
+  static func originalTransactionId() throws -> String {
+    let probe = try RetentionScene(url: nil)
+    defer { probe.fixture.remove() }
+    return try #require(try probe.fixture.state.subscriber.originalTransactionId)
+  }
+
+  /// A developer's server that answers a promotional offer with `signature`, the same every time.
+  static func offerEndpoint(_ signature: String) -> RealtimeEndpoint {
+    RealtimeEndpoint(answer: #"{"promotionalOffer":{"messageIdentifier":"\#(premium)","promotionalOfferSignatureV2":"\#(signature)"}}"#)
+  }
+
   /// A promotionalOfferSignatureV2 as a developer's server signs it (Apple's
   /// PromotionalOfferV2SignatureCreator's claims), with `key` (the developer's unless a test says).
   static func offerSignature(transactionId: String, product: String = "pass.premium.monthly", offer: String = "premium_loyalty_3m",
@@ -146,9 +158,7 @@ struct RetentionAskerTests {
 
   @Test("A promotional-offer answer names the signed offer; one signed for another transaction or with another key falls back to the default message")
   func promotionalOffer() async throws {
-    let probe = try RetentionScene(url: nil)
-    let original = try #require(try probe.fixture.state.subscriber.originalTransactionId)
-    probe.fixture.remove()
+    let original = try RetentionScene.originalTransactionId()
     let cases: [(String, P256.Signing.PrivateKey, String?)] = [
       (original, RetentionScene.developerKey, nil),
       ("999", RetentionScene.developerKey, "transactionId is not the request's originalTransactionId"),
@@ -156,7 +166,7 @@ struct RetentionAskerTests {
     ]
     for (transactionId, key, refusal) in cases {
       let signature = try RetentionScene.offerSignature(transactionId: transactionId, key: key)
-      let endpoint = RealtimeEndpoint(answer: #"{"promotionalOffer":{"messageIdentifier":"\#(RetentionScene.premium)","promotionalOfferSignatureV2":"\#(signature)"}}"#)
+      let endpoint = RetentionScene.offerEndpoint(signature)
       let outcome = try await endpoint.serve { url in
         let scene = try RetentionScene(url: url)
         defer { scene.fixture.remove() }
@@ -175,11 +185,8 @@ struct RetentionAskerTests {
 
   @Test("A developer's server that answers the same signed offer twice: the first cancel page shows it, the second the default message, saying the nonce was used")
   func reusedNonce() async throws {
-    let probe = try RetentionScene(url: nil)
-    let original = try #require(try probe.fixture.state.subscriber.originalTransactionId)
-    probe.fixture.remove()
-    let signature = try RetentionScene.offerSignature(transactionId: original)
-    let endpoint = RealtimeEndpoint(answer: #"{"promotionalOffer":{"messageIdentifier":"\#(RetentionScene.premium)","promotionalOfferSignatureV2":"\#(signature)"}}"#)
+    let original = try RetentionScene.originalTransactionId()
+    let endpoint = RetentionScene.offerEndpoint(try RetentionScene.offerSignature(transactionId: original))
     let (first, second) = try await endpoint.serve { url in
       let scene = try RetentionScene(url: url)
       defer { scene.fixture.remove() }
@@ -194,11 +201,8 @@ struct RetentionAskerTests {
 
   @Test("A record of spent nonces that does not read: the offer is not shown, the reason names the file and line, and the record is left as it was")
   func damagedNonceRecord() async throws {
-    let probe = try RetentionScene(url: nil)
-    let original = try #require(try probe.fixture.state.subscriber.originalTransactionId)
-    probe.fixture.remove()
-    let signature = try RetentionScene.offerSignature(transactionId: original)
-    let endpoint = RealtimeEndpoint(answer: #"{"promotionalOffer":{"messageIdentifier":"\#(RetentionScene.premium)","promotionalOfferSignatureV2":"\#(signature)"}}"#)
+    let original = try RetentionScene.originalTransactionId()
+    let endpoint = RetentionScene.offerEndpoint(try RetentionScene.offerSignature(transactionId: original))
     let damaged = Data("not a line of ours\n".utf8)
     let (outcome, after, record) = try await endpoint.serve { url in
       let scene = try RetentionScene(url: url)

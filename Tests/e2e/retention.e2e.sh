@@ -139,15 +139,22 @@ record_developer_key() {
     .retention-messaging.json >config.tmp && mv config.tmp .retention-messaging.json && chmod 600 .retention-messaging.json
 }
 
+# offer_scene NAME forged|developer: a developer's server answering one signed promotional offer
+# (signed_offer), every time; the configuration naming the developer's key; the dashboard open.
+offer_scene() {
+  mkdir -p "$E2E_TMP/$1" && cd "$E2E_TMP/$1"
+  local answer url
+  answer=$(signed_offer "$2")
+  url=$(developer_server "$answer" 0)
+  setup "$1" "$url"
+  record_developer_key
+  open_dashboard "$1"
+}
+
 # A promotional offer whose signature does not verify against the developer's key is not shown:
 # the default message, and the cancel page says why.
 test_forged_offer_default() {
-  mkdir -p "$E2E_TMP/forged" && cd "$E2E_TMP/forged"
-  answer=$(signed_offer forged)
-  url=$(developer_server "$answer" 0)
-  setup forged "$url"
-  record_developer_key
-  open_dashboard forged
+  offer_scene forged forged
   e2e_type a
   e2e_wait_for "Before you go"
   e2e_assert_screen "does not verify"
@@ -161,12 +168,7 @@ test_forged_offer_default() {
 # page shows the offer; the second shows the default message and says the nonce was used (Apple:
 # "a one-time-use UUID antireplay value"). The nonce is spent in the directory's record, private.
 test_reused_nonce_default() {
-  mkdir -p "$E2E_TMP/reused" && cd "$E2E_TMP/reused"
-  answer=$(signed_offer developer)
-  url=$(developer_server "$answer" 0)
-  setup reused "$url"
-  record_developer_key
-  open_dashboard reused
+  offer_scene reused developer
   e2e_type a
   e2e_wait_for "Premium for a little more"
   e2e_type k
