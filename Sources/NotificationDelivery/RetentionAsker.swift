@@ -53,9 +53,11 @@ public struct RetentionAsker: Sendable {
       // In-App Purchase key, signed within the offer's lifetime of the wall clock `now`, and
       // carries a nonce not spent before.
       let verifier = PromotionalOfferVerifier(keys: setup.inAppPurchaseKeys, now: now.ms / 1000)
+      // A signature lives 24 hours (and may claim a time `skew` ahead), so a nonce is remembered that long.
+      let window = Span(ms: (PromotionalOfferVerifier.lifetimeSeconds + verifier.skew) * 1000)
       let ledger = nonceLedger
       let check: PromotionalOfferCheck = { signature, customer in
-        verifier.check(signature, for: customer).flatMap { Self.spendNonce(of: $0, signature, customer, ledger: ledger, now: now, verifier: verifier) }
+        verifier.check(signature, for: customer).flatMap { Self.spendNonce(of: $0, signature, customer, ledger: ledger, now: now, window: window) }
       }
       switch RealtimeAnswer.offer(from: body, setup: setup, customer: customer, catalog: catalog, checkOffer: check) {
       case .success(let offer): return RetentionOutcome(offer: offer, requestIdentifier: requestId, elapsedMs: elapsed)
@@ -65,17 +67,15 @@ public struct RetentionAsker: Sendable {
     }
   }
 
-  /// Spends a verified offer's nonce: refused when an offer accepted before carried it. A signature
-  /// lives 24 hours (and may claim a time `skew` ahead), so a nonce is remembered that long.
+  /// Spends a verified offer's nonce: refused when an offer accepted within `window` carried it.
   static func spendNonce(of offer: SignedOffer, _ signature: PromotionalOfferSignature, _ customer: RetentionCustomer, ledger: String?,
-                         now: Instant, verifier: PromotionalOfferVerifier) -> Result<SignedOffer, RefusedAnswer> {
+                         now: Instant, window: Span) -> Result<SignedOffer, RefusedAnswer> {
     guard let ledger, let nonce = offer.nonce else { return .success(offer) }
     let field: String
     switch signature {
     case .v1: field = "promotionalOfferSignatureV1"
     case .v2: field = "promotionalOfferSignatureV2"
     }
-    let window = Span(ms: (PromotionalOfferVerifier.lifetimeSeconds + verifier.skew) * 1000)
     do throws(OfferNonceLedger.Failure) {
       switch try OfferNonceLedger.spend(nonce, originalTransactionId: customer.originalTransactionId, at: now, window: window, path: ledger) {
       case .fresh: return .success(offer)

@@ -115,6 +115,22 @@ struct OfferNonceLedgerTests {
     for failure in [linked, pipe].compactMap({ $0 }) { #expect(!failure.description.contains("\n")) }
   }
 
+  // Only root can give a file to another user; CI runs as root.
+  @Test("Another user's file at the record's name is refused and left as it was", .enabled(if: geteuid() == 0, "needs root to chown"))
+  func anotherUsersFile() throws {
+    let dir = TempDir()
+    let path = dir.file(OfferNonceLedger.fileName)
+    let kept = "{\"nonce\":\"\(nonce)\",\"spentAt\":\(Int64(noon.ms))}\n"
+    dir.write(OfferNonceLedger.fileName, kept)
+    chmod(path, 0o600)
+    #expect(chown(path, 65534, 65534) == 0)
+    let refused = #expect(throws: OfferNonceLedger.Failure.self) {
+      try OfferNonceLedger.spend("11111111-1111-4111-8111-111111111111", originalTransactionId: nil, at: noon, window: day, path: path)
+    }
+    #expect(refused?.description == "\(path): belongs to another user (uid 65534); the record must be your own file")
+    #expect(dir.text(OfferNonceLedger.fileName) == kept)
+  }
+
   @Test("Once as many lines are past the window as within it, the file is rewritten with the live ones, their unknown fields kept")
   func forgetting() throws {
     let dir = TempDir()
