@@ -82,7 +82,7 @@ struct RetentionScene {
     ]
     if let url { config["realtimeURL"] = url }
     let path = fixture.directory + "/" + RetentionSetup.fileName
-    FileManager.default.createFile(atPath: path, contents: try JSONSerialization.data(withJSONObject: config), attributes: [.posixPermissions: 0o600])
+    #expect(FileManager.default.createFile(atPath: path, contents: try JSONSerialization.data(withJSONObject: config), attributes: [.posixPermissions: 0o600]))
   }
 
   func ask(timeLimitMs: Int = 700) async throws -> RetentionOutcome {
@@ -208,7 +208,7 @@ struct RetentionAskerTests {
       let scene = try RetentionScene(url: url)
       defer { scene.fixture.remove() }
       let record = OfferNonceLedger.path(besideStateFile: scene.fixture.path)
-      FileManager.default.createFile(atPath: record, contents: damaged, attributes: [.posixPermissions: 0o600])
+      #expect(FileManager.default.createFile(atPath: record, contents: damaged, attributes: [.posixPermissions: 0o600]))
       return (try await scene.ask(), FileManager.default.contents(atPath: record), record)
     }
     #expect(outcome.offer?.source == .defaultMessage)
