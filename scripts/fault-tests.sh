@@ -40,8 +40,12 @@ else
   fail "helpers: fingerprint or file-size limit"
 fi
 
+# A probe save adds two history entries; a subscriber's first 32 are inline in its document
+# (StateFile.inlineHistoryLimit), so its journal starts at this version.
+first_journaled=17
+
 # 1. The journal append hits the limit: nothing saved, state and journal unchanged.
-d=$(fresh journal-full 5)
+d=$(fresh journal-full $((first_journaled + 3)))
 before_state=$(sha256sum < "$d/state.json"); before_journal=$(sha256sum < "$d/state.journal.jsonl")
 limit=$(( $(stat -c %s "$d/state.journal.jsonl") + 10 ))
 out=$("$probe" save "$d/state.json" --fsize-limit "$limit"); status=$?
@@ -54,18 +58,21 @@ else
 fi
 
 # 2. The journal append fits but the new document does not: state unchanged, the appended
-#    bytes are uncommitted leftovers, and the next save cuts them and succeeds.
-d=$(fresh document-full 0)
+#    bytes are uncommitted leftovers, and the next save cuts them and succeeds. The save that
+#    starts the journal: a new journal of two entries, and a document of 32 inline entries.
+d=$(fresh document-full $((first_journaled - 1)))
 before_state=$(sha256sum < "$d/state.json")
-out=$("$probe" save "$d/state.json" --fsize-limit 500); status=$?
+limit=$(( $(stat -c %s "$d/state.json") + 10 ))
+out=$("$probe" save "$d/state.json" --fsize-limit "$limit"); status=$?
 check=$("$probe" check "$d/state.json")
+leftover=$(stat -c %s "$d/state.journal.jsonl" 2>/dev/null || echo 0)
 if [[ $status -ne 0 && $out == "state.json: could not save: writing the new contents failed: File too large; the file on disk is unchanged" \
-      && $(sha256sum < "$d/state.json") == "$before_state" && $check == "version 0,"* ]] \
+      && $(sha256sum < "$d/state.json") == "$before_state" && $check == "version $((first_journaled - 1)),"* && $leftover -gt 0 ]] \
    && [[ -z $(find "$d" -name '.state.json.subdash-tmp-*') ]] \
-   && "$probe" save "$d/state.json" >/dev/null && "$probe" check "$d/state.json" | grep -q '^version 1, journal [0-9]* committed bytes + 0 left over'; then
-  pass "new document past the file-size limit: \"$out\"; state unchanged, no temporary file, next save cuts the leftover"
+   && "$probe" save "$d/state.json" >/dev/null && "$probe" check "$d/state.json" | grep -q "^version $first_journaled, journal [0-9]* committed bytes + 0 left over"; then
+  pass "new document past the file-size limit: \"$out\"; state unchanged, $leftover journal bytes left over, no temporary file, next save cuts them"
 else
-  fail "new document past the file-size limit (status $status): $out / $check"
+  fail "new document past the file-size limit (status $status, $leftover journal bytes): $out / $check"
 fi
 
 # 3. A small tmpfs fills up during a run of saves.
@@ -99,7 +106,7 @@ out=$(fault_in_tmpfs 1m "$d" '
 if [[ $status -eq 77 ]]; then
   skip "read-only filesystem (needs root and unshare)"
 elif [[ $(sed -n 1p <<<"$out") == "version 3,"* \
-        && $(sed -n 2p <<<"$out") == "state.json.lock: cannot open the lock file: Read-only file system; nothing was saved" \
+        && $(sed -n 2p <<<"$out") == "state.json: cannot open the lock file .subdash.lock: Read-only file system; nothing was saved" \
         && $(sed -n 3p <<<"$out") == unchanged ]]; then
   pass "read-only filesystem: loads; save refused: \"$(sed -n 2p <<<"$out")\"; nothing changed"
 else

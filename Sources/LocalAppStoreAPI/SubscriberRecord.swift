@@ -18,10 +18,10 @@ struct SubscriberRecord {
     self.state = state
     var entries: [Journal.Entry] = []
     do {
-      // Inline history has no interleaving: transactions first, then the notifications by date.
-      entries += try state.subscriber.transactions.typed().map(Journal.Entry.transaction)
+      // Inline history first (a young subscriber's whole history), interleaved by moment as a
+      // journal holds it, then the journal's.
+      entries += try state.subscriber.inlineEntriesInOrder()
     } catch { throw .unreadable(path, "\(error)") }
-    let inlineNotifications = state.subscriber.notifications
     if let journal = state.document.journal {
       do {
         entries += try Journal.readAll(path: PathName.directory(of: path) + "/" + journal.file, committedBytes: journal.committedBytes)
@@ -40,15 +40,14 @@ struct SubscriberRecord {
     }
     let history = order.compactMap { byId[$0] }
     transactions = history
+    // Each notification with the transaction as the entries before it left it. A notification
+    // without a UUID (a hand-made history's) is listed too, with the newest transaction then.
     var paired: [(NotificationRecord, TransactionPayload?)] = []
-    for n in inlineNotifications {
-      let t = history.last { ($0.purchaseDate ?? Instant(ms: 0)) <= (n.signedDate ?? Instant(ms: .greatestFiniteMagnitude)) }
-      paired.append((n, t))
-    }
-    // Inline transactions come first in `entries`, so journal notifications find the newest
-    // transaction before them wherever it was written.
     var intake = DeliveryIntake(lastTransaction: nil)
-    paired += intake.take(entries)
+    for entry in entries {
+      let taken = intake.take([entry])
+      if case .notification(let n) = entry { paired.append((n, taken.first?.transaction ?? intake.lastTransaction)) }
+    }
     notifications = paired.map { n, t in (notification: n, transaction: t ?? history.last) }
   }
 

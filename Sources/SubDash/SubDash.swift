@@ -16,6 +16,6 @@ struct SubDash: ParsableCommand {
       """,
     version: SubDashVersion.text,
     // terminal-check is hidden from this list; `subdash terminal-check --help` documents it.
-    subcommands: [Open.self, Show.self, List.self, Simulate.self, Extend.self, Import.self, Fetch.self, Verify.self, Listen.self, Serve.self, Token.self, Deliver.self, CertificateAuthority.self, Database.self, TerminalCheck.self],
+    subcommands: [Open.self, Show.self, List.self, Simulate.self, Extend.self, Import.self, Fetch.self, Verify.self, Listen.self, Serve.self, Token.self, Deliver.self, Lock.self, CertificateAuthority.self, Database.self, TerminalCheck.self],
     defaultSubcommand: Open.self)
 }

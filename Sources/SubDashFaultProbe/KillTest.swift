@@ -24,7 +24,7 @@ struct KillTest {
   func run() -> Bool {
     if let why = target.prepare(path) { print("\(target.name): \(why)"); return false }
     // Whatever is here now is the test's; anything else appearing later is a stray file.
-    let expected = Set(entries().filter { !isTemporary($0) }).union(["state.json.lock", "state.journal.jsonl"])
+    let expected = Set(entries().filter { !isTemporary($0) }).union([".subdash.lock", "state.journal.jsonl"])
     var rng = seed
     func random(_ range: ClosedRange<Int>) -> Int {
       rng = rng &* 6364136223846793005 &+ 1442695040888963407

@@ -79,34 +79,52 @@ enum ProbeState {
     var leftoverBytes: Int64
   }
 
-  /// The file loads; it is one complete version N; its journal's committed part holds exactly
-  /// the 2N entries of versions 1…N, in order; the summary agrees.
+  /// The file loads; it is one complete version N; its history (inline entries first, then the
+  /// journal's committed part) holds exactly the 2N entries of versions 1…N, in order; the
+  /// journal's summary agrees. A young file's history is inline (`StateFile.inlineHistoryLimit`):
+  /// its N transactions and N notifications, and no journal yet.
   static func check(_ path: String) -> Result<Verified, CheckFailure> {
     let state: SubscriptionState
     do { state = try StateFile.load(path: path) } catch { return .failure("does not load: \(error)") }
     let n = version(state)
     guard n >= 0 else { return .failure("no x-probe-version") }
+    let inlineTransactions: [TransactionPayload]
+    do { inlineTransactions = try state.subscriber.transactions.typed() } catch { return .failure("version \(n): inline history: \(error)") }
+    let inlineNotifications = state.subscriber.notifications
     if n == 0 {
-      return state.document.journal == nil && state.subscriber.latestTransaction == nil
+      return state.document.journal == nil && state.subscriber.latestTransaction == nil && inlineTransactions.isEmpty && inlineNotifications.isEmpty
         ? .success(Verified(version: 0, committedBytes: 0, leftoverBytes: 0)) : .failure("version 0 with history")
     }
-    guard let j = state.document.journal else { return .failure("version \(n) without a journal") }
     guard state.subscriber.latestTransaction?.json == transaction(n - 1).json else { return .failure("version \(n): latestTransaction is not renewal \(n - 1)") }
-    let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    let inline = inlineTransactions.count
+    guard inlineNotifications.count == inline, inline <= n else {
+      return .failure("version \(n): inline history holds \(inline) transactions and \(inlineNotifications.count) notifications")
+    }
+    for k in 0..<inline {
+      guard inlineTransactions[k].transactionId == transaction(k).transactionId else { return .failure("version \(n): inline transaction \(k) is not renewal \(k)") }
+      guard inlineNotifications[k].notificationUUID == "probe-\(k)" else { return .failure("version \(n): inline notification \(k) is not notification \(k)") }
+    }
+    guard let j = state.document.journal else {
+      return inline == n ? .success(Verified(version: n, committedBytes: 0, leftoverBytes: 0))
+        : .failure("version \(n) without a journal and \(inline) inline transactions")
+    }
+    let dir = PathName.directory(of: path)
     let entries: [Journal.Entry]
     do { entries = try Journal.readAll(path: dir + "/" + j.file, committedBytes: j.committedBytes) } catch {
       return .failure("version \(n): journal: \(error)")
     }
-    guard entries.count == 2 * n else { return .failure("version \(n): journal holds \(entries.count) committed entries, expected \(2 * n)") }
-    for k in 0..<n {
-      guard case .transaction(let t) = entries[2 * k], t.transactionId == transaction(k).transactionId else {
-        return .failure("version \(n): journal entry \(2 * k) is not renewal \(k)")
+    let journaled = n - inline
+    guard entries.count == 2 * journaled else { return .failure("version \(n): journal holds \(entries.count) committed entries, expected \(2 * journaled)") }
+    for i in 0..<journaled {
+      let k = inline + i
+      guard case .transaction(let t) = entries[2 * i], t.transactionId == transaction(k).transactionId else {
+        return .failure("version \(n): journal entry \(2 * i) is not renewal \(k)")
       }
-      guard case .notification(let note) = entries[2 * k + 1], note.notificationUUID == "probe-\(k)" else {
-        return .failure("version \(n): journal entry \(2 * k + 1) is not notification \(k)")
+      guard case .notification(let note) = entries[2 * i + 1], note.notificationUUID == "probe-\(k)" else {
+        return .failure("version \(n): journal entry \(2 * i + 1) is not notification \(k)")
       }
     }
-    guard j.summary.transactionCount == n, j.summary.notificationCount == n else { return .failure("version \(n): summary counts disagree") }
+    guard j.summary.transactionCount == journaled, j.summary.notificationCount == journaled else { return .failure("version \(n): summary counts disagree") }
     var st = stat()
     let size: Int64 = stat(dir + "/" + j.file, &st) == 0 ? Int64(st.st_size) : 0
     return .success(Verified(version: n, committedBytes: j.committedBytes, leftoverBytes: size - j.committedBytes))

@@ -261,10 +261,18 @@ import Testing
     }
   }
 
+  /// A subscriber whose history goes to its journal from the first entry (an older one's, past
+  /// `StateFile.inlineHistoryLimit`): these tests are about reading the journal.
+  static func journaling(_ dir: TempDir) -> String {
+    var doc = Sim().state.document
+    doc.journal = JournalInfo(file: "s.journal.jsonl")
+    return dir.write("s.json", JSONWriter.string(doc.json))
+  }
+
   @Test func aRefreshReadsOnlyWhatTheJournalGained() throws {
     let dir = TempDir()
     dir.write("pass.storekit", Array(FileManager.default.contents(atPath: Sim.catalogPath)!))
-    let path = dir.write("s.json", JSONWriter.string(Sim().state.document.json))
+    let path = Self.journaling(dir)
     let start = Sim.at("2026-01-01T00:00:00Z")
     try write(path) { Simulator.buy(PurchaseRequest(productId: "pass.premium.monthly", useIntroductoryOffer: false), state: $0, at: start) }
     let first = try StateFile.load(path: path)
@@ -295,10 +303,28 @@ import Testing
     #expect(CustomerHistory.refreshed(before, for: second, statePath: path).transactions == whole.transactions)
   }
 
-  @Test func anUnreadableJournalMakesThePartialHistoryItsReason() throws {
+  @Test func aYoungSubscribersRefreshSeesTheHistoryItGainedInline() throws {
     let dir = TempDir()
     dir.write("pass.storekit", Array(FileManager.default.contents(atPath: Sim.catalogPath)!))
     let path = dir.write("s.json", JSONWriter.string(Sim().state.document.json))
+    let start = Sim.at("2026-01-01T00:00:00Z")
+    try write(path) { Simulator.buy(PurchaseRequest(productId: "pass.premium.monthly", useIntroductoryOffer: false), state: $0, at: start) }
+    let before = CustomerHistory.load(try StateFile.load(path: path), statePath: path)
+    try write(path) { s in
+      do throws(ActionError) { return .success(try Simulator.advance(s, to: start + .days(65))) } catch { return .failure(error) }
+    }
+    let second = try StateFile.load(path: path)
+    #expect(second.document.journal == nil, "three months of history are inline")
+    let refreshed = CustomerHistory.refreshed(before, for: second, statePath: path)
+    #expect(refreshed.transactions.count == 3)
+    #expect(refreshed.transactions == CustomerHistory.load(second, statePath: path).transactions)
+    #expect(refreshed.events == CustomerHistory.load(second, statePath: path).events)
+  }
+
+  @Test func anUnreadableJournalMakesThePartialHistoryItsReason() throws {
+    let dir = TempDir()
+    dir.write("pass.storekit", Array(FileManager.default.contents(atPath: Sim.catalogPath)!))
+    let path = Self.journaling(dir)
     try write(path) { Simulator.buy(PurchaseRequest(productId: "pass.premium.monthly"), state: $0, at: Sim.at("2026-01-01T00:00:00Z")) }
     try FileManager.default.removeItem(atPath: dir.file("s.journal.jsonl"))
     let state = try StateFile.load(path: path)

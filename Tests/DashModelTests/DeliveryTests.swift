@@ -103,7 +103,7 @@ import Testing
 
   @Test func eachNotificationCarriesTheNewestTransactionWrittenBeforeIt() throws {
     let dir = TempDir()
-    let path = try Self.activeSubscriber(in: dir)
+    let path = try Self.activeSubscriber(in: dir, delivered: true)
     let before = try StateFile.load(path: path)
     let offset = before.document.journal?.committedBytes ?? 0
     // Two renewals, then auto-renew off (a notification with no transaction of its own).
@@ -169,11 +169,19 @@ import Testing
   }
 
   /// Examples/active.json and its catalog, copied.
-  static func activeSubscriber(in dir: TempDir) throws -> String {
+  /// `delivered`: with a delivery book, as `subdash deliver` starts one, so its history is journaled
+  /// from the next entry (the deliverer reads new notifications by journal offset).
+  static func activeSubscriber(in dir: TempDir, delivered: Bool = false) throws -> String {
     let examples = Sim.repoRoot.appendingPathComponent("Examples").path
     for name in ["active.json", "backyard-birds.storekit"] {
       dir.write(name, [UInt8](FileManager.default.contents(atPath: examples + "/" + name)!))
     }
-    return dir.file("active.json")
+    let path = dir.file("active.json")
+    if delivered {
+      var state = try StateFile.load(path: path)
+      state.document.deliveries = DeliveryBook(url: "http://127.0.0.1:9/", journalOffset: 0, schedule: .production)
+      try AtomicWriter.write(JSONWriter.write(state.document.json), to: path)
+    }
+    return path
   }
 }

@@ -12,13 +12,16 @@ import Testing
     let dir = TempDir()
     let path = try Sim.subscribedFile(in: dir)
     var state = try StateFile.load(path: path)
-    var journal = try #require(state.document.journal)
+    // A young subscriber's history is inline; this one has a long one in its journal.
+    var journal = state.document.journal ?? JournalInfo(file: "state.journal.jsonl")
     let journalPath = dir.file(journal.file)
+    #expect(FileManager.default.createFile(atPath: journalPath, contents: nil))
     let huge: Int64 = 1 << 30
     #expect(truncate(journalPath, off_t(huge)) == 0)
     journal.committedBytes = huge
-    journal.summary.transactionCount = 10_000_000
-    journal.summary.notificationCount = 10_000_000
+    // Ten million entries in all: the journal's and the inline ones of the purchase.
+    journal.summary.transactionCount = 10_000_000 - state.subscriber.transactions.count
+    journal.summary.notificationCount = 10_000_000 - state.subscriber.notifications.count
     state.document.journal = journal
     try AtomicWriter.write(JSONWriter.write(state.document.json), to: path)
 

@@ -56,9 +56,8 @@ struct SpareFileSwapTests {
     }
     #expect(inodes.count == 2)
     #expect(try Self.counter(path) == .int(20))
-    let journal = try #require(try StateFile.load(path: path).document.journal)
-    #expect(journal.summary.notificationCount == 20)
-    #expect(try Journal.readAll(path: dir.file(journal.file), committedBytes: journal.committedBytes).count == 20)
+    #expect(try StateFile.load(path: path).historySummary.notificationCount == 20)
+    #expect(try historyEntries(path).count == 20)
     for name in ["s.json", Self.spare] {
       var st = stat()
       #expect(lstat(dir.file(name), &st) == 0 && st.st_mode & 0o777 == 0o640, "\(name)")
@@ -119,7 +118,7 @@ struct SpareFileSwapTests {
     #expect(try Self.counter(path) == .int(3))
     #expect(dir.bytes(Self.spare) == whole)
     let entries = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-    #expect(entries == [Self.spare, "s.journal.jsonl", "s.json", "s.json.lock"])
+    #expect(entries == [Self.spare, ".subdash.lock", "s.json"])  // a young history is inline: no journal
   }
 
   @Test func whatIsPlantedAtTheSparesNameIsNeverWrittenThrough() throws {
@@ -158,8 +157,7 @@ struct SpareFileSwapTests {
     #expect(!FileManager.default.fileExists(atPath: dir.file(Self.spare)))
     try Self.save(store, "receiver 2")
     #expect(try Self.counter(path) == .int(3))
-    let journal = try #require(try StateFile.load(path: path).document.journal)
-    let summaries = try Journal.readAll(path: dir.file(journal.file), committedBytes: journal.committedBytes).compactMap { e -> String? in
+    let summaries = try historyEntries(path).compactMap { e -> String? in
       if case .notification(let n) = e { return n.summary } else { return nil }
     }
     #expect(summaries == ["receiver 1", "dashboard", "receiver 2"])
@@ -230,8 +228,7 @@ struct DirectorySyncTests {
     for s in 0..<4 {
       let state = try StateFile.load(path: dir.file("s\(s).json"))
       guard case .number(let n)? = state.subscriber.source["x-counter"], let count = Int(n) else { Issue.record("s\(s)"); continue }
-      let journal = try #require(state.document.journal)
-      #expect(try Journal.readAll(path: dir.file(journal.file), committedBytes: journal.committedBytes).count == count)
+      #expect(try historyEntries(dir.file("s\(s).json")).count == count)
       total += count
     }
     #expect(total == 200)

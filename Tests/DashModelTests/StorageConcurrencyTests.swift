@@ -44,10 +44,14 @@ struct StorageConcurrencyTests {
 
     let state = try StateFile.load(path: path)
     #expect(state.subscriber.source["x-counter"] == .int(2 * perWriter))
+    // The first updates inline, the rest journaled (StateFile.inlineHistoryLimit): one history.
+    #expect(state.subscriber.notifications.count == StateFile.inlineHistoryLimit)
     let journal = try #require(state.document.journal)
     #expect(journal.file == "shared.journal.jsonl")
-    #expect(journal.summary.notificationCount == 2 * perWriter)
-    let summaries = try Journal.readAll(path: dir.file(journal.file), committedBytes: journal.committedBytes).compactMap { entry -> String? in
+    #expect(journal.summary.notificationCount == 2 * perWriter - StateFile.inlineHistoryLimit)
+    #expect(state.historySummary.notificationCount == 2 * perWriter)
+    let history = try historyEntries(path)
+    let summaries = history.compactMap { entry -> String? in
       if case .notification(let n) = entry { return n.summary } else { return nil }
     }
     #expect(summaries.count == 2 * perWriter)
@@ -57,8 +61,8 @@ struct StorageConcurrencyTests {
     for w in 0..<2 {
       #expect(summaries.filter { $0.hasPrefix("writer \(w) ") } == (0..<perWriter).map { "writer \(w) update \($0)" })
     }
-    // The counter each update saw is its position in the journal: no update read a stale file.
-    #expect(try Journal.readAll(path: dir.file(journal.file), committedBytes: journal.committedBytes).enumerated().allSatisfy { k, e in
+    // The counter each update saw is its position in the history: no update read a stale file.
+    #expect(history.enumerated().allSatisfy { k, e in
       if case .notification(let n) = e { return n.signedDate == Instant(ms: Double(k)) } else { return false }
     })
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("subdash-tmp") }
@@ -67,7 +71,7 @@ struct StorageConcurrencyTests {
 
   @Test func bytesACrashedWriterLeftAreIgnoredByReadersAndCutByTheNextWriter() throws {
     let dir = TempDir()
-    let path = dir.write("state.json", Self.base)
+    let path = dir.write("state.json", Self.journaling("state.json"))
     try Self.bump(path, summary: "first")
     let committed = try #require(try StateFile.load(path: path).document.journal)
     let journalPath = dir.file(committed.file)
@@ -131,7 +135,7 @@ struct StorageConcurrencyTests {
     try Self.bump(path, summary: "after the crash")
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("subdash-tmp") }
     #expect(left.isEmpty)
-    #expect(try StateFile.load(path: path).document.journal != nil)
+    #expect(try StateFile.load(path: path).subscriber.notifications.map(\.summary) == ["after the crash"])
   }
 
   /// Found by CI's kill test (seed 9606): a process that had saved the file once no longer looked
@@ -149,7 +153,7 @@ struct StorageConcurrencyTests {
 
   @Test func aJournalCutShortBySomethingElseStopsTheWriter() throws {
     let dir = TempDir()
-    let path = dir.write("state.json", Self.base)
+    let path = dir.write("state.json", Self.journaling("state.json"))
     try Self.bump(path, summary: "first")
     try Self.bump(path, summary: "second")
     let journal = try #require(try StateFile.load(path: path).document.journal)

@@ -12,18 +12,15 @@ import Glibc
 /// nothing. A lock released within the bound is waited for, as before.
 @Suite("Storage: a held lock is waited for only so long", .serialized, .timeLimit(.minutes(1)))
 struct StorageLockWaitTests {
-  /// What another process does: its own descriptor on `<file>.lock`, locked (flock locks belong
-  /// to the open file, so a second descriptor conflicts exactly as another process's would).
-  static func holdLock(of path: String) throws -> Int32 {
-    let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
-    try #require(fd >= 0)
-    try #require(flock(fd, LOCK_EX) == 0)
-    return fd
+  /// What another process does: a lock of its own on the file's byte of `DIR/.subdash.lock`
+  /// (`HeldLock.Holder`: the lock belongs to the open file, so a second holder conflicts exactly
+  /// as another process's would).
+  static func holdLock(of path: String) throws -> HeldLock.Holder {
+    try HeldLock.hold(path)
   }
 
-  static func release(_ fd: Int32) {
-    flock(fd, LOCK_UN)
-    close(fd)
+  static func release(_ holder: HeldLock.Holder) {
+    holder.release()
   }
 
   @Test func aSaveGivesUpAfterTheBoundSaysTheFileIsLockedAndChangesNothing() throws {
@@ -37,7 +34,7 @@ struct StorageLockWaitTests {
     let waited = ContinuousClock.now - started
     let error = try #require(failure)
     #expect(error.kind == .busy)
-    #expect(error.description == "held.json: locked by another process for more than 5 s (held.json.lock); nothing was changed")
+    #expect(error.description == "held.json: locked by another process for more than 5 s (.subdash.lock); nothing was changed")
     // At least the bound, and not until the holder lets go (not to the second: the whole suite
     // runs in parallel on two cores).
     #expect(waited >= FileLock.maxWait && waited < FileLock.maxWait + .seconds(10), "waited \(waited)")
@@ -83,5 +80,43 @@ struct StorageLockWaitTests {
     let waited = ContinuousClock.now - started
     #expect(waited >= FileLock.maxWait - .milliseconds(200) && waited < FileLock.maxWait + .seconds(2), "waited \(waited)")
     #expect(dir.text("served.json") == StorageConcurrencyTests.base)
+  }
+
+  /// Another program takes the lock as `FileLock` documents: a classic record lock (`fcntl`, as
+  /// Python's `fcntl.lockf(fd, LOCK_EX, 1, offset)` takes) on one byte of `DIR/.subdash.lock` at
+  /// `FileLock.offset(of: name)`. Classic and open-file-description locks conflict, even within one
+  /// process, so a save of that file finds it locked, while a save of another file (another byte)
+  /// goes on. A classic lock is the process's and goes when the process closes any descriptor of
+  /// the file (as every `FileLock` here does when it lets go), so it is taken again before each try.
+  @Test func anotherProgramsRecordLockOnTheFilesByteIsHonoured() throws {
+    let dir = TempDir()
+    let path = dir.write("held.json", StorageConcurrencyTests.base)
+    let neighbour = dir.write("neighbour.json", StorageConcurrencyTests.base)
+    let fd = open(dir.file(".subdash.lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    func recordLock(_ type: Int32) -> Bool {
+      var range = flock()
+      range.l_type = Int16(type)
+      range.l_whence = Int16(SEEK_SET)
+      range.l_start = off_t(FileLock.offset(of: "held.json"))
+      range.l_len = 1
+      return fcntl(fd, F_SETLK, &range) == 0
+    }
+    // The byte another program computes: FNV-1a (64 bits) of the name's UTF-8 bytes, low 61 bits
+    // (FNV-1a of "a" is 0xaf63dc4c8601ec8c).
+    #expect(FileLock.offset(of: "a") == 0x0f63_dc4c_8601_ec8c)
+    #expect(FileLock.offset(of: "held.json") == 349_984_590_494_753_506)
+    try #require(recordLock(F_WRLCK))
+    #expect {
+      try StateFile.update(path: path, lockWait: .tryOnce) { (s) throws(StateFileError) in Change(state: s, message: "x") }
+    } throws: { ($0 as? StateFileError)?.kind == .busy }
+    #expect(dir.text("held.json") == StorageConcurrencyTests.base)
+    try #require(recordLock(F_WRLCK))
+    // Tried once: a lock on the wrong byte would make this `.busy`.
+    try StateFile.update(path: neighbour, lockWait: .tryOnce) { (s) throws(StateFileError) in Change(state: s, message: "another byte") }
+    try #require(recordLock(F_UNLCK))
+    try StorageConcurrencyTests.bump(path, summary: "after the release")
+    #expect(try StateFile.load(path: path).subscriber.source["x-counter"] == .int(1))
   }
 }

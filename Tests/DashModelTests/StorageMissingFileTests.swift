@@ -4,7 +4,8 @@ import Testing
 @testable import DashModel
 
 /// `subdash simulate missing.json` (or `extend`, or a key on a file someone removed) says the state
-/// file is missing and creates nothing: it used to leave `missing.json.lock` behind and blame it.
+/// file is missing and creates nothing: it used to leave `missing.json.lock` behind and blame it
+/// (and it makes no `.subdash.lock` either: nothing is locked for a file that is not there).
 @Suite struct StorageMissingFileTests {
   @Test func updatingAMissingFileSaysSoAndCreatesNoLockFile() throws {
     let dir = TempDir()

@@ -30,11 +30,13 @@ struct StoragePermissionsTests {
     let path = dir.file("new.json")
     try Self.withUmask(mask) {
       try AtomicWriter.write(Array(StorageConcurrencyTests.base.utf8), to: path)
-      try StorageConcurrencyTests.bump(path, summary: "first")
+      // The save past the inline history's limit makes the journal (StateFile.inlineHistoryLimit).
+      for k in 0...StateFile.inlineHistoryLimit { try StorageConcurrencyTests.bump(path, summary: "save \(k)") }
     }
+    #expect(try StateFile.load(path: path).document.journal?.file == "new.journal.jsonl")
     #expect(Self.mode(path) == 0o600)
     #expect(Self.mode(dir.file("new.journal.jsonl")) == 0o600)
-    #expect(Self.mode(dir.file("new.json.lock")) == 0o600)
+    #expect(Self.mode(dir.file(".subdash.lock")) == 0o600)
   }
 
   @Test func anExistingFileKeepsItsModeAfterASave() throws {
@@ -86,7 +88,8 @@ extension StoragePermissionsTests {
     let dir = TempDir()
     let path = dir.write("team.json", StorageConcurrencyTests.base)
     #expect(chmod(path, 0o640) == 0)
-    try StorageConcurrencyTests.bump(path, summary: "first")
+    // The save past the inline history's limit makes the journal (StateFile.inlineHistoryLimit).
+    for k in 0...StateFile.inlineHistoryLimit { try StorageConcurrencyTests.bump(path, summary: "save \(k)") }
     #expect(Self.mode(dir.file("team.journal.jsonl")) == 0o640)
   }
 }

@@ -79,3 +79,23 @@ func value(_ json: JSON, _ keys: String...) -> JSON? {
 func parse(_ text: String) -> JSON {
   do { return try JSONParser.parse(Array(text.utf8)) } catch { fatalError("bad JSON in test: \(error)") }
 }
+
+/// A subscriber's whole history in the order a reader takes it: the inline entries (a young
+/// subscriber's whole history, `StateFile.inlineHistoryLimit`), then the journal's committed part.
+func historyEntries(_ path: String) throws -> [Journal.Entry] {
+  let state = try StateFile.load(path: path)
+  var entries = try state.subscriber.inlineEntriesInOrder()
+  if let j = state.document.journal {
+    entries += try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
+  }
+  return entries
+}
+
+extension StorageConcurrencyTests {
+  /// `base` for a subscriber that journals from its first entry (as one past the inline limit
+  /// does): for tests of the journal's own mechanics.
+  static func journaling(_ stateFileName: String) -> String {
+    base.replacingOccurrences(of: #""format": "subdash-state/1","#,
+                              with: #""format": "subdash-state/1", "journal": { "file": "\#(Journal.defaultName(for: stateFileName))" },"#)
+  }
+}

@@ -22,20 +22,21 @@ struct StorageSymlinkTests {
     let dir = TempDir(), outside = TempDir()
     let path = dir.write("2000.json", StorageConcurrencyTests.base)
     let v = Self.victim(outside)
-    #expect(symlink(v.path, path + ".lock") == 0)
+    #expect(symlink(v.path, dir.file(".subdash.lock")) == 0)
     #expect {
       try StorageConcurrencyTests.bump(path, summary: "through the link")
-    } throws: { "\($0)" == "2000.json.lock: cannot open the lock file: it is a symbolic link; SubDash locks only through a plain file; nothing was saved" }
+    } throws: { "\($0)" == "2000.json: cannot open the lock file .subdash.lock: it is a symbolic link; SubDash locks only through a plain file; nothing was saved" }
     #expect(outside.bytes("victim.txt") == v.bytes)
     #expect(dir.text("2000.json") == StorageConcurrencyTests.base)
   }
 
-  /// A dangling link at the lock's name would have been created (empty, 0644) wherever it points.
+  /// A dangling link at the lock file's name (`.subdash.lock`) would have been created (empty, 0644)
+  /// wherever it points.
   @Test func aDanglingLockSymlinkCreatesNothingWhereItPoints() throws {
     let dir = TempDir(), outside = TempDir()
     let path = dir.write("2000.json", StorageConcurrencyTests.base)
     let target = outside.file("created-by-subdash")
-    #expect(symlink(target, path + ".lock") == 0)
+    #expect(symlink(target, dir.file(".subdash.lock")) == 0)
     #expect(throws: StateFileError.self) { try StorageConcurrencyTests.bump(path, summary: "x") }
     #expect(!FileManager.default.fileExists(atPath: target))
   }
@@ -43,11 +44,14 @@ struct StorageSymlinkTests {
   @Test func aPlantedJournalSymlinkForANewJournalIsNotFollowed() throws {
     let dir = TempDir(), outside = TempDir()
     let path = dir.write("2000.json", StorageConcurrencyTests.base)
+    // A full inline history: the next save starts the journal (StateFile.inlineHistoryLimit).
+    for k in 0..<StateFile.inlineHistoryLimit { try StorageConcurrencyTests.bump(path, summary: "save \(k)") }
+    let full = dir.text("2000.json")
     let target = outside.file("journal-elsewhere")
     #expect(symlink(target, dir.file("2000.journal.jsonl")) == 0)
     #expect(throws: StateFileError.self) { try StorageConcurrencyTests.bump(path, summary: "x") }
     #expect(!FileManager.default.fileExists(atPath: target))
-    #expect(dir.text("2000.json") == StorageConcurrencyTests.base)
+    #expect(dir.text("2000.json") == full)
   }
 
   /// `<id>.json` planted as a link to another file: a save neither reads through it nor replaces

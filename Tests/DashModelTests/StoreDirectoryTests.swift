@@ -54,9 +54,8 @@ struct StoreDirectoryTests {
   @Test func aCreatorFindingTheLockHeldWritesNothingAndSaysBusy() throws {
     let dir = TempDir()
     let store = DirectorySubscriberStore(directory: dir.path)
-    let fd = open(dir.file("new.json.lock"), O_RDWR | O_CREAT, 0o600)
-    #expect(flock(fd, LOCK_EX) == 0)
-    defer { close(fd) }
+    let holder = try HeldLock.hold(dir.file("new.json"))
+    defer { holder.release() }
     let r = store.update("new.json", wait: .tryOnce) { (_) throws(Never) -> SubscriberEdit in .create(Self.newSubscriber("a")) }
     guard case .busy(let e) = r else { Issue.record("expected busy, got \(r)"); return }
     #expect(e.kind == .busy)
@@ -69,7 +68,7 @@ struct StoreDirectoryTests {
     let r = store.update(existing: "missing.json", wait: .bounded) { (s) throws(Never) -> SubscriberEdit in .save(Change(state: s, message: "x")) }
     guard case .failed(let e) = r else { Issue.record("expected failed, got \(r)"); return }
     #expect(e.description == "missing.json: no such state file; nothing was created")
-    #expect(!FileManager.default.fileExists(atPath: dir.file("missing.json.lock")))
+    #expect(!FileManager.default.fileExists(atPath: dir.file(".subdash.lock")))
   }
 
   @Test func resultsAreTypedLeaveIsUnchangedARefusalWritesNothing() throws {
@@ -102,7 +101,8 @@ struct StoreDirectoryTests {
 
   @Test func listGetAndHistoryReadWhatIsStored() throws {
     let dir = TempDir()
-    dir.write("b.json", StorageConcurrencyTests.base)
+    // Journaling from its first entry: `history()` is the journal's (the inline history is in `state`).
+    dir.write("b.json", StorageConcurrencyTests.journaling("b.json"))
     dir.write(".hidden.json", StorageConcurrencyTests.base)
     dir.write("notes.txt", "x")
     let store = DirectorySubscriberStore(directory: dir.path)

@@ -11,13 +11,29 @@ import Glibc
 /// writer runs on its own thread while the lock is held and must not have written; once the lock
 /// is let go it finishes.
 enum HeldLock {
-  /// Runs `write` while `<path>.lock` is held by another descriptor (as another process would),
+  /// Another holder of `path`'s lock: a `FileLock` of its own. The lock is an open-file-description
+  /// lock on `path`'s byte of `DIR/.subdash.lock` (`FileLock.offset(of:)`), which belongs to the
+  /// open file, not the process, so a second holder in this process conflicts exactly as another
+  /// process's would. Let go once, from any thread (`release`, or when the holder goes away).
+  final class Holder: @unchecked Sendable {
+    private let guardLock = NSLock()
+    private var held: FileLock?
+
+    init(_ path: String) throws {
+      held = try FileLock(for: path, wait: .tryOnce)
+    }
+
+    func release() { guardLock.withLock { held = nil } }
+  }
+
+  /// Takes `path`'s lock as another process would (it must be free).
+  static func hold(_ path: String) throws -> Holder { try Holder(path) }
+
+  /// Runs `write` while `path`'s lock is held by another holder (as another process would),
   /// checks that nothing reached `path` meanwhile (`unchanged` says what "nothing" is), lets go,
   /// and returns what the write then did.
   static func writerWaits<T: Sendable>(for path: String, unchanged: @escaping () -> Bool, _ write: @escaping @Sendable () -> T) throws -> T {
-    let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
-    try #require(fd >= 0)
-    try #require(flock(fd, LOCK_EX) == 0)
+    let holder = try hold(path)
     let done = DispatchSemaphore(value: 0)
     let box = ResultBox<T>()
     Thread.detachNewThread {
@@ -27,8 +43,7 @@ enum HeldLock {
     // Long enough for an unlocked write to have happened many times over.
     let finishedWhileHeld = done.wait(timeout: .now() + .milliseconds(300)) == .success
     let untouched = unchanged()
-    flock(fd, LOCK_UN)
-    close(fd)
+    holder.release()
     if finishedWhileHeld { done.signal() }
     #expect(!finishedWhileHeld, "the writer did not wait for the lock")
     #expect(untouched, "the file changed while another process held its lock")
@@ -42,9 +57,7 @@ enum HeldLock {
   /// lock is bounded (`FileLock.maxWait`).
   static func asyncWriterWaits<T: Sendable>(for path: String, unchanged: @escaping @Sendable () -> Bool,
                                             _ write: @escaping @Sendable () async -> T) async throws -> T {
-    let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
-    try #require(fd >= 0)
-    try #require(flock(fd, LOCK_EX) == 0)
+    let holder = try hold(path)
     let finished = ResultBox<Bool>()
     let writer = Task {
       let value = await write()
@@ -55,8 +68,7 @@ enum HeldLock {
     try await Task.sleep(for: .milliseconds(300))
     let finishedWhileHeld = finished.value == true
     let untouched = unchanged()
-    flock(fd, LOCK_UN)
-    close(fd)
+    holder.release()
     #expect(!finishedWhileHeld, "the writer did not wait for the lock")
     #expect(untouched, "the file changed while another process held its lock")
     return await writer.value

@@ -73,9 +73,8 @@ struct StoreWritersTakeTheLockTests {
     let dir = TempDir()
     let path = dir.file("1000.json")
     let merge = try ImportKit.merge([ImportKit.input("a.json", ImportKit.historyPage([ImportKit.transaction(1, purchase: t0)], hasMore: false))])
-    let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
-    #expect(flock(fd, LOCK_EX) == 0)
-    defer { close(fd) }
+    let holder = try HeldLock.hold(path)
+    defer { holder.release() }
     do {
       _ = try Importer.write(merge, to: path, catalog: nil, lockWait: .tryOnce)
       Issue.record("written while locked")

@@ -5,7 +5,9 @@ import Testing
 
 @testable import DashModel
 
-/// A new subscriber's files (state file, journal, lock file, and the spare of its first save) are
+/// A new subscriber's files (its state file, holding its young history inline; the directory's
+/// lock file `.subdash.lock` when it is the first; the spare of its second save; its journal, once
+/// the history outgrows the document) are
 /// made unnamed and named only once whole, so their inodes are not allocated under the
 /// directory's lock; where no unnamed file can be made they are made by name as before. Either
 /// way: 0600, never seen half written, never written over something that has the name.
@@ -82,19 +84,31 @@ struct UnnamedFileCreationTests {
     let store = Self.receiverStore(dir)
     let events = try DirectoryEvents(dir.path)
     guard case .created = Self.create(store, "n.json") else { Issue.record("not created"); return }
-    // No temporary name and no rename: each file got its name once, after it was written.
-    #expect(Set(events.take()) == ["created n.json.lock", "created n.journal.jsonl", "created n.json"])
+    // No temporary name and no rename: each file got its name once, after it was written. A new
+    // subscriber is one new file: its history is inline.
+    #expect(Set(events.take()) == ["created .subdash.lock", "created n.json"])
     guard case .applied = Self.save(store, "n.json", "second") else { Issue.record("not saved"); return }
     // The first save's spare is named once written, then swapped with the file in one step.
     #expect(events.take() == ["created .n.json.subdash-tmp", "moved away .n.json.subdash-tmp", "moved in n.json", "moved away n.json", "moved in .n.json.subdash-tmp"])
-    for name in ["n.json", "n.journal.jsonl", "n.json.lock", ".n.json.subdash-tmp"] {
+    for name in ["n.json", ".subdash.lock", ".n.json.subdash-tmp"] {
       #expect(Self.mode(dir.file(name)) == 0o600, "\(name)")
     }
-    let state = try StateFile.load(path: dir.file("n.json"))
+    var state = try StateFile.load(path: dir.file("n.json"))
     #expect(state.subscriber.source["x-owner"] == .string("n.json"))
-    let journal = try #require(state.document.journal)
-    let entries = try Journal.readAll(path: dir.file(journal.file), committedBytes: journal.committedBytes)
-    #expect(entries.count == 2)
+    #expect(state.document.journal == nil)
+    #expect(try historyEntries(dir.file("n.json")).count == 2)
+
+    // The save that outgrows the inline history makes the journal, unnamed and named once whole.
+    for k in 2..<StateFile.inlineHistoryLimit {
+      guard case .applied = Self.save(store, "n.json", "save \(k)") else { Issue.record("save \(k) failed"); return }
+    }
+    #expect(!events.take().contains { $0.hasSuffix("journal.jsonl") })
+    guard case .applied = Self.save(store, "n.json", "past the limit") else { Issue.record("not saved"); return }
+    #expect(events.take().filter { $0.hasSuffix("journal.jsonl") } == ["created n.journal.jsonl"])
+    #expect(Self.mode(dir.file("n.journal.jsonl")) == 0o600)
+    state = try StateFile.load(path: dir.file("n.json"))
+    #expect(state.document.journal?.file == "n.journal.jsonl")
+    #expect(try historyEntries(dir.file("n.json")).count == StateFile.inlineHistoryLimit + 1)
   }
 
   /// Where no unnamed file can be made (a file system without `O_TMPFILE`), the files are made by
@@ -103,22 +117,20 @@ struct UnnamedFileCreationTests {
     let dir = TempDir()
     let store = Self.receiverStore(dir)
     let events = try DirectoryEvents(dir.path)
-    try UnnamedFile.$unavailable.withValue(true) {
+    try UnnamedFile.$unavailable.withValue(true) { () throws in
       guard case .created = Self.create(store, "n.json") else { Issue.record("not created"); return }
-      #expect(events.take() == ["created n.json.lock", "created n.journal.jsonl", "created .n.json.subdash-tmp", "moved away .n.json.subdash-tmp", "moved in n.json"])
+      #expect(events.take() == ["created .subdash.lock", "created .n.json.subdash-tmp", "moved away .n.json.subdash-tmp", "moved in n.json"])
       guard case .applied = Self.save(store, "n.json", "second") else { Issue.record("not saved"); return }
       #expect(events.take().first == "created .n.json.subdash-tmp")
-      for name in ["n.json", "n.journal.jsonl", "n.json.lock", ".n.json.subdash-tmp"] {
+      for name in ["n.json", ".subdash.lock", ".n.json.subdash-tmp"] {
         #expect(Self.mode(dir.file(name)) == 0o600, "\(name)")
       }
-      let state = try StateFile.load(path: dir.file("n.json"))
-      let journal = try #require(state.document.journal)
-      #expect(try Journal.readAll(path: dir.file(journal.file), committedBytes: journal.committedBytes).count == 2)
+      #expect(try historyEntries(dir.file("n.json")).count == 2)
     }
-    // And unnamed files again once they can be made.
+    // And unnamed files again once they can be made (the directory's lock file is there already).
     _ = events.take()
     guard case .created = Self.create(store, "m.json") else { Issue.record("not created"); return }
-    #expect(Set(events.take()) == ["created m.json.lock", "created m.journal.jsonl", "created m.json"])
+    #expect(Set(events.take()) == ["created m.json"])
   }
 
   /// A reader looking while subscribers are created only ever finds no file or a whole one.
@@ -179,29 +191,45 @@ struct UnnamedFileCreationTests {
     #expect(dir.text("taken.json") == "someone else's")
   }
 
-  /// What a crashed creator left (a journal nobody vouches for, a lock file) is taken over as
-  /// before; what was planted (a symbolic link at the journal's or the lock's name) is refused and
-  /// never written through.
+  /// What a crashed creator left (a journal nobody vouches for, the directory's lock file) is taken
+  /// over as before; what was planted (a symbolic link at the journal's or the lock file's name) is
+  /// refused and never written through.
   @Test func leftoversAreTakenOverAndPlantedLinksRefused() throws {
     let dir = TempDir()
     let store = Self.receiverStore(dir)
     _ = dir.write("a.journal.jsonl", "{\"half a line")
-    _ = dir.write("a.json.lock", "")
+    _ = dir.write(".subdash.lock", "")
     guard case .created = Self.create(store, "a.json") else { Issue.record("not created"); return }
-    let state = try StateFile.load(path: dir.file("a.json"))
-    let journal = try #require(state.document.journal)
+    // Young: its history is inline, the leftover neither read nor vouched for...
+    #expect(try StateFile.load(path: dir.file("a.json")).document.journal == nil)
+    #expect(try historyEntries(dir.file("a.json")).count == 1)
+    // ...until the history outgrows the document: then the leftover is cut and the journal starts.
+    for k in 1...StateFile.inlineHistoryLimit {
+      guard case .applied = Self.save(store, "a.json", "save \(k)") else { Issue.record("save \(k) failed"); return }
+    }
+    let journal = try #require(try StateFile.load(path: dir.file("a.json")).document.journal)
     #expect(try Journal.readAll(path: dir.file(journal.file), committedBytes: journal.committedBytes).count == 1)
     #expect(journal.committedBytes == Int64(dir.bytes("a.journal.jsonl").count))
+    #expect(!dir.text("a.journal.jsonl").contains("half a line"))
 
+    // A link planted at a young subscriber's journal name is refused when its journal starts.
     let victim = dir.write("victim.txt", "precious\n")
     #expect(symlink(victim, dir.file("b.journal.jsonl")) == 0)
-    #expect(symlink(dir.file("elsewhere.lock"), dir.file("c.json.lock")) == 0)
-    for name in ["b.json", "c.json"] {
-      guard case .failed = Self.create(store, name) else { Issue.record("\(name) was created past a planted link"); continue }
-      #expect(!FileManager.default.fileExists(atPath: dir.file(name)))
+    guard case .created = Self.create(store, "b.json") else { Issue.record("b.json not created"); return }
+    for k in 1..<StateFile.inlineHistoryLimit {
+      guard case .applied = Self.save(store, "b.json", "save \(k)") else { Issue.record("save \(k) failed"); return }
     }
+    let full = dir.bytes("b.json")
+    guard case .failed = Self.save(store, "b.json", "past the limit") else { Issue.record("b.json's journal was written past a planted link"); return }
+    #expect(dir.bytes("b.json") == full)
     #expect(dir.text("victim.txt") == "precious\n")
-    #expect(!FileManager.default.fileExists(atPath: dir.file("elsewhere.lock")))
+
+    // The lock file is one per directory: planted in another directory, where no writer made it yet.
+    let planted = TempDir()
+    #expect(symlink(planted.file("elsewhere.lock"), planted.file(".subdash.lock")) == 0)
+    guard case .failed = Self.create(Self.receiverStore(planted), "c.json") else { Issue.record("c.json was created past a planted link"); return }
+    #expect(!FileManager.default.fileExists(atPath: planted.file("c.json")))
+    #expect(!FileManager.default.fileExists(atPath: planted.file("elsewhere.lock")))
   }
 }
 #endif

@@ -15,15 +15,15 @@ import Glibc
     let s = try ServeFixture()
     defer { s.remove() }
     let before = try Data(contentsOf: URL(fileURLWithPath: s.path))
-    let holder = open(s.path + ".lock", O_RDWR | O_CREAT, 0o600)
-    try #require(holder >= 0 && flock(holder, LOCK_EX) == 0)
+    // Another process's lock: a `FileLock` of our own (an open-file-description lock on the file's
+    // byte of `.subdash.lock`, so it conflicts exactly as another process's would).
+    let holder = try Holder(s.path)
     // On code that waits without a bound, the holder lets go after 30 s so the test ends. The
     // bound is shown by the answer coming well before that (not to the second: the whole suite
     // runs in parallel on two cores, and a busy machine delays every answer).
     let release = Task { () -> Bool in
       do { try await Task.sleep(for: .seconds(30)) } catch { return false }
-      flock(holder, LOCK_UN)
-      close(holder)
+      holder.release()
       return true
     }
 
@@ -46,8 +46,15 @@ import Glibc
     #expect(try Data(contentsOf: URL(fileURLWithPath: s.path)) == before)
     release.cancel()
     if await release.value == false {
-      flock(holder, LOCK_UN)
-      close(holder)
+      holder.release()
     }
+  }
+
+  /// Another process's hold on a subscriber's lock, let go once, from any thread.
+  final class Holder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: FileLock?
+    init(_ path: String) throws { held = try FileLock(for: path, wait: .tryOnce) }
+    func release() { lock.withLock { held = nil } }
   }
 }

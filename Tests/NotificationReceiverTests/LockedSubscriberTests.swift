@@ -11,28 +11,23 @@ import Testing
 import Glibc
 #endif
 
-/// Another local user holds one subscriber's lock file (`DIR/<id>.json.lock`, which anyone who can
-/// open it can lock): that subscriber's notifications are answered 503 with Retry-After within
-/// the bound and nothing is written; every other subscriber is answered as usual, at once, even
-/// with more requests for the locked one than the receiver has file threads.
+/// Another local user holds one subscriber's lock (its byte of the directory's lock file
+/// `DIR/.subdash.lock`, which anyone who can open it can lock): that subscriber's notifications are
+/// answered 503 with Retry-After within the bound and nothing is written; every other subscriber is
+/// answered as usual, at once, even with more requests for the locked one than the receiver has
+/// file threads.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct LockedSubscriberTests {
-  /// Another process's lock: a descriptor of our own on the lock file (flock locks belong to the
-  /// open file, so this conflicts exactly as another process's would).
+  /// Another process's lock: a `FileLock` of our own (an open-file-description lock, which belongs
+  /// to the open file, so this conflicts exactly as another process's would).
   final class HeldLock: @unchecked Sendable {
     private let lock = NSLock()
-    private var fd: Int32?
+    private var held: FileLock?
     init(_ path: String) throws {
-      let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
-      try #require(fd >= 0)
-      try #require(flock(fd, LOCK_EX) == 0)
-      self.fd = fd
+      held = try FileLock(for: path, wait: .tryOnce)
     }
-    /// Once only: a second close could close another thread's file of the same number.
+    /// Once only, from any thread.
     func release() {
-      lock.lock()
-      defer { lock.unlock() }
-      if let fd { flock(fd, LOCK_UN); close(fd) }
-      fd = nil
+      lock.withLock { held = nil }
     }
   }
 

@@ -27,6 +27,15 @@ struct LocalAppStore {
   /// Every file in the directory, for "nothing was written" checks.
   var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted() }
 
+  /// Every file in the directory but the writers' lock file (`.subdash.lock`), with its bytes: a
+  /// subscriber's document and its journal if it has one (a young subscriber's history is inline,
+  /// StateFile.inlineHistoryLimit), for "this subscriber was left as it was" checks.
+  func contents() throws -> [String: Data] {
+    var out: [String: Data] = [:]
+    for name in files where name != ".subdash.lock" { out[name] = try Data(contentsOf: directory.appendingPathComponent(name)) }
+    return out
+  }
+
   static let day: Int64 = 86_400_000
   static let start: Int64 = 1_780_000_000_000
 

@@ -17,12 +17,11 @@ import Glibc
     let path = try DashboardSessionTests().copyOfExample("active") { _ in }
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let session = try DashboardSession(path: path, displayName: "state.json", options: DisplayOptions(), nowOverride: nil, retryAccess: nil)
-    // Another process's lock (a descriptor of its own on the lock file).
-    let holder = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
-    try #require(holder >= 0 && flock(holder, LOCK_EX) == 0)
+    // Another process's lock (a lock of its own on the file's byte of `.subdash.lock`).
+    let holder = try Holder(path)
     // On code that waits without a bound, the holder lets go after 8 s so the test ends.
     let released = DispatchSemaphore(value: 0)
-    DispatchQueue.global().asyncAfter(deadline: .now() + 8) { flock(holder, LOCK_UN); close(holder); released.signal() }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 8) { holder.release(); released.signal() }
     defer { released.wait() }
 
     let started = ContinuousClock.now
@@ -32,8 +31,18 @@ import Glibc
       Issue.record("the key went through after \(took) instead of saying the file is locked")
       return
     }
-    #expect(status == "state.json: locked by another process for more than 5 s (state.json.lock); nothing was changed")
+    #expect(status == "state.json: locked by another process for more than 5 s (.subdash.lock); nothing was changed")
     #expect(took < .seconds(7))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  /// Another process's lock: a `FileLock` of our own. It is an open-file-description lock, which
+  /// belongs to the open file, so it conflicts exactly as another process's would. Let go once,
+  /// from any thread.
+  final class Holder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: FileLock?
+    init(_ path: String) throws { held = try FileLock(for: path, wait: .tryOnce) }
+    func release() { lock.withLock { held = nil } }
   }
 }

@@ -70,7 +70,8 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: output))
   }
 
-  /// `-o` naming a directory is refused before anything is locked: no `DIR.lock` is left beside it.
+  /// `-o` naming a directory is refused before anything is locked: no lock file (`.subdash.lock`)
+  /// is left beside it.
   @Test func importIntoADirectoryLeavesNothingBehind() throws {
     let input = try file("t.json", Array(Self.decodedTransaction.utf8))
     let target = dir + "/a-directory"

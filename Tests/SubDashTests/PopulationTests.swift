@@ -23,7 +23,7 @@ import Testing
     _ = try run(a)
     _ = try run(b)
     _ = try run(c, seed: 8)
-    let names = try FileManager.default.contentsOfDirectory(atPath: a.path).filter { !$0.hasSuffix(".lock") }.sorted()
+    let names = try FileManager.default.contentsOfDirectory(atPath: a.path).filter { !$0.hasPrefix(".subdash.lock") }.sorted()
     #expect(names.count >= 60)
     var differsWithAnotherSeed = false
     for name in names {
@@ -98,12 +98,29 @@ import Testing
     #expect((r.notifications["REFUND"] ?? 0) > 0)
   }
 
-  /// The first transaction in a subscriber's journal, and every journalled transaction.
-  func journalTransactions(_ dir: URL, _ name: String) throws -> [[String: Any]] {
-    let text = try String(contentsOf: dir.appendingPathComponent(name.replacingOccurrences(of: ".json", with: ".journal.jsonl")), encoding: .utf8)
-    return text.split(separator: "\n").compactMap { line in
-      (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-    }.compactMap { $0["transaction"] as? [String: Any] }
+  /// A subscriber's whole history, wherever it is: the inline entries (a young subscriber's whole
+  /// history, `StateFile.inlineHistoryLimit`), then the committed part of its journal if it has one.
+  func history(_ dir: URL, _ name: String) throws -> [Journal.Entry] {
+    let state = try StateFile.load(path: dir.appendingPathComponent(name).path)
+    var entries = try state.subscriber.inlineEntriesInOrder()
+    if let j = state.document.journal {
+      entries += try Journal.readAll(path: dir.path + "/" + j.file, committedBytes: j.committedBytes)
+    }
+    return entries
+  }
+
+  /// Every transaction in a subscriber's history (inline, then journal), oldest first, as JSON
+  /// objects: the first is the purchase.
+  func historyTransactions(_ dir: URL, _ name: String) throws -> [[String: Any]] {
+    try history(dir, name).compactMap { entry -> [String: Any]? in
+      guard case .transaction(let t) = entry else { return nil }
+      return try JSONSerialization.jsonObject(with: Data(JSONWriter.write(.object(t.source), pretty: false))) as? [String: Any]
+    }
+  }
+
+  /// Every notification in a subscriber's history (inline, then journal), oldest first.
+  func historyNotifications(_ dir: URL, _ name: String) throws -> [NotificationRecord] {
+    try history(dir, name).compactMap { if case .notification(let n) = $0 { return n } else { return nil } }
   }
 
   func stateNames(_ dir: URL) throws -> [String] {
@@ -122,7 +139,7 @@ import Testing
     _ = try run(dir, count: 40, mix: mix)
     var products: [String: Int] = [:]
     for name in try stateNames(dir) {
-      let first = try #require(try journalTransactions(dir, name).first)
+      let first = try #require(try historyTransactions(dir, name).first)
       #expect(first["originalTransactionId"] as? String == name.replacingOccurrences(of: ".json", with: ""))
       #expect(first["bundleId"] as? String == "com.example.birdwatch")
       #expect(first["offerType"] == nil, "introOfferRate 0: nobody takes the free trial")
@@ -137,7 +154,7 @@ import Testing
     mix.products = [.init("pass.individual.monthly", 1)]  // the annual plan has no introductory offer
     _ = try run(trial, count: 10, mix: mix)
     for name in try stateNames(trial) {
-      #expect(try journalTransactions(trial, name).first?["offerType"] as? Int == 1, "\(name): the introductory offer")
+      #expect(try historyTransactions(trial, name).first?["offerType"] as? Int == 1, "\(name): the introductory offer")
     }
   }
 
@@ -155,7 +172,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     let summary = try SimulatePopulation(directory: dir.path, count: 20, seed: 7, mix: mix, months: 8).run()
     var winBacks = 0
-    for name in try stateNames(dir) { winBacks += try journalTransactions(dir, name).filter { $0["offerType"] as? Int == 4 }.count }
+    for name in try stateNames(dir) { winBacks += try historyTransactions(dir, name).filter { $0["offerType"] as? Int == 4 }.count }
     #expect(winBacks > 0)
     #expect((summary.notifications["SUBSCRIBED / RESUBSCRIBE"] ?? 0) > 0)
 
@@ -171,7 +188,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: coded) }
     let c = try run(coded, count: 20, mix: codes)
     var redeemed = 0
-    for name in try stateNames(coded) { redeemed += try journalTransactions(coded, name).contains { $0["offerType"] as? Int == 3 } ? 1 : 0 }
+    for name in try stateNames(coded) { redeemed += try historyTransactions(coded, name).contains { $0["offerType"] as? Int == 3 } ? 1 : 0 }
     let offerNotes = c.notifications.filter { $0.key.hasPrefix("OFFER_REDEEMED") || $0.key.hasPrefix("SUBSCRIBED") }.values.reduce(0, +)
     #expect(offerNotes + c.skipped == 20, "every subscriber redeemed a code or was refused one: \(c.notifications), skipped \(c.skipped)")
     #expect(redeemed + c.skipped <= 20)
@@ -194,8 +211,14 @@ import Testing
     let second = try SimulatePopulation(directory: b.path, count: 30, seed: 11, mix: mix, months: 8).run()
     #expect(first.notifications == second.notifications)
     #expect(first.skipped == second.skipped)
-    let names = try FileManager.default.contentsOfDirectory(atPath: a.path).filter { !$0.hasSuffix(".lock") }.sorted()
-    #expect(names.count >= 60)
+    let names = try FileManager.default.contentsOfDirectory(atPath: a.path).filter { !$0.hasPrefix(".subdash.lock") }.sorted()
+    #expect(names == (try FileManager.default.contentsOfDirectory(atPath: b.path).filter { !$0.hasPrefix(".subdash.lock") }.sorted()))
+    // What the population writes: a document for each subscriber, and a journal only for those
+    // whose history passed StateFile.inlineHistoryLimit (a young subscriber's is inline); nothing else.
+    let documents = try stateNames(a)
+    #expect(documents.count == 30)
+    let journals = try documents.compactMap { try StateFile.load(path: a.appendingPathComponent($0).path).document.journal?.file }
+    #expect(names == (documents + journals).sorted())
     for name in names {
       #expect(try Data(contentsOf: a.appendingPathComponent(name)) == (try Data(contentsOf: b.appendingPathComponent(name))), "\(name)")
     }
@@ -215,7 +238,7 @@ import Testing
       for name in try stateNames(dir) {
         let state = try StateFile.load(path: dir.appendingPathComponent(name).path)
         var ids = Set(try state.subscriber.transactions.typed().flatMap { [$0.transactionId, $0.webOrderLineItemId] }.compactMap { $0 })
-        for t in try journalTransactions(dir, name) {
+        for t in try historyTransactions(dir, name) {
           for key in ["transactionId", "webOrderLineItemId"] { if let v = t[key] as? String { ids.insert(v) } }
         }
         #expect(ids.count >= 2, "\(name) has a history")
@@ -245,19 +268,28 @@ import Testing
     }
   }
 
-  /// The list's last event for a simulated subscriber is the newest in its journal, as the
-  /// dashboard's events panel shows, not the template's inline log.
-  @Test func theListsLastEventIsTheJournalsNewest() throws {
+  /// The list's last event for a simulated subscriber is the newest of its history, wherever that
+  /// is (inline, where a young subscriber's whole history is, or in its journal), as the
+  /// dashboard's events panel shows, not the last of the template's log it started from.
+  @Test func theListsLastEventIsTheHistorysNewest() throws {
     let dir = fresh()
     defer { try? FileManager.default.removeItem(at: dir) }
     _ = try run(dir, count: 1, mix: .init(failureRate: 0, autoRenewOff: 0))
     let name = try #require(try stateNames(dir).first)
     let path = dir.appendingPathComponent(name).path
-    let state = try StateFile.load(path: path)
-    let newest = try #require(try StateFile.recentNotifications(state, statePath: path, limit: 1).first)
+    // The history read here (inline, then journal), not through the list's own reader.
+    let notes = try historyNotifications(dir, name)
+    let dates = notes.compactMap(\.signedDate)
+    #expect(dates.count == notes.count && dates == dates.sorted(), "the history is in date order, so its last is its newest")
+    let newest = try #require(notes.last)
     let row = ListRow.read(path: path, file: name, nowOverride: nil, wall: Instant(ms: 0))
     #expect(row.lastEventDate == newest.signedDate)
+    #expect(newest.notificationType.rawValue == "DID_RENEW" && newest.subtype == nil)
     #expect(row.lastEvent == "DID_RENEW")
-    #expect(row.lastEventDate! > (state.subscriber.notifications.last?.signedDate ?? Instant(ms: 0)))
+    // Newer than anything in the template the subscriber was made from: six months were simulated.
+    let template = try #require(try JSONSerialization.jsonObject(with: Data(DemoState.json.utf8)) as? [String: Any])
+    let templateNotes = (template["subscriber"] as? [String: Any])?["notifications"] as? [[String: Any]] ?? []
+    let templateNewest = try #require(templateNotes.compactMap { $0["signedDate"] as? Double }.max())
+    #expect(try #require(row.lastEventDate).ms > templateNewest)
   }
 }

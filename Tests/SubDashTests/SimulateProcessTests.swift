@@ -56,14 +56,19 @@ import Testing
     return path
   }
 
-  static func journal(_ path: String) throws -> [Journal.Entry] {
+  /// The file's whole history, wherever it is: inline (a young subscriber's, up to
+  /// `StateFile.inlineHistoryLimit` entries), then the committed part of the journal if it has one.
+  static func history(_ path: String) throws -> [Journal.Entry] {
     let s = try StateFile.load(path: path)
-    let j = try #require(s.document.journal)
-    return try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
+    var entries = try s.subscriber.inlineEntriesInOrder()
+    if let j = s.document.journal {
+      entries += try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
+    }
+    return entries
   }
 
   static func notifications(_ path: String) throws -> [NotificationRecord] {
-    try journal(path).compactMap { if case .notification(let n) = $0 { return n } else { return nil } }
+    try history(path).compactMap { if case .notification(let n) = $0 { return n } else { return nil } }
   }
 
   static func notificationCount(_ path: String) -> Int {
@@ -110,7 +115,7 @@ import Testing
     let noFile = try Self.run(["simulate", "--fast", dir.file("missing.json")])
     #expect(noFile.status == 2)
     #expect(noFile.stderr == "subdash: missing.json: no such state file; nothing was created\n")
-    #expect(!FileManager.default.fileExists(atPath: dir.file("missing.json.lock")))
+    #expect(!FileManager.default.fileExists(atPath: dir.file(".subdash.lock")))
   }
 
   @Test func scenarioRefusesToReplaceAnExistingFile() throws {
@@ -253,7 +258,7 @@ import Testing
     let notes = try Self.notifications(path)
     let dates = notes.compactMap(\.signedDate)
     #expect(dates == dates.sorted(), "events were applied out of order")
-    let ids = try Self.journal(path).compactMap { if case .transaction(let t) = $0 { return t.transactionId } else { return nil } }
+    let ids = try Self.history(path).compactMap { if case .transaction(let t) = $0 { return t.transactionId } else { return nil } }
     #expect(Set(ids).count == ids.count)
     #expect(final.historySummary.notificationCount == notes.count)
   }

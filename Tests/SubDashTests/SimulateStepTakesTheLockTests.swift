@@ -13,8 +13,9 @@ import Glibc
   @Test func aSimulationStepWaitsForAHeldLockThenApplies() throws {
     let path = try DashboardSessionTests().copyOfExample("active") { _ in }
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
-    let holder = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
-    try #require(holder >= 0 && flock(holder, LOCK_EX) == 0)
+    // Another process's lock: a `FileLock` of our own (an open-file-description lock on the file's
+    // byte of `.subdash.lock`, so it conflicts exactly as another process's would).
+    var holder: FileLock? = try FileLock(for: path, wait: .tryOnce)
     let done = DispatchSemaphore(value: 0)
     let stepped = Box()
     Thread.detachNewThread {
@@ -25,8 +26,8 @@ import Glibc
     }
     let finishedWhileHeld = done.wait(timeout: .now() + .milliseconds(300)) == .success
     let untouched = try Data(contentsOf: URL(fileURLWithPath: path)) == before
-    flock(holder, LOCK_UN)
-    close(holder)
+    withExtendedLifetime(holder) {}
+    holder = nil
     #expect(!finishedWhileHeld, "the step did not wait for the lock")
     #expect(untouched)
     try #require(done.wait(timeout: .now() + .seconds(10)) == .success)

@@ -26,8 +26,8 @@ struct SubscriberDatabaseTests {
       try await SubscriberDatabase.open(url) { db in
         try DirectoryFiles.write(try await db.subscribers(), catalogs: try await db.catalogs(), to: target.path)
       }
-      // Lock files are a writer's, not the subscriber's: they are not stored.
-      for name in try FileManager.default.contentsOfDirectory(atPath: source.path).sorted() where !name.hasSuffix(".lock") {
+      // The lock file (`.subdash.lock`) is the writers', not a subscriber's: it is not stored.
+      for name in try FileManager.default.contentsOfDirectory(atPath: source.path).sorted() where !name.hasPrefix(".subdash.lock") {
         let a = try Data(contentsOf: source.appendingPathComponent(name))
         let b = try Data(contentsOf: target.appendingPathComponent(name))
         #expect(a == b, "\(name) differs after the round trip")

@@ -47,8 +47,9 @@ enum Workspace {
     return dir
   }
 
-  /// Every Example (and the catalog one names), plus a copy changed by a plan action, which
-  /// gives it a journal: the shape `subdash listen` and the dashboard leave behind.
+  /// Every Example (and the catalog one names), plus a copy with a journal changed by a plan
+  /// action, which appends to that journal: the shape `subdash listen` and the dashboard leave
+  /// behind for a subscriber past `StateFile.inlineHistoryLimit` entries.
   static func examplesWithAJournal() throws -> URL {
     let dir = fresh()
     let examples = repoRoot.appendingPathComponent("Examples")
@@ -56,7 +57,13 @@ enum Workspace {
       try FileManager.default.copyItem(at: examples.appendingPathComponent(name), to: dir.appendingPathComponent(name))
     }
     let changed = dir.appendingPathComponent("zz-changed.json")
-    try FileManager.default.copyItem(at: examples.appendingPathComponent("active.json"), to: changed)
+    // A young subscriber's history is inline and needs no journal; this copy of active.json
+    // journals from the start (a `journal` object, nothing committed yet), so the change below
+    // goes to a journal file the database has to carry with the row.
+    let active = try String(contentsOf: examples.appendingPathComponent("active.json"), encoding: .utf8)
+    guard active.hasPrefix("{\n") else { throw CocoaError(.fileReadCorruptFile) }
+    let journalled = "{\n  \"journal\": {\"file\": \"zz-changed.journal.jsonl\", \"committedBytes\": 0},\n" + active.dropFirst(2)
+    try Data(journalled.utf8).write(to: changed)
     _ = try StateFile.update(path: changed.path) { (current) throws(StateFileError) -> Change in
       switch Actions.apply(.setAutoRenew(false), to: current, at: Instant(ms: 1_778_000_000_000), timing: TimeRate.realTime) {
       case .success(let change): return change

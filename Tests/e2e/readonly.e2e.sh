@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `subdash show` and the dashboard with --read-only never write: the state file keeps its bytes,
-# inode and mtime, and no journal, .lock or temp file appears next to it.
+# inode and mtime, and no journal, lock file (.subdash.lock) or temp file appears next to it.
 # Run on its own (after `swift build`) or through run-all.sh.
 # shellcheck source=Tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -16,7 +16,7 @@ fresh_state() {
 }
 
 # Everything a write could change: content, inode (an atomic rename makes a new one), mtime to
-# the nanosecond, and the directory listing (journal, .lock, temp files).
+# the nanosecond, and the directory listing (journal, .subdash.lock, temp files).
 fingerprint() {
   sha256sum "$STATE"
   stat -c 'inode %i mtime %Y.%y size %s' "$STATE"
@@ -80,6 +80,10 @@ test_read_only_dashboard_never_writes() {
 # warning; a journal cut short stays an error.
 test_show_without_its_journal() {
   fresh_state
+  # A young subscriber's history is inline (no journal until it passes 32 entries); this one
+  # journals from the start (a `journal` object, nothing committed yet), so the step's history
+  # goes to state.journal.jsonl, the file the ticket's copy lacks.
+  { printf '{\n  "journal": {"file": "state.journal.jsonl", "committedBytes": 0},\n'; tail -c +3 "$E2E_ROOT/Examples/active.json"; } >"$STATE"
   "$SUBDASH_BIN" simulate --steps 1 "$STATE" >/dev/null 2>&1
   [[ -s "$DIR/state.journal.jsonl" ]]
   mkdir -p "$E2E_TMP/ticket"

@@ -2,7 +2,7 @@
 JSON, every JWS trick, ids that would be paths, app-level notifications, other apps and
 environments, replays, a local failure, a held lock and slow clients. Each asserts its exact
 answer, that nothing was written where the request is refused, and that the server lives on."""
-import fcntl, json, os, time
+import json, os, subprocess, sys, time
 import payloads as P
 from jws import tampered, flipped_signature, apple_header, b64url, compact
 from rawhttp import exchange, request, connect, read_answers, closed_within, Hang
@@ -18,22 +18,82 @@ def raw(data, deadline=5.0):
     return lambda port: exchange(port, data, deadline)
 
 
-def journal_uuids(directory, otid):
-    path = os.path.join(directory, f"{otid}.journal.jsonl")
+def history_uuids(directory, otid):
+    """The notificationUUIDs of subscriber `otid`'s whole history, as SubDash reads it: the document
+    {otid}.json's inline notifications (a young subscriber's whole history is inline,
+    StateFile.inlineHistoryLimit), then the journal the document names (journal.file), only its
+    first journal.committedBytes bytes (past them: a crashed writer's, which readers ignore)."""
+    path = os.path.join(directory, f"{otid}.json")
     if not os.path.exists(path):
         return []
-    return [json.loads(l)["notification"]["notificationUUID"] for l in open(path) if '"notification"' in l]
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    uuids = [n.get("notificationUUID") for n in doc.get("subscriber", {}).get("notifications", [])]
+    journal = doc.get("journal")
+    if journal:
+        with open(os.path.join(directory, journal["file"]), "rb") as f:
+            committed = f.read(journal.get("committedBytes", 0))
+        for line in committed.decode("utf-8").splitlines():
+            entry = json.loads(line)
+            if "notification" in entry:
+                uuids.append(entry["notification"].get("notificationUUID"))
+    return uuids
+
+
+LOCK_FILE = ".subdash.lock"
+
+
+def lock_offset(name):
+    """The byte of the directory's lock file (LOCK_FILE) that locks the state file `name`: FNV-1a
+    (64 bits) of the name's UTF-8 bytes, its low 61 bits (FileLock.offset(of:))."""
+    h = 0xcbf29ce484222325
+    for byte in name.encode("utf-8"):
+        h = ((h ^ byte) * 0x100000001b3) % (1 << 64)
+    return h & ((1 << 61) - 1)
+
+
+# A neighbour process holding one state file's lock: its byte of the directory's lock file, locked
+# as FileLock documents another program takes it (a record lock, lockf, on one byte, which conflicts
+# with the writers' open-file-description locks). Its own process: a record lock belongs to the
+# process and goes as soon as the process closes any descriptor of the file, which this one does
+# whenever it snapshots the directory. Holds until its stdin closes.
+HOLDER = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.lockf(fd, fcntl.LOCK_EX, 1, int(sys.argv[2]))
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def hold_lock(directory, name):
+    """Starts a neighbour process holding `name`'s lock in `directory`; returns it once it holds it.
+    Let go with release_lock."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, os.path.join(directory, LOCK_FILE), str(lock_offset(name))],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if holder.stdout.readline().strip() != "held":
+        holder.kill()
+        raise RuntimeError(f"the lock holder for {name} did not take the lock")
+    return holder
+
+
+def release_lock(holder):
+    holder.stdin.close()
+    holder.wait(10)
 
 
 def stored_once(directory, otid, note_uuid):
-    """A write check: the subscriber's files changed and its journal holds the notification once."""
+    """A write check: the subscriber's files changed and its history (inline or journal) holds the
+    notification once.
+    The directory's lock file may appear (the first writer of a directory makes it), and only that."""
     def check(diff):
         names = [(x, x[1:].rsplit("/", 1)[-1]) for x in diff]
-        outside = [x for x, n in names if not n.startswith(f"{otid}.") and not n.startswith(f".{otid}.")]
+        outside = [x for x, n in names if not n.startswith(f"{otid}.") and not n.startswith(f".{otid}.")
+                   and not (x[0] == "+" and n == LOCK_FILE)]
         if outside:
             return f"an accepted notification for {otid} changed other files: {outside[:4]}"
-        n = journal_uuids(directory, otid).count(note_uuid)
-        return None if n == 1 else f"notification {note_uuid} is in {otid}'s journal {n} times, not once"
+        n = history_uuids(directory, otid).count(note_uuid)
+        return None if n == 1 else f"notification {note_uuid} is in {otid}'s history {n} times, not once"
     return check
 
 
@@ -234,7 +294,7 @@ def run(h, ctx):
         f.write("db-password=hunter2 not JSON")
     _, bnote, bbody = good(broken)
     h.case("a subscriber file that does not parse → 500 naming nothing local", post(bbody), 500, "not applied; see the receiver's log",
-           no_local=True, writes=lambda diff: None if not [x for x in diff if not x.endswith(f"/{broken}.json.lock")] else f"changed {diff}")
+           no_local=True, writes=lambda diff: None if not [x for x in diff if not x.endswith(f"/{LOCK_FILE}")] else f"changed {diff}")
     h.case("…its body does not carry the file's content", post(bbody), 500, "ref ",
            writes=lambda diff: None if not diff else f"changed {diff}")
     os.remove(os.path.join(d, f"{broken}.json"))
@@ -244,9 +304,7 @@ def run(h, ctx):
 
     # --- A neighbour holding a subscriber's lock: bounded, 503 + Retry-After --------------------------
     locked, lnote, lbody = good()
-    lock_path = os.path.join(d, f"{locked}.json.lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    holder = hold_lock(d, f"{locked}.json")
     try:
         def locked_send(port):
             a = exchange(port, request("POST", "/", lbody, JSON), 10)
@@ -259,8 +317,7 @@ def run(h, ctx):
         h.case("…meanwhile another subscriber → 200 at once", post(obody), 200, f"created {other}.json", within=2,
                writes=stored_once(d, other, onote["notificationUUID"]))
     finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        release_lock(holder)
     h.case("…the lock released, the same notification → 200", post(lbody), 200, f"created {locked}.json", writes=stored_once(d, locked, lnote["notificationUUID"]))
 
     # --- Pipelining, keep-alive and slow clients ------------------------------------------------------

@@ -161,16 +161,28 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else float("nan")
 
 
+def notification_uuids(directory, doc):
+    """A subscriber's notificationUUIDs, oldest first: its inline history (a young subscriber's
+    whole history), then the committed part of its journal."""
+    uuids = [n.get("notificationUUID") for n in doc.get("subscriber", {}).get("notifications") or []]
+    journal = doc.get("journal") or {}
+    if journal.get("file"):
+        with open(os.path.join(directory, journal["file"]), "rb") as f:
+            committed = f.read(journal.get("committedBytes", 0))
+        for line in committed.splitlines():
+            e = json.loads(line)
+            if "notification" in e:
+                uuids.append(e["notification"]["notificationUUID"])
+    return uuids
+
+
 def count_in_files(directory):
-    """notificationUUID → how many times it is in the subscribers' journals."""
+    """notificationUUID → how many times it is in the subscribers' histories."""
     seen = {}
     for name in os.listdir(directory):
-        if name.endswith(".journal.jsonl"):
-            for line in open(os.path.join(directory, name)):
-                e = json.loads(line)
-                if "notification" in e:
-                    u = e["notification"]["notificationUUID"]
-                    seen[u] = seen.get(u, 0) + 1
+        if name.endswith(".json") and not name.startswith("."):
+            for u in notification_uuids(directory, json.load(open(os.path.join(directory, name)))):
+                seen[u] = seen.get(u, 0) + 1
     return seen
 
 
@@ -274,13 +286,7 @@ def subscriber_states(directory):
         if not name.endswith(".json") or name.startswith("."):
             continue
         doc = json.load(open(os.path.join(directory, name)))
-        uuids = []
-        journal = (doc.get("journal") or {}).get("file")
-        if journal:
-            for line in open(os.path.join(directory, journal)):
-                e = json.loads(line)
-                if "notification" in e:
-                    uuids.append(e["notification"]["notificationUUID"])
+        uuids = notification_uuids(directory, doc)
         sub = doc["subscriber"]
         out[name] = (json.dumps(sub.get("latestTransaction"), sort_keys=True), json.dumps(sub.get("renewalInfo"), sort_keys=True),
                      sorted(uuids), len(uuids))

@@ -36,11 +36,12 @@ public struct SubscriptionState: Equatable, Sendable {
   /// Whether SubDash holds the subscription's history back to its first purchase. Files from the
   /// App Store Server API (Get All Subscription Statuses) hold only `latestTransaction` and
   /// `renewalInfo`; then paid time and earlier win-back redemptions are unknown, and Apple's
-  /// `eligibleWinBackOfferIds` is the better answer. Incomplete: no inline history and no journal,
+  /// `eligibleWinBackOfferIds` is the better answer. Incomplete: no inline history (transactions or
+  /// notifications: a young subscriber's history is inline, `StateFile.inlineHistoryLimit`) and no journal,
   /// or the first purchase they hold is later than the latest transaction's `originalPurchaseDate`.
   public var historyIsComplete: Bool {
     let recorded = recordedHistory
-    guard document.journal != nil || recorded.transactionCount > 0 else { return false }
+    guard document.journal != nil || recorded.transactionCount > 0 || recorded.notificationCount > 0 else { return false }
     guard let original = subscriber.latestTransaction?.originalPurchaseDate, let first = recorded.firstPurchase else { return true }
     return first <= original
   }

@@ -73,10 +73,19 @@ extension StateFile {
   /// Writes a change computed from the latest on-disk state. Callers must hold the lock.
   /// `entries`: the history to append in its order (a new subscriber's copied journal); by
   /// default the change's transactions, then its notifications.
+  ///
+  /// A young subscriber's history goes inline (`keepsHistoryInline`), later history to the journal.
   static func commit(_ change: inout Change, entries ordered: [Journal.Entry]? = nil, at path: String, keepSpare: Bool = false) throws(StateFileError) {
     var doc = change.state.document
     let entries = ordered ?? (change.transactions.map(Journal.Entry.transaction) + change.notifications.map(Journal.Entry.notification))
-    if !entries.isEmpty {
+    if Self.keepsHistoryInline(doc, adding: entries.count) {
+      for e in entries {
+        switch e {
+        case .transaction(let t): doc.subscriber.transactions.append(t)
+        case .notification(let n): doc.subscriber.notifications.append(n)
+        }
+      }
+    } else if !entries.isEmpty {
       var journal = doc.journal ?? JournalInfo(file: Journal.defaultName(for: PathName.fileName(of: path)))
       let journalPath = PathName.directory(of: path) + "/" + journal.file
       journal.committedBytes = try Journal.append(Journal.encode(entries), to: journalPath, committedBytes: journal.committedBytes, stateFile: path,
@@ -91,6 +100,29 @@ extension StateFile {
     }
     try AtomicWriter.write(JSONWriter.write(doc.json), to: path, sweep: .callerHoldsTheLock, keepSpare: keepSpare)
     change.state.document = doc
+  }
+
+  /// How many history entries (transactions and notifications) a subscriber without a journal
+  /// keeps inline in its document; the first save past it starts the journal.
+  ///
+  /// Why inline at all: a journal is a second file. A new subscriber with one was three new files
+  /// (document, journal, and the spare its second save keeps), and on ext4 without a journal each
+  /// new file is found by scanning past every inode freed in the last minutes: right after a
+  /// removal of thousands of files, `listen`'s first thousand new subscribers spent half its CPU in
+  /// that scan (docs/benchmarks.md, `listen`). Inline, a new subscriber is one new file and a save
+  /// one fsync instead of two. Why 32: the document is rewritten whole at every save, and 32
+  /// entries (~16 renewals with their notifications, over a year of a monthly plan) are ~20 KiB,
+  /// a few pages; past that a journal append (constant cost) is the cheaper save. Entries once
+  /// inline stay there: inline entries come first, then the journal, as every reader reads them.
+  public static let inlineHistoryLimit = 32
+
+  /// True when this save's `adding` entries go inline: no journal yet, no notification delivery
+  /// (a deliverer finds new notifications by journal offset, `DeliveryBook.journalOffset`), the
+  /// inline entries loaded (not a copy kept for viewing) and the total within the limit.
+  static func keepsHistoryInline(_ doc: StateDocument, adding: Int) -> Bool {
+    guard doc.journal == nil, doc.deliveries == nil, doc.subscriber.transactions.viewed == nil else { return false }
+    let held = doc.subscriber.transactions.count + doc.subscriber.notifications.count
+    return adding <= inlineHistoryLimit - min(held, inlineHistoryLimit)
   }
 
   /// The newest `limit` notifications, newest first: inline log plus the journal's tail.
