@@ -48,10 +48,10 @@ enum HistoryCheck {
     do { state = try StateFile.load(path: path) } catch { return .failure("does not load: \(error)") }
     var facts = Facts()
     if case .number(let n)? = state.document.simulation?["now"], let ms = Double(n) { facts.clock = Instant(ms: ms) }
-    // A young subscriber's history is inline (`StateFile.inlineHistoryLimit`), in two lists:
-    // put back in the order it was written (below), then the journal's.
+    // A young subscriber's history is inline (`StateFile.inlineHistoryLimit`), in two lists put
+    // back in the order they were written (`inlineEntriesInOrder`), then the journal's.
     let inline: [Journal.Entry]
-    do { inline = try interleaved(state) } catch { return .failure("inline history: \(error)") }
+    do { inline = try state.subscriber.inlineEntriesInOrder() } catch { return .failure("inline history: \(error)") }
     var entries: [Journal.Entry] = []
     if let journal = state.document.journal {
       let journalPath = PathName.directory(of: path) + "/" + journal.file
@@ -76,23 +76,6 @@ enum HistoryCheck {
     if let failure = chain.end() { return .failure(failure) }
     if let failure = checkLatest(state, chain, facts) { return .failure(failure) }
     return .success(facts)
-  }
-
-  /// The inline history in the order its saves wrote it. Inline transactions and notifications
-  /// are two lists; in these fault tests' histories every new transaction is announced by exactly
-  /// one notification written with it, and a re-recorded (isUpgraded) one by none (its plan
-  /// change's new transaction follows), so the order is each transaction followed by the next
-  /// notification when it is new. Notifications left over are appended, for the chain to refuse.
-  private static func interleaved(_ state: SubscriptionState) throws(DecodeError) -> [Journal.Entry] {
-    let transactions = try state.subscriber.transactions.typed()
-    var notifications = state.subscriber.notifications[...]
-    var out: [Journal.Entry] = []
-    for t in transactions {
-      out.append(.transaction(t))
-      if t.isUpgraded != true, let n = notifications.popFirst() { out.append(.notification(n)) }
-    }
-    out += notifications.map(Journal.Entry.notification)
-    return out
   }
 
   /// 1. The document's summary is the fold of exactly the committed entries.

@@ -133,4 +133,58 @@ struct StorageInlineHistoryTests {
     #expect(h.journal.count == 2)
     #expect(!dir.text("young.journal.jsonl").contains("vouched"))
   }
+
+  @Test func entriesOfOneMomentReadBackInTheOrderTheyWereWrittenInlineAsInTheJournal() throws {
+    // A renewal and its DID_RENEW, then, at the same moment, the renewal's refunded version and
+    // the REFUND: dates cannot order these, the written order can.
+    func write(_ path: String) throws {
+      try Self.renew(path, 0)
+      try StateFile.update(path: path) { (state) throws(StateFileError) -> Change in
+        var refunded = Self.renewal(0)
+        refunded.revocationDate = refunded.purchaseDate
+        let refund = NotificationRecord(type: .refund, uuid: "refund-0", signedDate: refunded.purchaseDate, status: .revoked, summary: "refund")
+        return Change(state: state, transactions: [refunded], notifications: [refund], message: "refund")
+      }
+    }
+    func order(_ entries: [Journal.Entry]) -> [String] {
+      entries.map {
+        switch $0 {
+        case .transaction(let t): return t.revocationDate == nil ? "renewal" : "refunded renewal"
+        case .notification(let n): return n.notificationUUID ?? "?"
+        }
+      }
+    }
+    let dir = TempDir()
+    let inline = Self.fresh(dir)
+    try write(inline)
+    let other = TempDir()
+    let journaled = other.write("young.json", StorageConcurrencyTests.journaling("young.json"))
+    try write(journaled)
+    #expect(try StateFile.load(path: inline).document.journal == nil)
+    let expected = ["renewal", "renew-0", "refunded renewal", "refund-0"]
+    #expect(order(try historyEntries(journaled)) == expected)
+    #expect(order(try historyEntries(inline)) == expected)
+  }
+
+  @Test func aHandWrittenInlineHistoryIsInterleavedByDate() throws {
+    let dir = TempDir()
+    let path = dir.write("hand.json", #"""
+      { "format": "subdash-state/1", "catalog": { "subscriptionGroups": [] }, "subscriber": {
+        "transactions": [
+          { "transactionId": "1", "originalTransactionId": "1", "purchaseDate": 1000 },
+          { "transactionId": "2", "originalTransactionId": "1", "purchaseDate": 3000 } ],
+        "notifications": [
+          { "notificationType": "SUBSCRIBED", "notificationUUID": "a", "signedDate": 1500 },
+          { "notificationType": "DID_RENEW", "notificationUUID": "b", "signedDate": 3000 },
+          { "notificationType": "TEST", "notificationUUID": "c", "transactionsBefore": 99, "signedDate": 500 } ] } }
+      """#)
+    let order = try StateFile.load(path: path).subscriber.inlineEntriesInOrder().map {
+      switch $0 {
+      case .transaction(let t): return t.transactionId ?? "?"
+      case .notification(let n): return n.notificationUUID ?? "?"
+      }
+    }
+    // A count past the list's end is not used: "c" goes by its date, after what came before it.
+    #expect(order == ["1", "a", "2", "b", "c"])
+  }
 }

@@ -9,8 +9,11 @@ import Testing
 @Suite(.serialized, .enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set (scripts/postgres-test-server.sh start)"),
        .timeLimit(.minutes(2)))
 struct PostgresStoreContractTests {
+  /// The subscriber journals from its first entry (a `journal` object, nothing committed yet): a
+  /// young subscriber's history is inline (`StateFile.inlineHistoryLimit`), and the script checks
+  /// each store's journal (`history()`, `held(_:)`, the row's journal).
   static func document(_ owner: String) throws -> JSONObject {
-    try #require(try JSONParser.parse(Array(#"{"format":"subdash-state/1","catalog":{"subscriptionGroups":[]},"subscriber":{"x-owner":"\#(owner)"}}"#.utf8)).objectValue)
+    try #require(try JSONParser.parse(Array(#"{"format":"subdash-state/1","catalog":{"subscriptionGroups":[]},"journal":{"file":"contract.journal.jsonl","committedBytes":0},"subscriber":{"x-owner":"\#(owner)"}}"#.utf8)).objectValue)
   }
 
   /// A change that counts in the document and records one notification in the history.

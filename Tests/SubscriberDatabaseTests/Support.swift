@@ -37,6 +37,24 @@ enum TestDatabase {
   }
 }
 
+/// A subscriber's whole history as SubDash reads it from a state file: its inline entries (a
+/// young subscriber's whole history, `StateFile.inlineHistoryLimit`), then the committed part of
+/// its journal if it has one.
+enum History {
+  static func entries(statePath path: String) throws -> [Journal.Entry] {
+    let state = try StateFile.load(path: path)
+    var entries = try state.subscriber.inlineEntriesInOrder()
+    if let j = state.document.journal {
+      entries += try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
+    }
+    return entries
+  }
+
+  static func notifications(statePath path: String) throws -> [NotificationRecord] {
+    try entries(statePath: path).compactMap { if case .notification(let n) = $0 { return n } else { return nil } }
+  }
+}
+
 /// Temporary directories holding copies of the Examples.
 enum Workspace {
   static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -77,14 +77,18 @@ python3 - "$work/dir" "$id" "$work/show.json" >"$work/expect.json" <<'PY'
 import json, sys, time
 d, tid, show = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
 doc = json.load(open(f"{d}/{tid}.json"))
-txs = [t["transactionId"] for t in doc["subscriber"].get("transactions", [])]
-journal = doc.get("journal", {}).get("file")
-notes = []
+# The whole history: the document's inline entries (a young subscriber's whole history is inline,
+# StateFile.inlineHistoryLimit), then the committed part of its journal (journal.committedBytes).
+entries = [{"transaction": t} for t in doc["subscriber"].get("transactions", [])]
+entries += [{"notification": n} for n in doc["subscriber"].get("notifications", [])]
+journal = doc.get("journal")
 if journal:
-    for line in open(f"{d}/{journal}"):
-        e = json.loads(line)
-        if "transaction" in e and e["transaction"]["transactionId"] not in txs: txs.append(e["transaction"]["transactionId"])
-        if "notification" in e: notes.append(e["notification"])
+    with open(f"{d}/{journal['file']}", "rb") as f:
+        entries += [json.loads(l) for l in f.read(journal.get("committedBytes", 0)).decode().splitlines()]
+txs, notes = [], []
+for e in entries:
+    if "transaction" in e and e["transaction"]["transactionId"] not in txs: txs.append(e["transaction"]["transactionId"])
+    if "notification" in e: notes.append(e["notification"])
 now = time.time() * 1000
 window = [n["notificationUUID"] for n in notes if now - 29 * 86_400_000 <= n["signedDate"] < now]
 refund = f"{d}/2000000754102288.json"
@@ -103,15 +107,19 @@ refresh
 python3 - "$work/dir/$id.json" "$work/out/fetched.json" <<'PY'
 import json, sys, time
 def history(path):
+    # Inline entries first (a young subscriber's whole history is inline), then the journal's
+    # committed part; the last version of each transaction.
     doc = json.load(open(path))
-    txs = {t["transactionId"]: t for t in doc["subscriber"].get("transactions", [])}
-    notes = {}
-    j = doc.get("journal", {}).get("file")
+    entries = [{"transaction": t} for t in doc["subscriber"].get("transactions", [])]
+    entries += [{"notification": n} for n in doc["subscriber"].get("notifications", [])]
+    j = doc.get("journal")
     if j:
-        for line in open(path.rsplit("/", 1)[0] + "/" + j):
-            e = json.loads(line)
-            if "transaction" in e: txs[e["transaction"]["transactionId"]] = e["transaction"]
-            if "notification" in e: notes[e["notification"]["notificationUUID"]] = e["notification"]
+        with open(path.rsplit("/", 1)[0] + "/" + j["file"], "rb") as f:
+            entries += [json.loads(l) for l in f.read(j.get("committedBytes", 0)).decode().splitlines()]
+    txs, notes = {}, {}
+    for e in entries:
+        if "transaction" in e: txs[e["transaction"]["transactionId"]] = e["transaction"]
+        if "notification" in e and e["notification"].get("notificationUUID"): notes[e["notification"]["notificationUUID"]] = e["notification"]
     return doc, txs, notes
 def plain(o, served=None):
     # serve signs every payload with the customer's appTransactionId (the one Get App Transaction

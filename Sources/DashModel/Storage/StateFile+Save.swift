@@ -82,7 +82,11 @@ extension StateFile {
       for e in entries {
         switch e {
         case .transaction(let t): doc.subscriber.transactions.append(t)
-        case .notification(let n): doc.subscriber.notifications.append(n)
+        case .notification(var n):
+          // Where it sits among the transactions, which two lists cannot say otherwise
+          // (`Subscriber.inlineEntriesInOrder`).
+          n.source[Subscriber.transactionsBeforeKey] = .int(doc.subscriber.transactions.count)
+          doc.subscriber.notifications.append(n)
         }
       }
     } else if !entries.isEmpty {
