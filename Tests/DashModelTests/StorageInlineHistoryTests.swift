@@ -187,4 +187,16 @@ struct StorageInlineHistoryTests {
     // A count past the list's end is not used: "c" goes by its date, after what came before it.
     #expect(order == ["1", "a", "2", "b", "c"])
   }
+
+  @Test func theIdsAnImportAsksForAreReadWithoutTypingEachEntryAndAWrongOneIsNamed() throws {
+    let dir = TempDir()
+    let good = dir.write("ids.json", #"{ "format": "subdash-state/1", "catalog": { "subscriptionGroups": [] }, "subscriber": { "transactions": [ { "transactionId": "1" }, { "originalTransactionId": "1" }, { "transactionId": "3" } ] } }"#)
+    #expect(try StateFile.load(path: good).subscriber.transactions.transactionIds() == ["1", "3"])
+    let bad = dir.write("bad.json", #"{ "format": "subdash-state/1", "catalog": { "subscriptionGroups": [] }, "subscriber": { "transactions": [ { "transactionId": "1" }, { "transactionId": 2 } ] } }"#)
+    #expect {
+      _ = try StateFile.load(path: bad).subscriber.transactions.transactionIds()
+    } throws: { error in
+      "\(error)".contains("transactions[1].transactionId") && "\(error)".contains("expected a string")
+    }
+  }
 }

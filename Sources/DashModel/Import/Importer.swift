@@ -152,7 +152,7 @@ public enum Importer {
     var knownIds = Set<String>()
     var knownUUIDs = Set<String>()
     do {
-      for t in try current.subscriber.transactions.typed() { if let id = t.transactionId { knownIds.insert(id) } }
+      knownIds.formUnion(try current.subscriber.transactions.transactionIds())
     } catch {
       throw StateFileError(file: name, path: error.path, message: error.message)
     }

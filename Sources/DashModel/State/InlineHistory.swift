@@ -84,6 +84,22 @@ public struct InlineHistory: Equatable, Sendable {
     return out
   }
 
+  /// Each entry's `transactionId` (entries without one left out), checked to be a string: what an
+  /// import asks on every write ("which of these does the subscriber hold?"), without typing
+  /// every field of every entry as `typed()` does.
+  public func transactionIds() throws(DecodeError) -> [String] {
+    var out: [String] = []
+    out.reserveCapacity(entries.count)
+    for k in entries.indices {
+      switch entries[k]["transactionId"] {
+      case nil, .null?: continue
+      case .string(let id)?: out.append(id)
+      case let other?: throw DecodeError(path.appending(k).appending("transactionId"), "expected a string, found \(other.kindName)")
+      }
+    }
+    return out
+  }
+
   /// Adds a transaction at the end (newest).
   public mutating func append(_ t: TransactionPayload) {
     summary.add(t)
