@@ -190,6 +190,22 @@ private func fuzzStateFile(_ bytes: [UInt8]) {
   }
   if again.document.json != state.document.json { fatalError("round trip changed the document") }
 
+  // The inline history as one ordered list (`transactionsBefore`, else dates, from the file): each
+  // entry exactly once, each list in its own order, whatever the counts say.
+  if let ordered = try? state.subscriber.inlineEntriesInOrder() {
+    var t = 0, n = 0
+    for e in ordered {
+      switch e {
+      case .transaction: t += 1
+      case .notification(let x):
+        guard n < state.subscriber.notifications.count, x == state.subscriber.notifications[n] else { fatalError("inline order: notification \(n) out of place") }
+        n += 1
+      }
+    }
+    if t != state.subscriber.transactions.count || n != state.subscriber.notifications.count { fatalError("inline order lost or doubled an entry") }
+  }
+  _ = try? state.subscriber.transactions.transactionIds()
+
   var instants = [Instant(ms: 1_800_000_000_000)]
   if case .number(let n)? = state.document.simulation?["now"], let ms = Double(n), ms.isFinite { instants.append(Instant(ms: ms)) }
   if let e = state.subscriber.latestTransaction?.expiresDate { instants += [e - Span(ms: 1), e, e + Span(ms: 1)] }

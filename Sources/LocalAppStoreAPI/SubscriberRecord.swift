@@ -16,17 +16,8 @@ struct SubscriberRecord {
   init(path: String, state: SubscriptionState) throws(APIFailure) {
     self.path = path
     self.state = state
-    var entries: [Journal.Entry] = []
-    do {
-      // Inline history first (a young subscriber's whole history), interleaved by moment as a
-      // journal holds it, then the journal's.
-      entries += try state.subscriber.inlineEntriesInOrder()
-    } catch { throw .unreadable(path, "\(error)") }
-    if let journal = state.document.journal {
-      do {
-        entries += try Journal.readAll(path: PathName.directory(of: path) + "/" + journal.file, committedBytes: journal.committedBytes)
-      } catch { throw .unreadable(path, error.description) }
-    }
+    let entries: [Journal.Entry]
+    do { entries = try StateFile.historyEntries(state, statePath: path) } catch { throw .unreadable(path, error.description) }
     var order: [String] = []
     var byId: [String: TransactionPayload] = [:]
     for case .transaction(let t) in entries {

@@ -83,12 +83,7 @@ func parse(_ text: String) -> JSON {
 /// A subscriber's whole history in the order a reader takes it: the inline entries (a young
 /// subscriber's whole history, `StateFile.inlineHistoryLimit`), then the journal's committed part.
 func historyEntries(_ path: String) throws -> [Journal.Entry] {
-  let state = try StateFile.load(path: path)
-  var entries = try state.subscriber.inlineEntriesInOrder()
-  if let j = state.document.journal {
-    entries += try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
-  }
-  return entries
+  try StateFile.historyEntries(StateFile.load(path: path), statePath: path)
 }
 
 extension StorageConcurrencyTests {

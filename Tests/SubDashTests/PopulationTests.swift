@@ -101,12 +101,8 @@ import Testing
   /// A subscriber's whole history, wherever it is: the inline entries (a young subscriber's whole
   /// history, `StateFile.inlineHistoryLimit`), then the committed part of its journal if it has one.
   func history(_ dir: URL, _ name: String) throws -> [Journal.Entry] {
-    let state = try StateFile.load(path: dir.appendingPathComponent(name).path)
-    var entries = try state.subscriber.inlineEntriesInOrder()
-    if let j = state.document.journal {
-      entries += try Journal.readAll(path: dir.path + "/" + j.file, committedBytes: j.committedBytes)
-    }
-    return entries
+    let path = dir.appendingPathComponent(name).path
+    return try StateFile.historyEntries(StateFile.load(path: path), statePath: path)
   }
 
   /// Every transaction in a subscriber's history (inline, then journal), oldest first, as JSON

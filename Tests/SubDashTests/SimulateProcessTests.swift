@@ -59,12 +59,7 @@ import Testing
   /// The file's whole history, wherever it is: inline (a young subscriber's, up to
   /// `StateFile.inlineHistoryLimit` entries), then the committed part of the journal if it has one.
   static func history(_ path: String) throws -> [Journal.Entry] {
-    let s = try StateFile.load(path: path)
-    var entries = try s.subscriber.inlineEntriesInOrder()
-    if let j = s.document.journal {
-      entries += try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
-    }
-    return entries
+    try StateFile.historyEntries(StateFile.load(path: path), statePath: path)
   }
 
   static func notifications(_ path: String) throws -> [NotificationRecord] {

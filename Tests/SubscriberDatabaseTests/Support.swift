@@ -42,12 +42,7 @@ enum TestDatabase {
 /// its journal if it has one.
 enum History {
   static func entries(statePath path: String) throws -> [Journal.Entry] {
-    let state = try StateFile.load(path: path)
-    var entries = try state.subscriber.inlineEntriesInOrder()
-    if let j = state.document.journal {
-      entries += try Journal.readAll(path: PathName.directory(of: path) + "/" + j.file, committedBytes: j.committedBytes)
-    }
-    return entries
+    try StateFile.historyEntries(StateFile.load(path: path), statePath: path)
   }
 
   static func notifications(statePath path: String) throws -> [NotificationRecord] {
