@@ -23,7 +23,7 @@ struct Lock: ParsableCommand {
     commandName: "lock",
     abstract: "Run a command holding a state file's writer lock (what every SubDash writer takes).",
     discussion: """
-      Waits at most 5 s for the lock, as SubDash's writers do; past that says who holds it and exits 1 without running anything. Exit codes: COMMAND's own; 1 the file is locked; 2 the lock cannot be taken (an unwritable directory, a planted link); 127 COMMAND cannot be run; 64 a bad command line. The lock is released when COMMAND and every process that inherited it have exited. See docs/state-file.md (the lock).
+      Waits at most 5 s for the lock, as SubDash's writers do; past that says the file is locked by another process and exits 1 without running anything. Exit codes: COMMAND's own; 1 the file is locked; 2 the lock cannot be taken (an unwritable directory, a planted link); 127 COMMAND cannot be run; 64 a bad command line. The lock is released when COMMAND and every process that inherited it have exited. See docs/state-file.md (the lock).
       """)
 
   @Argument(help: "The state file to lock (it need not exist yet).")
