@@ -5,13 +5,15 @@ import Testing
 
 @testable import DashModel
 
-/// The receiver's store saves an existing subscriber by swapping in a kept spare (no new inode per
-/// save): still whole versions only, never bytes changed under a reader, never a write through
-/// whatever was planted at the spare's name.
+/// The receiver's store saves an existing subscriber by swapping in one of the directory's kept
+/// spares (no new inode per save, and one spare per concurrent save, not per subscriber): still
+/// whole versions only, never bytes changed under a reader, never a write through whatever was
+/// planted at the spare's name.
 @Suite("Store: a receiver's saves swap in a kept spare", .serialized)
 struct SpareFileSwapTests {
   static let base = StorageConcurrencyTests.base
-  static let spare = ".s.json.subdash-tmp"
+  /// The directory's first spare: the one a save alone uses.
+  static let spare = ".subdash-spare-0"
 
   /// The store `listen` writes through.
   static func receiverStore(_ dir: TempDir) -> DirectorySubscriberStore {
@@ -21,17 +23,17 @@ struct SpareFileSwapTests {
   }
 
   /// One notification: the counter goes up by one and the history gets one entry.
-  static func save(_ store: DirectorySubscriberStore, _ summary: String) throws {
-    let result = store.update(existing: "s.json", wait: .bounded) { (state) throws(StateFileError) -> SubscriberEdit in
+  static func save(_ store: DirectorySubscriberStore, _ summary: String, to name: String = "s.json") throws {
+    let result = store.update(existing: name, wait: .bounded) { (state) throws(StateFileError) -> SubscriberEdit in
       var s = state
       guard case .number(let n)? = s.subscriber.source["x-counter"], let count = Int(n) else {
-        throw StateFileError(file: "s.json", message: "counter missing")
+        throw StateFileError(file: name, message: "counter missing")
       }
       s.document.subscriber.source["x-counter"] = .int(count + 1)
       let note = NotificationRecord(type: .test, uuid: summary, signedDate: Instant(ms: Double(count)), status: nil, summary: summary)
       return .save(Change(state: s, notifications: [note], message: summary))
     }
-    guard case .applied = result else { throw StateFileError(file: "s.json", message: "not saved: \(result)") }
+    guard case .applied = result else { throw StateFileError(file: name, message: "not saved: \(result)") }
   }
 
   static func counter(_ path: String) throws -> JSON? { try StateFile.load(path: path).subscriber.source["x-counter"] }
@@ -146,15 +148,17 @@ struct SpareFileSwapTests {
     #expect(lstat(dir.file(Self.spare), &st) == 0 && st.st_mode & S_IFMT == S_IFREG && st.st_nlink == 1)
   }
 
-  /// A dashboard key (a plain locked save) in the same directory takes the spare's name over as
-  /// its temporary file, and the receiver's next save goes on from there.
+  /// A dashboard key (a plain locked save) in the same directory saves through its own temporary
+  /// file and leaves the directory's spare alone; the receiver's next save goes on from there.
   @Test func aPlainSaveInTheSameDirectoryAndTheReceiversSwapTakeTurns() throws {
     let dir = TempDir()
     let path = dir.write("s.json", Self.base)
     let store = Self.receiverStore(dir)
     try Self.save(store, "receiver 1")
+    let spare = dir.bytes(Self.spare)
     try StorageConcurrencyTests.bump(path, summary: "dashboard")
-    #expect(!FileManager.default.fileExists(atPath: dir.file(Self.spare)))
+    #expect(dir.bytes(Self.spare) == spare)
+    #expect(!FileManager.default.fileExists(atPath: dir.file(".s.json.subdash-tmp")))
     try Self.save(store, "receiver 2")
     #expect(try Self.counter(path) == .int(3))
     let summaries = try historyEntries(path).compactMap { e -> String? in
@@ -163,12 +167,74 @@ struct SpareFileSwapTests {
     #expect(summaries == ["receiver 1", "dashboard", "receiver 2"])
   }
 
+  /// A spare is the directory's: subscribers saved in turn pass one spare around (it holds the
+  /// version each save replaced), so their saves make no file beyond their own.
+  @Test func subscribersSavedInTurnShareOneSpare() throws {
+    let dir = TempDir()
+    let names = (0..<5).map { "s\($0).json" }
+    for name in names { dir.write(name, Self.base) }
+    let store = Self.receiverStore(dir)
+    var inodes: Set<ino_t> = []
+    for round in 1...6 {
+      for name in names {
+        let before = dir.bytes(name)
+        try Self.save(store, "\(name) \(round)", to: name)
+        #expect(dir.bytes(Self.spare) == before, "\(name) \(round)")
+        for n in names + [Self.spare] { inodes.insert(try #require(Self.inode(dir.file(n)))) }
+      }
+    }
+    // The five files and the one spare: the same six inodes from the first round to the last.
+    #expect(inodes.count == 6)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(entries == [Self.spare, ".subdash.lock"] + names)
+    for name in names {
+      #expect(try Self.counter(dir.file(name)) == .int(6))
+      #expect(try historyEntries(dir.file(name)).count == 6)
+    }
+  }
+
+  /// A spare claimed by a save in progress (another writer, another process) is never written by a
+  /// second save at the same time: that one claims the next slot. With every slot claimed the save
+  /// is the plain one, and still saved.
+  @Test func aClaimedSpareIsLeftToItsSave() throws {
+    let dir = TempDir()
+    let path = dir.write("s.json", Self.base)
+    let store = Self.receiverStore(dir)
+    try Self.save(store, "first")
+    let spare0 = dir.bytes(Self.spare)
+    // Another writer, mid-save of another subscriber, holds slot 0.
+    let other = try FileLock(for: dir.file("other.json"))
+    #expect(other.claimSpareSlot() == 0)
+    try Self.save(store, "while slot 0 is claimed")
+    #expect(dir.bytes(Self.spare) == spare0)
+    #expect(FileManager.default.fileExists(atPath: dir.file(".subdash-spare-1")))
+    // Every slot claimed (a writer claims one at a time): a plain save, which leaves the spares as they are.
+    var holders: [FileLock] = []
+    while true {
+      let writer = try FileLock(for: dir.file("o\(holders.count).json"))
+      guard writer.claimSpareSlot() != nil else { break }
+      holders.append(writer)
+    }
+    #expect(holders.count == FileLock.spareSlotCount - 1)
+    let spare1 = dir.bytes(".subdash-spare-1")
+    try Self.save(store, "every slot claimed")
+    #expect(dir.bytes(Self.spare) == spare0 && dir.bytes(".subdash-spare-1") == spare1)
+    #expect(try Self.counter(path) == .int(3))
+    // Let go (a writer that finished), slot 0 is the next save's again.
+    other.releaseSpareSlot(0)
+    let before = dir.bytes("s.json")
+    try Self.save(store, "slot 0 free again")
+    #expect(dir.bytes(Self.spare) == before)
+    #expect(try Self.counter(path) == .int(4))
+  }
+
   /// Without the receiver's choice, a locked save is the plain one: no file is kept beside it.
   @Test func otherWritersKeepNoSpare() throws {
     let dir = TempDir()
     let path = dir.write("s.json", Self.base)
     try Self.save(DirectorySubscriberStore(directory: dir.path), "plain")
-    #expect(!FileManager.default.fileExists(atPath: dir.file(Self.spare)))
+    let entries = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(entries == [".subdash.lock", "s.json"])
     #expect(try Self.counter(path) == .int(1))
   }
 }

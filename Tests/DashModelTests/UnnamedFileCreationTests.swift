@@ -88,9 +88,9 @@ struct UnnamedFileCreationTests {
     // subscriber is one new file: its history is inline.
     #expect(Set(events.take()) == ["created .subdash.lock", "created n.json"])
     guard case .applied = Self.save(store, "n.json", "second") else { Issue.record("not saved"); return }
-    // The first save's spare is named once written, then swapped with the file in one step.
-    #expect(events.take() == ["created .n.json.subdash-tmp", "moved away .n.json.subdash-tmp", "moved in n.json", "moved away n.json", "moved in .n.json.subdash-tmp"])
-    for name in ["n.json", ".subdash.lock", ".n.json.subdash-tmp"] {
+    // The directory's first spare is named once written, then swapped with the file in one step.
+    #expect(events.take() == ["created .subdash-spare-0", "moved away .subdash-spare-0", "moved in n.json", "moved away n.json", "moved in .subdash-spare-0"])
+    for name in ["n.json", ".subdash.lock", ".subdash-spare-0"] {
       #expect(Self.mode(dir.file(name)) == 0o600, "\(name)")
     }
     var state = try StateFile.load(path: dir.file("n.json"))
@@ -121,8 +121,8 @@ struct UnnamedFileCreationTests {
       guard case .created = Self.create(store, "n.json") else { Issue.record("not created"); return }
       #expect(events.take() == ["created .subdash.lock", "created .n.json.subdash-tmp", "moved away .n.json.subdash-tmp", "moved in n.json"])
       guard case .applied = Self.save(store, "n.json", "second") else { Issue.record("not saved"); return }
-      #expect(events.take().first == "created .n.json.subdash-tmp")
-      for name in ["n.json", ".subdash.lock", ".n.json.subdash-tmp"] {
+      #expect(events.take().first == "created .subdash-spare-0")
+      for name in ["n.json", ".subdash.lock", ".subdash-spare-0"] {
         #expect(Self.mode(dir.file(name)) == 0o600, "\(name)")
       }
       #expect(try historyEntries(dir.file("n.json")).count == 2)

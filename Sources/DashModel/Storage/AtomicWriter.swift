@@ -25,14 +25,15 @@ public enum AtomicWriter {
     case callerHoldsTheLock
   }
 
-  /// `keepSpare`: for a caller holding the lock that saves the same file again and again (the
-  /// receiver), an existing file is replaced by swapping in a reused spare (`SpareFileSwap`)
-  /// instead of a new file each time.
+  /// `swappingSpares`: the lock held for this save (`sweep` is then `.callerHoldsTheLock`), given by
+  /// a caller that saves the same files again and again (the receiver): an existing file is then
+  /// replaced by swapping in one of the directory's reused spares (`SpareFileSwap`, claimed through
+  /// that lock) instead of a new file each time.
   ///
   /// `alwaysPrivate`: 0600 even when the file exists with another mode, for a file whose readers
   /// refuse anything else (the Retention Messaging configuration names the server the App Store
   /// calls): keeping a 0644 there would write a file nobody then reads.
-  public static func write(_ bytes: [UInt8], to path: String, sweep: LeftoverSweep = .everySave, keepSpare: Bool = false,
+  public static func write(_ bytes: [UInt8], to path: String, sweep: LeftoverSweep = .everySave, swappingSpares held: FileLock? = nil,
                            alwaysPrivate: Bool = false) throws(StateFileError) {
     let name = PathName.fileName(of: path)
     func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
@@ -53,8 +54,8 @@ public enum AtomicWriter {
     }
     let dir = PathName.directory(of: path)
     #if os(Linux)
-    if keepSpare, sweep == .callerHoldsTheLock, exists, st.st_mode & S_IFMT == S_IFREG,
-       try SpareFileSwap.write(bytes, to: path, name: name, dir: dir, mode: mode) {
+    if let held, sweep == .callerHoldsTheLock, exists, st.st_mode & S_IFMT == S_IFREG,
+       try SpareFileSwap.write(bytes, to: path, name: name, dir: dir, mode: mode, held: held) {
       return
     }
     #endif
@@ -134,7 +135,7 @@ public enum AtomicWriter {
     }
   }
 
-  /// The one temporary name of a locked save (and of `SpareFileSwap`'s spare).
+  /// The one temporary name of a locked save.
   static func lockedTemporaryName(of name: String) -> String { ".\(name).subdash-tmp" }
 
   /// A writer killed mid-save leaves its hidden temporary file behind; the next save removes

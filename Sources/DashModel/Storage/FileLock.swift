@@ -18,6 +18,7 @@ import Darwin
 /// support engineer's `rm -r` of an old test directory), `listen`'s first thousand new subscribers
 /// paid that scan once per file; with one lock file per directory and a young subscriber's history
 /// inline (`StateFile.commit`), a new subscriber is one new file (docs/benchmarks.md, `listen`).
+/// Bytes from `2^62` on are the directory's spare slots (`claimSpareSlot`).
 /// Another program takes the same lock with `fcntl` on that byte: Python's
 /// `fcntl.lockf(fd, fcntl.LOCK_EX, 1, offset)` (classic record locks and OFD locks conflict), or
 /// it runs under `subdash lock FILE -- COMMAND`.
@@ -257,6 +258,38 @@ public final class FileLock {
   /// with `errno` set when the descriptor's flag cannot be changed.
   public func keepAcrossExec() -> Bool {
     fcntl(fd, F_SETFD, 0) == 0
+  }
+
+  /// How many spare files a directory keeps at most: one per save swapping one in at the same
+  /// moment (`SpareFileSwap`), far more than `listen`'s writers.
+  static let spareSlotCount = 64
+  /// The spare slots' bytes of `.subdash.lock`, past every file's byte and waiting room.
+  private static let spareSlotBase: Int64 = 1 << 62
+
+  /// Claims the first free one of the directory's spare slots for the save this lock is held for
+  /// (one at a time: asked again, a lock finds its own slot free and claims it again):
+  /// an exclusive lock on the byte `2^62 + slot`, taken through this lock's own descriptor, never
+  /// waited for, and let go with `releaseSpareSlot` or with this lock. Spares are the directory's,
+  /// not a subscriber's, so a directory of 1,000 subscribers keeps a spare per concurrent save, not
+  /// 1,000 of them (and a new subscriber's second save makes no new file). nil when every slot is
+  /// held or there are no byte locks here: the save is then the plain one.
+  func claimSpareSlot() -> Int? {
+    #if os(Linux)
+    for slot in 0..<Self.spareSlotCount {
+      switch Self.tryLock(fd, byte: Self.spareSlotBase + Int64(slot)) {
+      case .locked: return slot
+      case .held: continue
+      case .failed: return nil
+      }
+    }
+    #endif
+    return nil
+  }
+
+  func releaseSpareSlot(_ slot: Int) {
+    #if os(Linux)
+    Self.unlock(fd, byte: Self.spareSlotBase + Int64(slot))
+    #endif
   }
 
   /// Closing the descriptor lets go of every lock taken through it.

@@ -6,7 +6,7 @@ import Musl
 #endif
 import SystemPackage
 
-/// A locked save that swaps the new version into place and keeps the replaced file as the next
+/// A locked save that swaps the new version into place and keeps the replaced file as a later
 /// save's temporary file, so a subscriber saved again and again costs no new inode and frees none.
 ///
 /// Why: a plain atomic save creates a new file and frees the old one each time. On ext4 without a
@@ -14,14 +14,19 @@ import SystemPackage
 /// inode freed in the last minutes (`recently_deleted`), holding the directory's lock; under
 /// `listen`'s load that scan grew with every save and was the tail of the latency.
 ///
-/// Still a whole-file atomic replace: the new version is written in full to the hidden spare and
+/// Still a whole-file atomic replace: the new version is written in full to a hidden spare and
 /// fsynced, then `renameat2(RENAME_EXCHANGE)` swaps the two names in one
 /// step (a reader or a crash sees the old version or the new one) and the directory is fsynced
 /// (`DirectorySync`: one fsync covers the saves of this process waiting for one at that moment).
-/// The spare then holds the previous version, whole, with the file's mode. It has the name every
-/// locked save uses for its temporary file (`.<file>.subdash-tmp`), so there is still at most one
-/// hidden file per subscriber: a killed writer's leftover becomes the spare, and a plain locked
-/// save (a dashboard key in the same directory) takes the spare's name over as its own.
+/// The spare then holds the previous version, whole, with the file's mode.
+///
+/// The spares are the directory's, not a subscriber's: `.subdash-spare-<slot>`, one per save
+/// swapping at the same moment, each claimed for one save by a byte lock (`FileLock.claimSpareSlot`).
+/// So after the swap, the spare holding subscriber A's previous version is rewritten by the next
+/// save of any subscriber, and a new subscriber's second save makes no new file: a directory of
+/// 1,000 subscribers under `listen` is 1,000 state files and a few spares, where a spare per
+/// subscriber was 2,000 files, 1,000 of them new inodes in the first minute (docs/benchmarks.md,
+/// "one spare per concurrent save"). A killed writer's half-written spare is the next save's spare.
 ///
 /// Reusing a file a reader still has open would change bytes under it, so the spare is rewritten
 /// only under a write lease (`F_SETLEASE`), which the kernel grants only when no other open file
@@ -30,19 +35,22 @@ import SystemPackage
 /// another link, another owner's file, a FIFO) or a spare someone holds open is removed and a new
 /// file is made: unnamed, and named once written and fsynced (`UnnamedFile`: its inode is not
 /// allocated under the directory's lock), or where that cannot be done exclusively by name, as a
-/// plain save does. On a file system without leases or without the exchange, the save is a plain
-/// temp + fsync + rename and leaves no spare.
+/// plain save does. On a file system without leases or without the exchange, or with every slot
+/// claimed, the save is a plain temp + fsync + rename and leaves no spare.
 enum SpareFileSwap {
-  /// Saves `bytes` at `path` (an existing plain file; the caller holds its lock). False when this
-  /// directory cannot swap at all (no `renameat2` in this libc): the caller saves the plain way.
-  static func write(_ bytes: [UInt8], to path: String, name: String, dir: String, mode: mode_t) throws(StateFileError) -> Bool {
-    guard let exchange = Self.renameat2 else { return false }
+  /// The name of the directory's spare in `slot`.
+  static func spareName(slot: Int) -> String { ".subdash-spare-\(slot)" }
+
+  /// Saves `bytes` at `path` (an existing plain file; the caller holds its lock, `held`, through
+  /// which a spare slot is claimed). False when this directory cannot swap now (no `renameat2` in
+  /// this libc, or every spare slot claimed): the caller saves the plain way.
+  static func write(_ bytes: [UInt8], to path: String, name: String, dir: String, mode: mode_t, held lock: FileLock) throws(StateFileError) -> Bool {
+    guard let exchange = Self.renameat2, let slot = lock.claimSpareSlot() else { return false }
+    defer { lock.releaseSpareSlot(slot) }
     func fail(_ what: String, _ code: Int32 = errno) -> StateFileError {
       StateFileError(file: name, message: "could not save: \(what): \(Posix.errorText(code)); the file on disk is unchanged")
     }
-    // The locked save's one temporary name: a plain save under the lock uses it too, and the sweep of
-    // leftover temporaries never takes it.
-    let spare = "\(dir)/\(AtomicWriter.lockedTemporaryName(of: name))"
+    let spare = "\(dir)/\(spareName(slot: slot))"
     // O_NONBLOCK: a FIFO planted at the name is not waited on, O_NOCTTY: a terminal is not taken
     // as ours (either is refused below).
     var fd = open(spare, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)

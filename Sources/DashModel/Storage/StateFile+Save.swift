@@ -75,7 +75,7 @@ extension StateFile {
   /// default the change's transactions, then its notifications.
   ///
   /// A young subscriber's history goes inline (`keepsHistoryInline`), later history to the journal.
-  static func commit(_ change: inout Change, entries ordered: [Journal.Entry]? = nil, at path: String, keepSpare: Bool = false) throws(StateFileError) {
+  static func commit(_ change: inout Change, entries ordered: [Journal.Entry]? = nil, at path: String, swappingSpares held: FileLock? = nil) throws(StateFileError) {
     var doc = change.state.document
     let entries = ordered ?? (change.transactions.map(Journal.Entry.transaction) + change.notifications.map(Journal.Entry.notification))
     if Self.keepsHistoryInline(doc, adding: entries.count) {
@@ -102,7 +102,7 @@ extension StateFile {
       doc.format = DashModelInfo.stateFormat
       doc.source["format"] = .string(DashModelInfo.stateFormat)
     }
-    try AtomicWriter.write(JSONWriter.write(doc.json), to: path, sweep: .callerHoldsTheLock, keepSpare: keepSpare)
+    try AtomicWriter.write(JSONWriter.write(doc.json), to: path, sweep: .callerHoldsTheLock, swappingSpares: held)
     change.state.document = doc
   }
 

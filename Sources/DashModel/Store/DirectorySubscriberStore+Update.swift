@@ -39,7 +39,7 @@ extension DirectorySubscriberStore {
     do throws(StateFileError) { lock = try FileLock(for: path, wait: wait) } catch {
       return error.kind == .busy ? .busy(error) : .failed(error)
     }
-    return withExtendedLifetime(lock) { underLock(name, path: path, change) }
+    return withExtendedLifetime(lock) { underLock(name, path: path, lock: lock, change) }
   }
 
   /// The async `update` (`SubscriberStore`): the lock is only tried, on `blockingWork`'s thread;
@@ -70,7 +70,7 @@ extension DirectorySubscriberStore {
 
   /// Everything after the lock is held: re-read, decide, write.
   private func underLock<Refusal: Error>(
-    _ name: String, path: String, _ change: (SubscriberSnapshot?) throws(Refusal) -> SubscriberEdit
+    _ name: String, path: String, lock: FileLock, _ change: (SubscriberSnapshot?) throws(Refusal) -> SubscriberEdit
   ) -> UpdateResult<Refusal> {
     var current: SubscriberSnapshot?
     var st = stat()
@@ -90,7 +90,7 @@ extension DirectorySubscriberStore {
       case .save(var c):
         guard current != nil else { return .failed(StateFileError(file: name, message: "no such state file; nothing was created")) }
         try StateFile.checkDates(c, path: path)
-        try StateFile.commit(&c, at: path, keepSpare: keepsSpareFiles)
+        try StateFile.commit(&c, at: path, swappingSpares: keepsSpareFiles ? lock : nil)
         return .applied(c)
       case .create(let new):
         guard current == nil else {

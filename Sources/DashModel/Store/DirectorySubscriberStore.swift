@@ -19,9 +19,9 @@ public struct DirectorySubscriberStore: SubscriberStore {
   /// Where the async `update` runs its blocking file work: inline by default; a server whose
   /// cooperative threads must never block passes its own threads (the receiver's workers).
   public var blockingWork: BlockingWork
-  /// Saves of an existing file swap in a kept spare instead of a new file each time
-  /// (`SpareFileSwap`): for a writer that saves the same subscribers again and again (the
-  /// receiver), where a new inode per save was the tail of its latency.
+  /// Saves of an existing file swap in one of the directory's kept spares instead of a new file
+  /// each time (`SpareFileSwap`): for a writer that saves the same subscribers again and again
+  /// (the receiver), where a new inode per save was the tail of its latency.
   public var keepsSpareFiles = false
 
   public init(directory: String, followInterval: Duration = .milliseconds(100), blockingWork: BlockingWork = .inline) {
