@@ -110,7 +110,7 @@ extension StateFile {
   /// keeps inline in its document; the first save past it starts the journal.
   ///
   /// Why inline at all: a journal is a second file. A new subscriber with one was three new files
-  /// (document, journal, and the spare its second save keeps), and on ext4 without a journal each
+  /// (document, journal, and the spare its second save kept then), and on ext4 without a journal each
   /// new file is found by scanning past every inode freed in the last minutes: right after a
   /// removal of thousands of files, `listen`'s first thousand new subscribers spent half its CPU in
   /// that scan (docs/benchmarks.md, `listen`). Inline, a new subscriber is one new file and a save
