@@ -38,11 +38,22 @@ extension AppStoreClient {
                             path: "/inApps/v2/refund/lookup/" + Self.segment(id), baseQuery: [], page: { _, _ in })
   }
 
+  /// Milliseconds since 1970, as the request body gives a date. `Int64(Double)` traps on a value
+  /// no Int64 holds; a date that far out (never from `Fetcher`, which range-checks the server's
+  /// clock) is clamped instead, and the server then refuses the window in its own words.
+  static func epochMilliseconds(_ date: Date) -> Int64 {
+    let ms = (date.timeIntervalSince1970 * 1000).rounded(.towardZero)
+    guard ms.isFinite else { return 0 }
+    if ms >= 9_223_372_036_854_774_784 { return .max }
+    if ms <= -9_223_372_036_854_775_808 { return .min }
+    return Int64(ms)
+  }
+
   /// Get Notification History for one customer, `paginationToken` paging with the same body each time.
   public func notificationHistory(transactionID: String, environment: AppStoreEnvironment, start: Date, end: Date,
                                   page: @Sendable (Int, Int) -> Void = { _, _ in }) async throws(AppStoreAPIError) -> [[UInt8]] {
     let endpoint = "Get Notification History"
-    let body = #"{"startDate":\#(Int64(start.timeIntervalSince1970 * 1000)),"endDate":\#(Int64(end.timeIntervalSince1970 * 1000)),"transactionId":\#(BearerToken.jsonString(transactionID))}"#
+    let body = #"{"startDate":\#(Self.epochMilliseconds(start)),"endDate":\#(Self.epochMilliseconds(end)),"transactionId":\#(BearerToken.jsonString(transactionID))}"#
     let path = "/inApps/v1/notifications/history"
     return try await allPages(endpoint: endpoint, cursorKey: "paginationToken", itemsKey: "notificationHistory", page: page) {
       (token) async throws(AppStoreAPIError) -> [UInt8] in

@@ -39,9 +39,8 @@ public final class BearerToken: @unchecked Sendable {
     return signingInput + "." + Base64URL.encode(Array(signature.rawRepresentation))
   }
 
+  /// `s` as a JSON string literal, quotes included (the one JSON writer, which cannot fail).
   static func jsonString(_ s: String) -> String {
-    let data = try! JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])
-    let array = String(decoding: data, as: UTF8.self)
-    return String(array.dropFirst().dropLast())
+    JSONWriter.string(.string(s), pretty: false)
   }
 }

@@ -59,4 +59,19 @@ struct BearerTokenTests {
     #expect(RetryPolicy.retryAfterDelay("soon", now: now) == nil)
     #expect(RetryPolicy.retryAfterDelay(nil, now: now) == nil)
   }
+
+  @Test("ids in the token and request bodies are JSON strings, whatever they hold")
+  func idsAreQuoted() {
+    #expect(BearerToken.jsonString("57246542-96fe-1a63-e053-0824d011072a") == #""57246542-96fe-1a63-e053-0824d011072a""#)
+    #expect(BearerToken.jsonString("a\"b\\c/d\n\u{1}é") == #""a\"b\\c/d\n\u0001é""#)
+  }
+
+  @Test("a request body's dates are milliseconds; a date no Int64 holds is clamped, never a trap")
+  func epochMilliseconds() {
+    #expect(AppStoreClient.epochMilliseconds(Date(timeIntervalSince1970: 1_795_000_000.1234)) == 1_795_000_000_123)
+    #expect(AppStoreClient.epochMilliseconds(Date(timeIntervalSince1970: -1.5)) == -1_500)
+    #expect(AppStoreClient.epochMilliseconds(Date(timeIntervalSince1970: 1e300)) == .max)
+    #expect(AppStoreClient.epochMilliseconds(Date(timeIntervalSince1970: -1e300)) == .min)
+    #expect(AppStoreClient.epochMilliseconds(Date(timeIntervalSince1970: .nan)) == 0)
+  }
 }

@@ -2,7 +2,7 @@
 JSON, every JWS trick, ids that would be paths, app-level notifications, other apps and
 environments, replays, a local failure, a held lock and slow clients. Each asserts its exact
 answer, that nothing was written where the request is refused, and that the server lives on."""
-import json, os, subprocess, sys, time
+import json, os, re, subprocess, sys, time
 import payloads as P
 from jws import tampered, flipped_signature, apple_header, b64url, compact
 from rawhttp import exchange, request, connect, read_answers, closed_within, Hang
@@ -41,6 +41,7 @@ def history_uuids(directory, otid):
 
 
 LOCK_FILE = ".subdash.lock"
+SPARE = re.compile(r"\.subdash-spare-[0-9]+")
 
 
 def lock_offset(name):
@@ -82,14 +83,29 @@ def release_lock(holder):
     holder.wait(10)
 
 
+def holds_a_version_of(directory, name, otid):
+    """True when the file `name` is a whole JSON document of subscriber `otid` (what a directory
+    spare holds after a save swapped it in: that save's replaced version)."""
+    try:
+        with open(os.path.join(directory, name), "rb") as f:
+            data = f.read()
+        json.loads(data)
+    except (OSError, ValueError):
+        return False
+    return otid.encode() in data
+
+
 def stored_once(directory, otid, note_uuid):
     """A write check: the subscriber's files changed and its history (inline or journal) holds the
     notification once.
-    The directory's lock file may appear (the first writer of a directory makes it), and only that."""
+    The directory's lock file may appear (the first writer of a directory makes it), and a directory
+    spare (`.subdash-spare-N`) may appear or change, holding then this subscriber's replaced version;
+    nothing else."""
     def check(diff):
         names = [(x, x[1:].rsplit("/", 1)[-1]) for x in diff]
         outside = [x for x, n in names if not n.startswith(f"{otid}.") and not n.startswith(f".{otid}.")
-                   and not (x[0] == "+" and n == LOCK_FILE)]
+                   and not (x[0] == "+" and n == LOCK_FILE)
+                   and not (x[0] in "+~" and SPARE.fullmatch(n) and holds_a_version_of(directory, n, otid))]
         if outside:
             return f"an accepted notification for {otid} changed other files: {outside[:4]}"
         n = history_uuids(directory, otid).count(note_uuid)

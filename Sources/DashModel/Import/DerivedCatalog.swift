@@ -29,7 +29,7 @@ enum DerivedCatalog {
       groupOf[pid] = g
     }
     let groups: [JSON] = groupOrder.sorted().map { g in
-      let subs: [JSON] = products[g]!.sorted().map { pid in .object(product(pid, group: g, transactions)) }
+      let subs: [JSON] = (products[g] ?? []).sorted().map { pid in .object(product(pid, group: g, transactions)) }
       return .object(JSONObject([("id", .string(g)), ("name", .string(g)), ("subscriptions", .array(subs))]))
     }
     var catalog = JSONObject([(marker, .bool(true)), ("subscriptionGroups", .array(groups))])

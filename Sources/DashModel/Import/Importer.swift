@@ -62,14 +62,14 @@ public enum Importer {
     case .file(let name): doc["catalogFile"] = .string(name)
     case .inline(let o): doc["catalog"] = .object(o)
     }
-    doc["imported"] = importedBlock(sources: m.sources, otherStores: m.otherStores)
+    doc["imported"] = .object(importedBlock(sources: m.sources, otherStores: m.otherStores))
     return doc
   }
 
-  static func importedBlock(sources: [Provenance], otherStores: [JSONObject]) -> JSON {
+  static func importedBlock(sources: [Provenance], otherStores: [JSONObject]) -> JSONObject {
     var o = JSONObject([("sources", .array(sources.map(\.json)))])
     if !otherStores.isEmpty { o["otherStores"] = .array(otherStores.map(JSON.object)) }
-    return .object(o)
+    return o
   }
 
   /// The merged subscriber as a state in memory, nothing written (`subdash FILE` on an input).
@@ -184,7 +184,7 @@ public enum Importer {
     let sources = Provenance.distinctSorted(oldSources + m.sources)
     var others: [String: JSONObject] = [:]
     for o in (old?["otherStores"]?.arrayValue ?? []).compactMap(\.objectValue) + m.otherStores { others[ImportMerge.canonical(.object(o))] = o }
-    var block = importedBlock(sources: sources, otherStores: others.keys.sorted().map { others[$0]! }).objectValue!
+    var block = importedBlock(sources: sources, otherStores: others.sorted { $0.key < $1.key }.map(\.value))
     for (k, v) in old?.entries ?? [] where block[k] == nil { block[k] = v }  // unknown keys are kept
     state.document.source["imported"] = .object(block)
     switch catalog {
