@@ -11,7 +11,10 @@
 //        (a Double's bits, written as Swift prints it, or an Int64's when byte 11 is odd). The
 //        header and signature stay the original's, so the number reaches everything that runs
 //        before the signature is checked, and all of an Xcode JWS's readers (never checked).
-//   else the whole input is a compact JWS as `verify`, `import` and `show` read it from a file
+//   else the whole input is a file as `verify`, `import` and `show` read it: a compact JWS, or JSON
+//        the importer sniffs (an App Store Server API response, a decoded payload, a notification
+//        body, RevenueCat CustomerInfo: the fixtures of each kind are seeds, so the importer's other
+//        readers are fuzzed from real inputs too)
 //
 // Every JWS goes through JWSVerifier.verify (Apple's root and the seed CA's root trusted, so the
 // seeds verify whole and mutations start from a valid JWS), the verified payload through

@@ -9,7 +9,8 @@
 #   hostile corpus, the .storekit fixtures and Fuzz/seeds/*. A finding: fix it, then copy it into
 #   Tests/DashModelTests/Fixtures/hostile/ with a line in EXPECTED.tsv so the corpus test keeps it fixed.
 # jws: Fuzz/JWSFuzz.swift. Seeds are every JWS in the samples and the tests' fixtures, each as a file,
-#   as a notification body and as its three decoded parts. A finding: fix it, add a regression test in
+#   as a notification body and as its three decoded parts, and every JSON file `import` reads in the
+#   fixtures (App Store Server API responses, decoded payloads, RevenueCat CustomerInfo) as a file. A finding: fix it, add a regression test in
 #   Tests/AppStoreSigningTests (as SignedDateRangeTests and OffCurveKeyTests are for the first two
 #   findings) and a row in docs/reliability.md.
 # Build: the fuzzed sources are compiled here with coverage (-sanitize=fuzzer,address); the libraries
@@ -105,7 +106,7 @@ if [[ $target == statefile ]]; then
 else
   # Each JWS as a file, as a notification body, and as its decoded parts ('S' mode).
 python3 - "$out/seeds" Tests/AppStoreSigningTests/Fixtures/samples/*.jws Tests/AppStoreSigningTests/Fixtures/real-apple/*.jws <<'EOF'
-import base64, json, os, struct, sys
+import base64, glob, json, os, struct, sys
 out = sys.argv[1]
 def unb64(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
 for path in sys.argv[2:]:
@@ -119,6 +120,10 @@ for path in sys.argv[2:]:
     }
     for seed, data in seeds.items():
         with open(os.path.join(out, seed), "wb") as f: f.write(data)
+# The JSON inputs `import` and `show` read (the importer's other readers), each as a whole file.
+for path in sorted(glob.glob("Tests/DashModelTests/Fixtures/appstore/*.json") + glob.glob("Tests/DashModelTests/Fixtures/revenuecat/*.json")):
+    with open(path, "rb") as f: data = f.read()
+    with open(os.path.join(out, "import-" + os.path.basename(path)), "wb") as f: f.write(data)
 # 'N': every JWS the harness knows (7) and number field (14), with an ordinary date in milliseconds.
 for jws in range(7):
     for field in range(14):
