@@ -44,9 +44,7 @@ extension AppStoreClient {
   static func epochMilliseconds(_ date: Date) -> Int64 {
     let ms = (date.timeIntervalSince1970 * 1000).rounded(.towardZero)
     guard ms.isFinite else { return 0 }
-    if ms >= 9_223_372_036_854_774_784 { return .max }
-    if ms <= -9_223_372_036_854_775_808 { return .min }
-    return Int64(ms)
+    return Int64(exactly: ms) ?? (ms > 0 ? .max : .min)
   }
 
   /// Get Notification History for one customer, `paginationToken` paging with the same body each time.
