@@ -49,6 +49,12 @@ public struct StoryTransaction: Equatable, Sendable {
   public var transactionReason: TransactionReason?
   public var offerIdentifier: String?
   public var revocationReason: RevocationReason?
+  /// What an upgrade refunded for this transaction's unused time, in milliunits: SubDash's own
+  /// `proratedRefundMilli` on the upgraded version (`SwitchNow`; Apple's payloads carry none).
+  public var upgradeRefundMilli: Int64?
+
+  /// The field SubDash writes on a transaction an upgrade replaced (`SwitchNow.refundField`).
+  static let upgradeRefundField = "proratedRefundMilli"
 
   public init(_ t: TransactionPayload) {
     transactionId = t.transactionId
@@ -66,13 +72,16 @@ public struct StoryTransaction: Equatable, Sendable {
     transactionReason = t.transactionReason
     offerIdentifier = t.offerIdentifier
     revocationReason = t.revocationReason
+    // Type-checked as the file reader checks it; a value of the wrong kind is no refund.
+    upgradeRefundMilli = t.isUpgraded == true ? (try? ObjectReader(t.source, at: .root).int64(Self.upgradeRefundField)) ?? nil : nil
   }
 
   /// The fields `init(_: ObjectReader)` reads: a file loaded for viewing keeps only these (and
   /// the summary's) in its inline entries (`InlineHistory.viewingProjection`, `storyProjection`).
   static let fieldsRead = ["transactionId", "productId", "purchaseDate", "expiresDate", "offerType", "offerDiscountType",
                            "price", "currency", "revocationDate", "revocationType", "revocationPercentage",
-                           "inAppOwnershipType", "transactionReason", "offerIdentifier", "revocationReason"]
+                           "inAppOwnershipType", "transactionReason", "offerIdentifier", "revocationReason",
+                           "isUpgraded", upgradeRefundField]
 
   /// Straight from a history entry's JSON, reading only these fields (each checked with its
   /// path): typing every field of 100,000 inline entries was most of a long file's load time.
@@ -93,6 +102,7 @@ public struct StoryTransaction: Equatable, Sendable {
     transactionReason = try r.stringEnum("transactionReason")
     offerIdentifier = try r.string("offerIdentifier")
     revocationReason = try r.intEnum("revocationReason")
+    upgradeRefundMilli = try r.bool("isUpgraded") == true ? try r.int64(Self.upgradeRefundField) : nil
   }
 
   /// Free periods cost nothing, whatever offer granted them.

@@ -98,7 +98,8 @@ extension CustomerSummary {
         // A family member's access is the purchaser's money, counted on the purchaser's file.
         guard !f[k].familyShared, let price = f[k].price, let currency = f[k].currency, !currency.isEmpty else { continue }
         add(price, to: &spent, currency, &bad)
-        if refund { add(refundedAmount(f[k], price: price), to: &refunded, currency, &bad) }
+        let returned = returnedAmount(f[k], price: price, revoked: refund)
+        if returned > 0 { add(returned, to: &refunded, currency, &bad) }
       }
     }
     var open = 0
@@ -129,6 +130,17 @@ extension CustomerSummary {
     if o { bad.insert(c) } else { m[c] = s }
   }
 
+  /// What the customer got back for a transaction: its refund (`refundedAmount`) and the
+  /// prorated refund an upgrade gave for the unused time (`upgradeRefundMilli`), never more than
+  /// the price together.
+  static func returnedAmount(_ t: StoryTransaction, price: Int64, revoked: Bool) -> Int64 {
+    let refund = revoked ? refundedAmount(t, price: price) : 0
+    // A share outside 0...price is no refund of this price (a hostile file): left out.
+    let upgrade = t.upgradeRefundMilli.flatMap { (0...max(0, price)).contains($0) ? $0 : nil } ?? 0
+    let (sum, overflow) = refund.addingReportingOverflow(upgrade)
+    return overflow ? price : min(max(price, 0), sum)
+  }
+
   /// What a refund gave back: all of the price, or the prorated share (`revocationPercentage`,
   /// milliunits of a percent: 50000 is half) rounded to the currency's minor unit as the
   /// simulator rounds it. A percentage outside 0...100,000 is not a share: the full price.
@@ -143,7 +155,12 @@ extension CustomerSummary {
   /// The run of periods `now` falls in, back to the last lapse, billing retry or revocation.
   static func streak(_ timeline: Timeline, now: Instant) -> Streak? {
     // At the expiry instant itself the subscription has expired (Apple: expired when now >= expiresDate).
-    guard let k = timeline.index(at: now) else { return nil }
+    // The time after the last transaction is derived up to `now` and ends there, so no period
+    // holds `now` itself: a grace period running to `now` is the one `now` falls in (grace keeps
+    // access, so the streak must agree with the access verdict; retry and a lapse are breaks).
+    guard let k = timeline.index(at: now) ?? timeline.periods.indices.last.flatMap({
+      timeline.periods[$0].kind == .grace && timeline.periods[$0].end == now ? $0 : nil
+    }) else { return nil }
     func isBreak(_ kind: Timeline.Kind) -> Bool { kind == .lapsed || kind == .billingRetry || kind == .revoked }
     guard !isBreak(timeline.periods[k].kind) else { return nil }
     return timeline.periods.withUnsafeBufferPointer { periods in
