@@ -76,7 +76,7 @@ enum ImportedView {
   /// `originalTransactionId` picks one subscriber of an input holding several (a Get All
   /// Subscription Statuses response), as `import --original-transaction-id` does.
   static func load(_ path: String, stateError: StateFileError, originalTransactionId: String? = nil) throws -> (state: SubscriptionState, warnings: [String])? {
-    guard path != "-", let input = try? Importer.readInput(path), !looksLikeStateFile(input.bytes),
+    guard path != "-", let input = try? Importer.readInput(path), !isNotText(input.bytes), !looksLikeStateFile(input.bytes),
           !isBrokenJSONDocument(input.bytes) else { return nil }
     do {
       let merged = try Importer.merge(inputs: [input], options: .init(originalTransactionId: originalTransactionId, checker: try SignatureCheck.checker()))
@@ -88,9 +88,18 @@ enum ImportedView {
       return (state, merged.warnings)
     } catch let e as ImportError {
       // A file that is neither a state file nor an input: the state file's message is the useful one.
-      if e.kind == .unrecognised { throw badInput(stateError.description) }
+      if e.kind == .unrecognised { throw badInput(stateError.naming(path).description) }
       throw badInput(e.description)
     }
+  }
+
+  /// An empty file, or bytes no App Store input holds (a NUL, or not UTF-8: an executable, an
+  /// image): not an input to import, so the state file's own error stands, the words the list
+  /// gives the same file ("the file is empty", "unexpected byte 0x7F"), not an importer's guess
+  /// ("not a compact JWS").
+  static func isNotText(_ bytes: [UInt8]) -> Bool {
+    guard bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return true }
+    return bytes.contains(0) || String(validating: bytes, as: UTF8.self) == nil
   }
 
   /// A JSON object that does not parse, and is not JSON Lines either (its first line alone does

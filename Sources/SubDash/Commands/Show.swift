@@ -23,7 +23,8 @@ struct Show: ParsableCommand {
   @Flag(name: .long, help: "Print the derived lifecycle (status, access verdict, dates, warnings) as JSON.")
   var json = false
 
-  @Option(name: .long, help: "How many recent notifications to list.")
+  // Unconditional: `--events -1` is a value to refuse in words (validate), not an unknown option.
+  @Option(name: .long, parsing: .unconditional, help: "How many recent notifications to list (0 or more).")
   var events = 10
 
   @Flag(name: .long, help: "Only ASCII characters in the output.")
@@ -37,6 +38,7 @@ struct Show: ParsableCommand {
   func validate() throws {
     _ = try viewing.nowOverride()
     _ = try viewing.retryAccessOverride()
+    if events < 0 { throw ValidationError("--events \(events): a count of recent notifications is 0 or more") }
   }
 
   func run() throws {
@@ -97,7 +99,7 @@ extension ShowRequest {
     } catch let error as StateFileError {
       // An App Store or RevenueCat input opens imported in memory, nothing written.
       guard let imported = try ImportedView.load(file, stateError: error, originalTransactionId: subscriber.originalTransactionId) else {
-        throw badInput(error.description)
+        throw badInput(error.naming(file).description)
       }
       for w in imported.warnings { LineOut.stderr("subdash: warning: " + w) }
       state = imported.state
