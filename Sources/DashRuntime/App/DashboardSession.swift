@@ -45,9 +45,15 @@ package final class DashboardSession {
   /// How often the loop looks for a history read on another thread.
   static let storyPollMs: Int32 = 100
 
+  /// A file this user cannot write opens read-only, the reason on its status line and in each
+  /// refused key (`WriteAccess`).
   package init(path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?, retryAccess: AccessPolicy.RetryAccess?) throws(StateFileError) {
     self.path = path
     self.displayName = displayName
+    var options = options
+    if options.readOnlyReason == nil, let refusal = WriteAccess.refusal(forStateFile: path) {
+      options.readOnlyReason = .notWritable(refusal)
+    }
     self.options = options
     self.nowOverride = nowOverride
     self.retryAccess = retryAccess

@@ -70,7 +70,7 @@ enum FooterPanel {
     if let s = ui.status {
       return s.isError ? Line("\(g.error) \(s.message)", Style(.danger, bold: true)) : Line(s.message, Style(.accent))
     }
-    if vm.options.readOnly { return Line("read-only session: keys that change the file are disabled", Style(.dim)) }
+    if let reason = vm.options.readOnlyReason { return Line(reason.sessionLine, Style(.dim)) }
     return .empty
   }
 }

@@ -9,8 +9,8 @@ enum Availability: Equatable {
   var isAvailable: Bool { self == .available }
 
   static func of(_ command: Command, in vm: ViewModel, _ ui: UIState) -> Availability {
-    if command.isMutating, vm.options.readOnly {
-      return .unavailable("read-only: \(name(of: command)) disabled (started with --read-only)")
+    if command.isMutating, let reason = vm.options.readOnlyReason {
+      return .unavailable("read-only: \(name(of: command)) disabled (\(reason.why))")
     }
     // `--now` shows the file at another moment; a change made "then" would be written at a time
     // the file's own clock has not reached (or has passed), so changes wait for a normal view.

@@ -59,7 +59,7 @@ enum TransactionsKeys {
 
   /// Why a refund key does nothing here, as the simulation keys say it on the main view.
   static func refundRefusal(_ vm: ViewModel) -> String? {
-    if vm.options.readOnly { return "read-only: refund disabled (started with --read-only)" }
+    if let reason = vm.options.readOnlyReason { return "read-only: refund disabled (\(reason.why))" }
     if let at = vm.clock.viewingAt { return "--now: viewing \(Format.date(at)), so refund is off; open the file without --now to change it" }
     if !vm.simulationKeysAllowed { return "simulation keys are disabled on Production data (refund refused)" }
     return nil

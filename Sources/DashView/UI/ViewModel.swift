@@ -118,16 +118,22 @@ public struct DashClock: Equatable, Sendable {
 
 /// Session flags from the command line.
 public struct DisplayOptions: Equatable, Sendable {
-  /// `--read-only`: no key changes the file.
-  public var readOnly: Bool
+  /// Why no key changes the file (nil: keys may change it). The refusals say this reason, so a
+  /// session nobody started with `--read-only` never claims it was.
+  public var readOnlyReason: ReadOnlyReason?
+  /// No key changes the file; setting it without a reason means `--read-only`.
+  public var readOnly: Bool {
+    get { readOnlyReason != nil }
+    set { readOnlyReason = newValue ? (readOnlyReason ?? .asked) : nil }
+  }
   /// `--ascii`: no box drawing or other non-ASCII glyphs (old terminals, serial consoles).
   public var ascii: Bool
   /// False with `--no-color` or NO_COLOR; roles still carry meaning through glyphs and words.
   public var color: Bool
   /// Opened from the subscriber list: Esc (like q) goes back to the list, on the same row.
   public var openedFromList: Bool
-  public init(readOnly: Bool = false, ascii: Bool = false, color: Bool = true, openedFromList: Bool = false) {
-    self.readOnly = readOnly
+  public init(readOnly: Bool = false, readOnlyReason: ReadOnlyReason? = nil, ascii: Bool = false, color: Bool = true, openedFromList: Bool = false) {
+    self.readOnlyReason = readOnlyReason ?? (readOnly ? .asked : nil)
     self.ascii = ascii
     self.color = color
     self.openedFromList = openedFromList

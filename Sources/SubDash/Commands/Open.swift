@@ -166,21 +166,27 @@ struct Open: ParsableCommand {
   /// One state file's dashboard; an App Store or RevenueCat input opens imported in memory,
   /// read-only, nothing written.
   private func openFile(_ path: String, displayName: String, options: DisplayOptions, colorWanted: Bool) throws {
+    let session = try Self.session(path, displayName: displayName, options: options, nowOverride: try viewing.nowOverride(),
+                                   retryAccess: try viewing.retryAccessOverride(), subscriber: subscriber)
+    try runDashboard(session, colorWanted: colorWanted)
+  }
+
+  /// The session `subdash FILE` opens on: the state file, or an input imported in memory.
+  static func session(_ path: String, displayName: String, options: DisplayOptions, nowOverride: Instant?,
+                      retryAccess: AccessPolicy.RetryAccess?, subscriber: SubscriberChoice) throws -> DashboardSession {
     var options = options
-    let session: DashboardSession
     do {
       if subscriber.originalTransactionId != nil { try subscriber.check(try StateFile.load(path: path), file: path) }
-      session = try DashboardSession(path: path, displayName: displayName, options: options,
-                                     nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
+      return try DashboardSession(path: path, displayName: displayName, options: options, nowOverride: nowOverride, retryAccess: retryAccess)
     } catch let error as StateFileError {
       guard let imported = try ImportedView.load(path, stateError: error, originalTransactionId: subscriber.originalTransactionId) else {
-        throw badInput(error.description)
+        throw badInput(error.naming(path).description)
       }
-      options.readOnly = true
-      session = DashboardSession(importedState: imported.state, warnings: imported.warnings, path: path, displayName: displayName + " (imported, not saved)", options: options,
-                                 nowOverride: try viewing.nowOverride(), retryAccess: try viewing.retryAccessOverride())
+      // Not a state file: no key has a file to write. Said as such, never as --read-only.
+      if options.readOnlyReason == nil { options.readOnlyReason = .importedInMemory(input: path) }
+      return DashboardSession(importedState: imported.state, warnings: imported.warnings, path: path, displayName: displayName + " (imported, not saved)",
+                              options: options, nowOverride: nowOverride, retryAccess: retryAccess)
     }
-    try runDashboard(session, colorWanted: colorWanted)
   }
 
   private func runDashboard(_ session: DashboardSession, colorWanted: Bool) throws {
