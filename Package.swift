@@ -106,10 +106,17 @@ let package = Package(
     .executableTarget(name: "SubDashFaultProbe", dependencies: ["DashModel"]),
     // App Store Server API client: JWT, credentials, endpoints, errors and retries. Heavy
     // (async-http-client, swift-crypto), so it lives in its own executable, subdash-fetch.
+    // One outbound HTTP exchange under one deadline (connect, head and whole body), the URL checked
+    // first: every request SubDash makes (AppStoreAPI, NotificationDelivery) goes through it.
+    .target(
+      name: "OutboundHTTP",
+      dependencies: ["DashModel", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+    ),
     .target(
       name: "AppStoreAPI",
       dependencies: [
         "DashModel",  // Base64URL and CompactJWS; the client stays usable without the rest of the model
+        "OutboundHTTP",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -183,7 +190,7 @@ let package = Package(
     // local test CA, POST it (AsyncHTTPClient) and record every attempt in the file; Apple's retries.
     .target(
       name: "NotificationDelivery",
-      dependencies: ["AppStoreSigning", "DashModel", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      dependencies: ["AppStoreSigning", "DashModel", "OutboundHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                      .product(name: "NIOSSL", package: "swift-nio-ssl")]
     ),
     // `subdash deliver` and `subdash simulate --deliver` run this binary beside `subdash`.
@@ -201,7 +208,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NotificationDeliveryTests",
-      dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "NotificationReceiver",
+      dependencies: ["NotificationDelivery", "OutboundHTTP", "AppStoreSigning", "DashModel", "NotificationReceiver",
                      .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]
     ),
     .testTarget(

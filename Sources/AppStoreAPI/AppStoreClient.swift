@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import OutboundHTTP
 
 /// One HTTP conversation with the App Store Server API: bearer token, Apple's error bodies, retries.
 /// Endpoint shapes live in AppStoreClient+Endpoints.swift; the whole-customer fetch in Fetcher.swift.
@@ -84,6 +85,9 @@ public final class AppStoreClient: Sendable {
     throw .credentials("\(path): not a certificate (PEM or DER)")
   }
 
+  /// The largest answer read (a page of history is a few hundred kB).
+  static let answerLimit = 4 << 20
+
   /// Sends one request, retrying what Apple says may succeed later. Returns the 2xx body.
   func send(endpoint: String, environment: AppStoreEnvironment, method: HTTPMethod, path: String,
             query: [(String, String)] = [], body: [UInt8]? = nil) async throws(AppStoreAPIError) -> [UInt8] {
@@ -133,18 +137,29 @@ public final class AppStoreClient: Sendable {
       request.headers.add(name: "Content-Type", value: "application/json")
       request.body = .bytes(ByteBuffer(bytes: body))
     }
-    let response: HTTPClientResponse
-    let bytes: [UInt8]
-    do {
-      response = try await http.execute(request, timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)))
-      var buffer = try await response.body.collect(upTo: 4 << 20)
-      bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-    } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-      return .retry(.network(endpoint: endpoint, detail: "timed out after \(Self.seconds(configuration.requestTimeout))"), after: nil)
-    } catch {
+    // One deadline for the whole exchange, the body included (BoundedExchange): a server that
+    // sends its head and then trickles the body is a time-out, retried like any other.
+    let timeout = configuration.requestTimeout
+    let limitMs = timeout.isFinite && timeout > 0 ? Int64(min(timeout, 86_400) * 1000) : 0
+    let answer: BoundedExchange.Answer
+    switch await BoundedExchange.run(request, on: http, limit: .milliseconds(limitMs), bodyLimit: Self.answerLimit) {
+    case .success(let a): answer = a
+    case .failure(.badURL(let why)):
+      // Nothing was sent, and a retry would meet the same URL.
+      return .fail(.network(endpoint: endpoint, detail: "cannot call \(Sanitize.line(url, limit: 120)): \(why)"))
+    case .failure(.timedOut):
+      return .retry(.network(endpoint: endpoint, detail: "timed out after \(Self.seconds(timeout))"), after: nil)
+    case .failure(.transport(let error as HTTPClientError)) where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout:
+      return .retry(.network(endpoint: endpoint, detail: "timed out after \(Self.seconds(timeout))"), after: nil)
+    case .failure(.transport(let error)):
       return .retry(.network(endpoint: endpoint, detail: "cannot reach \(Self.host(of: url)): \(Self.networkReason(error))"), after: nil)
     }
-    let status = Int(response.status.code)
+    guard answer.bodyComplete else {
+      return .fail(.malformedResponse(endpoint: endpoint, detail: "the answer is larger than \(Self.answerLimit >> 20) MiB"))
+    }
+    let bytes = answer.body
+    let response = (status: answer.status, headers: answer.headers)
+    let status = response.status
     if (200..<300).contains(status) { return .success(bytes) }
     if status == 401 { return .fail(.unauthorized(endpoint: endpoint, environment: environment)) }
     let (code, message) = Self.appleError(bytes)

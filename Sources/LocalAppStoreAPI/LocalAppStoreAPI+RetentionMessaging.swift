@@ -119,9 +119,11 @@ extension LocalAppStoreAPI {
   }
 
   /// Apple calls an https URL; a local test server is plain http on loopback, so http is taken too.
+  /// At most 256 characters (Apple's RealtimeUrlRequest); otherwise the rules of every URL SubDash
+  /// calls (OutboundURL: a port outside 1-65535 once crashed the performance test and the cancel
+  /// flow that read it back).
   static func isRealtimeURL(_ text: String) -> Bool {
-    guard text.count <= 2_048, let url = URL(string: text), let scheme = url.scheme, ["https", "http"].contains(scheme), url.host?.isEmpty == false else { return false }
-    return true
+    text.utf8.count <= 256 && OutboundURL.refusal(text) == nil
   }
 
   /// Apple's rules for an uploaded message: header ≤ 66 characters (4000162), body ≤ 144 (4000163),

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import OutboundHTTP
 
 /// What one POST came to, in Apple's result names.
 public struct SendOutcome: Sendable, Equatable {
@@ -39,25 +40,31 @@ public final class HTTPNotificationSender: NotificationSending {
   /// Must be called once before the sender is released.
   public func shutdown() async { try? await http.shutdown() }
 
+  /// The answer's whole body counts against `timeout` (BoundedExchange): a 200 whose body
+  /// trickles past it is TIMED_OUT, as the App Store's "a few seconds at most" has it.
   public func send(_ body: [UInt8], to url: String, timeout: Double) async -> SendOutcome {
     var request = HTTPClientRequest(url: url)
     request.method = .POST
     request.headers.add(name: "Content-Type", value: "application/json")
     request.headers.add(name: "User-Agent", value: "subdash-deliver (App Store Server Notifications V2, local test CA)")
     request.body = .bytes(ByteBuffer(bytes: body))
-    do {
-      let response = try await http.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+    // Seconds from a flag or a caller's constant; a non-finite or negative one is no time at all.
+    let limitMs = timeout.isFinite && timeout > 0 ? Int64(min(timeout, 86_400) * 1000) : 0
+    switch await BoundedExchange.run(request, on: http, limit: .milliseconds(limitMs), bodyLimit: 64 << 10) {
+    case .success(let answer):
       // The answer's body is not Apple's concern, but a refusal's first line is the backend
-      // saying why (listen's "refused: …"): kept for the log. Read whole, so the connection can
-      // be reused.
-      let answer = try? await response.body.collect(upTo: 64 << 10)
-      let status = Int(response.status.code)
+      // saying why (listen's "refused: …"): kept for the log.
+      let status = answer.status
       let outcome = SendOutcome(result: .forStatus(status), httpStatus: status)
-      guard outcome.result != .success, let answer else { return outcome }
-      let firstLine = String(decoding: answer.readableBytesView.prefix(400), as: UTF8.self)
+      guard outcome.result != .success else { return outcome }
+      let firstLine = String(decoding: answer.body.prefix(400), as: UTF8.self)
         .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
       return SendOutcome(result: outcome.result, httpStatus: status, detail: firstLine.isEmpty ? nil : firstLine)
-    } catch {
+    case .failure(.badURL(let why)):
+      return SendOutcome(result: .other, detail: "bad URL: \(why)")
+    case .failure(.timedOut):
+      return SendOutcome(result: .timedOut, detail: "no whole answer within \(limitMs) ms")
+    case .failure(.transport(let error)):
       return Self.classify(error)
     }
   }

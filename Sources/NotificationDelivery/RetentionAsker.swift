@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import DashModel
 import Foundation
 import NIOCore
+import OutboundHTTP
 
 /// The App Store's side of a customer going to cancel, with the Retention Messaging API set up:
 /// with a realtime URL it POSTs a signed realtime request there and waits at most `timeLimit` for
@@ -89,11 +90,12 @@ public struct RetentionAsker: Sendable {
     }
   }
 
-  /// One POST, its whole answer within the time limit (connecting included): the body of a 200,
-  /// or why there is none, in a few words.
+  /// One POST, its whole answer within the time limit (connecting included, BoundedExchange): the
+  /// body of a 200, or why there is none, in a few words.
   static func post(_ body: [UInt8], to url: String, timeLimitMs: Int) async -> Reply {
+    let limitMs = Int64(max(0, timeLimitMs))
     var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-    configuration.timeout = .init(connect: .milliseconds(Int64(timeLimitMs)), read: .milliseconds(Int64(timeLimitMs)))
+    configuration.timeout = .init(connect: .milliseconds(limitMs), read: .milliseconds(limitMs))
     // One request with a short budget (Apple's is 700 ms): a refused connection is the answer
     // ("connection refused", at once), not something to retry until the budget is spent and then
     // report as "no answer within 700 ms". The customer sees the default message either way.
@@ -104,34 +106,25 @@ public struct RetentionAsker: Sendable {
     request.headers.add(name: "Content-Type", value: "application/json")
     request.headers.add(name: "User-Agent", value: "subdash-retention (Retention Messaging realtime request, local test CA)")
     request.body = .bytes(ByteBuffer(bytes: body))
-    let sent = request
-    let deadline = NIODeadline.now() + .milliseconds(Int64(timeLimitMs))
-    let outcome: Reply = await withTaskGroup(of: Reply?.self) { group in
-      group.addTask {
-        do {
-          let response = try await http.execute(sent, deadline: deadline)
-          let answer = try await response.body.collect(upTo: answerLimit)
-          guard response.status.code == 200 else { return .failed("HTTP \(response.status.code)") }
-          return .answered(Array(answer.readableBytesView))
-        } catch {
-          if Task.isCancelled { return nil }
-          return .failed(Self.describe(error, timeLimitMs: timeLimitMs))
-        }
+    let reply: Reply
+    switch await BoundedExchange.run(request, on: http, limit: .milliseconds(limitMs), bodyLimit: answerLimit) {
+    case .success(let answer):
+      if answer.status != 200 {
+        reply = .failed("HTTP \(answer.status)")
+      } else if !answer.bodyComplete {
+        reply = .failed("the answer is larger than \(answerLimit / 1024) KiB")
+      } else {
+        reply = .answered(answer.body)
       }
-      // The body may trickle in after the head: the whole answer must come within the limit.
-      group.addTask {
-        try? await Task.sleep(nanoseconds: UInt64(timeLimitMs) * 1_000_000)
-        return Task.isCancelled ? nil : .failed("no answer within \(timeLimitMs) ms")
-      }
-      var first: Reply = .failed("no answer within \(timeLimitMs) ms")
-      for await result in group {
-        if let result { first = result; break }
-      }
-      group.cancelAll()
-      return first
+    case .failure(.badURL(let why)):
+      reply = .failed("realtime URL \(LogText.clip(url, limit: 80)): \(why)")
+    case .failure(.timedOut):
+      reply = .failed("no answer within \(timeLimitMs) ms")
+    case .failure(.transport(let error)):
+      reply = .failed(Self.describe(error, timeLimitMs: timeLimitMs))
     }
     try? await http.shutdown()
-    return outcome
+    return reply
   }
 
   enum Reply: Sendable {

@@ -43,9 +43,7 @@ struct DeliverCommand: AsyncParsableCommand {
     guard (0...1).contains(duplicateRate) else { throw ValidationError("--duplicate-rate must be between 0 and 1") }
     guard reorderWindow >= 0, reorderWindow <= 3600 else { throw ValidationError("--reorder-window must be 0…3600 seconds") }
     guard timeout > 0, timeout <= 120 else { throw ValidationError("--timeout must be more than 0 and at most 120 seconds") }
-    guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host?.isEmpty == false else {
-      throw ValidationError("--to must be an http:// or https:// URL with a host")
-    }
+    if let why = OutboundURL.refusal(url) { throw ValidationError("--to \(LogText.clip(url, limit: 120)): \(why)") }
   }
 
   func run() async throws {

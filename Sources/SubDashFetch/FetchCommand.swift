@@ -67,10 +67,8 @@ struct FetchCommand: AsyncParsableCommand {
       throw ValidationError("--order-id works in production only (Apple has no sandbox Look Up Order ID)")
     }
     // A URL no request can go to is said at once, not after four retries.
-    if let baseURL {
-      guard let parsed = URL(string: baseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host?.isEmpty == false else {
-        throw ValidationError("--base-url must be an http:// or https:// URL with a host, not \(baseURL)")
-      }
+    if let baseURL, let why = OutboundURL.refusal(baseURL) {
+      throw ValidationError("--base-url \(LogText.clip(baseURL, limit: 120)): \(why)")
     }
     let progress = Progress(quiet: quiet)
     let result: FetchResult

@@ -83,6 +83,7 @@ struct ListenCommand: AsyncParsableCommand {
     for fault in faults where LocalAppStoreAPI.Fault(fault) == nil {
       throw ValidationError("--fault \(LogText.clip(fault, limit: 40)): give STATUS[:CODE] (400…599, an Apple code of that status: 500:5000001) or delay:SECONDS (up to 600)")
     }
+    if let notify, let why = OutboundURL.refusal(notify) { throw ValidationError("--notify \(LogText.clip(notify, limit: 120)): \(why)") }
     if let rateLimit, LocalAppStoreAPI.rateLimit(rateLimit) == nil { throw ValidationError("--rate-limit must be N/s with N 1…9999999 (e.g. 5/s)") }
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
     guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…100000") }

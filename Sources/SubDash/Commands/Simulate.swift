@@ -102,6 +102,7 @@ struct Simulate: ParsableCommand {
   }
 
   func validate() throws {
+    if let deliver, let why = OutboundURL.refusal(deliver) { throw ValidationError("--deliver \(LogText.clip(deliver, limit: 120)): \(why)") }
     if deliver == nil && (duplicateRate != nil || reorderWindow != nil || retrySchedule != nil || ca != nil) {
       throw ValidationError("--duplicate-rate, --reorder-window, --retry-schedule and --ca go with --deliver URL")
     }
