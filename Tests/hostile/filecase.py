@@ -8,8 +8,8 @@ TRAPS = ["Fatal error", "Stack dump", "Current stack trace", "backtrace", "Illeg
 
 
 class FileCases:
-    def __init__(self, tally, subdash, watched):
-        self.tally, self.subdash, self.watched = tally, subdash, watched
+    def __init__(self, tally, subdash, watched, group="files"):
+        self.tally, self.subdash, self.watched, self.group = tally, subdash, watched, group
         # A trap still prints "Fatal error: …" (caught below) but ends at once, without a backtrace.
         self.env = {**os.environ, "SWIFT_BACKTRACE": "enable=no"}
 
@@ -31,7 +31,8 @@ class FileCases:
                 wrong = code != 0 and r.returncode == 0
             elif phrase is not None and phrase not in err + out:
                 problems.append(f"output lacks {phrase!r}: {(err.strip() or out.strip())[:200]!r}")
-            lines = [l for l in err.splitlines() if l.strip() and "warning:" not in l]
+            # The command-line error style's usage hint (CommandLineStyle) is not a second message.
+            lines = [l for l in err.splitlines() if l.strip() and "warning:" not in l and not l.startswith("usage: ")]
             if code != 0 and len(lines) > 1:
                 problems.append(f"{len(lines)} lines on stderr, not one: {lines[:2]!r}")
         except subprocess.TimeoutExpired:
@@ -40,4 +41,4 @@ class FileCases:
         found, wrote, lost = judge_writes(differences(before, snapshot(self.watched)), writes, "command")
         problems += found
         wrong = wrong or wrote
-        return self.tally.record("files", name, problems, crash, hang, wrong, lost)
+        return self.tally.record(self.group, name, problems, crash, hang, wrong, lost)

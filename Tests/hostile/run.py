@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The hostile-input suite of issue 19 §8: at least 100 HTTP cases against `subdash listen`, 50
-against `subdash serve` and 40 file cases against `subdash verify`/`import`/`show`, each
+against `subdash serve`, 40 file cases against `subdash verify`/`import`/`show`, and issue 37's
+outbound cases (URLs with a port no socket has, answers whose body trickles: outbound_cases.py), each
 asserting its exact outcome and its side effects (nothing written where refused, no crash, no
 hang, a good request still accepted at the end). Prints `hostile: N passed, M failed` and the
 figures docs/reliability.md gives; exits 1 on any failure.
 
-  .venv-oracle/bin/python Tests/hostile/run.py "$(swift build --show-bin-path)" [--only listen|serve|files]
+  .venv-oracle/bin/python Tests/hostile/run.py "$(swift build --show-bin-path)" [--only listen|serve|files|outbound]
 
 Needs .venv-oracle (cryptography; Tests/oracle/run.sh creates it). Servers listen on 127.0.0.1 only.
 """
@@ -18,7 +19,7 @@ from jws import Signer
 from tally import Tally
 from server import Server
 from httpcase import HTTPCases
-import listen_cases, serve_cases, file_cases
+import listen_cases, serve_cases, file_cases, outbound_cases
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 APPLE_JWS = os.path.join(REPO, "Tests/AppStoreSigningTests/Fixtures/real-apple/ruby_sandbox_transaction.jws")
@@ -27,7 +28,7 @@ APPLE_JWS = os.path.join(REPO, "Tests/AppStoreSigningTests/Fixtures/real-apple/r
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin", help="the directory of the built subdash binaries (swift build --show-bin-path)")
-    ap.add_argument("--only", choices=["listen", "serve", "files"])
+    ap.add_argument("--only", choices=["listen", "serve", "files", "outbound"])
     ap.add_argument("--verbose", action="store_true", help="print every case, not only the failures")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (its path is printed)")
     a = ap.parse_args()
@@ -59,6 +60,8 @@ def main():
             serve_cases.run(tally, ctx, servers)
         if a.only in (None, "files"):
             file_cases.run(tally, ctx)
+        if a.only in (None, "outbound"):
+            outbound_cases.run(tally, ctx, servers)
     finally:
         for s in servers:
             s.stop()
