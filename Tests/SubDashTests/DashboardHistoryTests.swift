@@ -32,8 +32,10 @@ import Testing
     let session = try DashboardSession(path: path, displayName: "state.json", options: DisplayOptions(), nowOverride: nil, retryAccess: nil)
     let screen = FakeScreen(keys: keys)
     screen.size = (120, 40)
-    #expect(DashboardApp(session: session, colorWanted: false)
-      .loop(on: screen, signals: nil, follower: DashboardApp.follower(of: path), ttyFD: screen.pipe.readFD, clock: { wall }) == 0)
+    var app = DashboardApp(session: session, colorWanted: false)
+    // The fake screen is the terminal itself: a tmux the tests happen to run in is not in the way.
+    app.clipboardRoute = { .terminal }
+    #expect(app.loop(on: screen, signals: nil, follower: DashboardApp.follower(of: path), ttyFD: screen.pipe.readFD, clock: { wall }) == 0)
     return screen
   }
 

@@ -67,7 +67,10 @@ enum CommitmentPlanChanges {
     var r = ctx.renewalInfo
     var rc = r.commitmentInfo ?? RenewalCommitmentInfo()
     if rc.commitmentAutoRenewProductId == target.productID, rc.commitmentAutoRenewStatus != .off {
-      throw .changeAlreadyPending(target.productID)
+      // Not `.changeAlreadyPending`, whose words are "at the next renewal": this change waits for
+      // the commitment's end, months of payments later. Named as the rest of the screen names it.
+      let ends = m.ends.map { Format.date($0, now: ctx.now) } ?? "the end of the commitment"
+      throw .other("\(target.displayName) is already chosen for when the 12-month commitment ends on \(ends).")
     }
     let monthly = target.monthlyPlan
     rc.commitmentAutoRenewProductId = target.productID

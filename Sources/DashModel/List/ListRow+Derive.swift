@@ -14,7 +14,11 @@ extension ListRow {
       .compactMap { $0 }.filter { $0 > now }.min()
     row.flags = flags(report, autoRenewOn: sub.renewalInfo?.autoRenewStatus == .on)
     if let provenance = state.importProvenance {
-      row.flags.append(provenance.signature == .appleSigned ? .appleSigned : .notAppleSigned)
+      switch provenance.signature {
+      case .appleSigned: row.flags.append(.appleSigned)
+      case .trustedRoot: row.flags.append(.locallySigned)
+      case .unverified, .unsigned, .revenueCat: row.flags.append(.notAppleSigned)
+      }
     }
     if let last = sub.notifications.last { row.setLastEvent(last) }
     let t = sub.latestTransaction

@@ -102,8 +102,11 @@ public enum ListFlag: String, Sendable, CaseIterable {
   case grace, retry = "billing-retry", refunded, priceIncrease = "price-increase", pendingChange = "pending-change",
        autoRenewOff = "auto-renew-off", checkFile = "check-file"
   /// Imported data whose signature chained to Apple, or imported data that did not (unverified,
-  /// unsigned, another root, RevenueCat). Files the simulator made carry neither.
+  /// unsigned, RevenueCat). Files the simulator made carry neither.
   case appleSigned = "apple-signed", notAppleSigned = "not-apple-signed"
+  /// Imported data a root given with `--root` signed (a test CA): signed, so never "unsigned", and
+  /// not Apple's. `flag:not-apple` finds it with the data that is not signed at all.
+  case locallySigned = "locally-signed"
 
   /// Short words for the flags column.
   public var word: String {
@@ -117,6 +120,7 @@ public enum ListFlag: String, Sendable, CaseIterable {
     case .checkFile: return "check"
     case .appleSigned: return "signed"
     case .notAppleSigned: return "unsigned"
+    case .locallySigned: return "not-apple"
     }
   }
 }

@@ -21,6 +21,8 @@ extension Terminal: DashboardScreen {}
 package struct DashboardApp {
   package let session: DashboardSession
   package let colorWanted: Bool
+  /// Where a copy goes after it is written (`TmuxClipboard`), asked at each copy; tests give their own.
+  package var clipboardRoute: () -> ClipboardRoute = TmuxClipboard.current
 
   package init(session: DashboardSession, colorWanted: Bool) {
     self.session = session
@@ -82,7 +84,11 @@ package struct DashboardApp {
             actions.append(session.searchEvents(search, from: from, forward: forward))
             vm = session.model(wall: wall)
           case .copyToClipboard(let text):
-            if !terminal.copyToClipboard(text) { actions.append(.actionFailed("could not write to the terminal: nothing was copied")) }
+            if !terminal.copyToClipboard(text) {
+              actions.append(.actionFailed("could not write to the terminal: nothing was copied"))
+            } else {
+              actions.append(.copyRouted(clipboardRoute()))
+            }
           case .reload:
             // Our own write shows at once rather than waiting for the watcher's echo.
             let reloaded = session.reload(wall: wall)

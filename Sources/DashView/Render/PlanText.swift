@@ -100,7 +100,7 @@ enum PlanText {
     case .upgrade(let id), .downgrade(let id), .crossgrade(let id): target = id
     default: target = nil
     }
-    if let change = vm.report.pendingChange, let target {
+    if let change = PendingPlanChange.of(vm), let target {
       if target == vm.report.product?.productID { return ("cancel the pending \(change.kind.rawValue)", true) }
       if target == change.toProductId {
         return ("already pending for \(PlanText.date(change.effectiveDate, compact: true, now: vm.now))", false)

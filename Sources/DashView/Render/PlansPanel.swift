@@ -14,7 +14,8 @@ enum PlansPanel {
     guard let group = r.group ?? vm.state.currentGroup else { return [Line("no subscription group in the catalog", Style(.dim))] + others }
     let tiers = group.tiers
     let current = r.product
-    let pendingId = r.pendingChange?.toProductId ?? {
+    let pending = PendingPlanChange.of(vm)
+    let pendingId = pending?.toProductId ?? {
       if case .switches(_, let to) = r.renewal { return to } else { return nil }
     }()
     let currency = PlanText.currency(vm)
@@ -24,7 +25,9 @@ enum PlansPanel {
     let priceWidth = prices.map { DisplayWidth.of($0) }.max() ?? 0
     let showPrice = width >= 60
     let pendingChanged = ui.highlights.isHighlighted(.pendingChange, at: vm.clock.wall)
-    let effects = tiers.map { effect($0, current: current, pending: $0.productID == pendingId && $0.productID != current?.productID, vm: vm) }
+    let effects = tiers.map {
+      effect($0, current: current, pending: $0.productID == pendingId && $0.productID != current?.productID ? pending : nil, vm: vm)
+    }
     // When every other tier is refused because of the subscription itself (expired, revoked,
     // shared) or for the same words, say it once below. Upgrade and downgrade word an expired
     // subscription differently, so matching text alone repeated it on every row.
@@ -57,16 +60,14 @@ enum PlansPanel {
 
   /// What choosing `p` would do; `subscriptionWide` when the refusal is about the subscription
   /// (not active, revoked, family shared), the same for every tier.
-  private static func effect(_ p: SubscriptionProduct, current: SubscriptionProduct?, pending: Bool, vm: ViewModel)
+  private static func effect(_ p: SubscriptionProduct, current: SubscriptionProduct?, pending: PendingPlanChange?, vm: ViewModel)
     -> (text: String, ok: Bool, subscriptionWide: Bool)
   {
     guard let current else { return ("", true, false) }
     if p.productID == current.productID { return ("current plan", true, false) }
     let action: PlanAction = p.level < current.level ? .upgrade(toProductId: p.productID)
       : p.level > current.level ? .downgrade(toProductId: p.productID) : .crossgrade(toProductId: p.productID)
-    if pending, let change = vm.report.pendingChange {
-      return ("pending \(change.kind.rawValue) on \(Format.dateShort(change.effectiveDate, now: vm.now))", true, false)
-    }
+    if let pending { return (pending.text(now: vm.now), true, false) }
     let result = vm.advisor.preview(action)
     let (text, ok) = PlanText.effect(of: action, result, now: vm.now, currency: PlanText.currency(vm), compact: true)
     switch result {

@@ -48,7 +48,8 @@ public struct ActionAdvisor: Sendable {
         case .buy:
           // The subscriber's group (a lapsed customer resubscribes within it), else every plan.
           let group = currentId.flatMap { state.catalog.group(of: $0) }
-          let products = group?.subscriptions ?? state.catalog.groups.flatMap(\.subscriptions)
+          // In the plans panel's order (`tiers`: by level, then price), not the catalog file's.
+          let products = group?.tiers ?? state.catalog.groups.flatMap(\.tiers)
           // A product with a monthly plan is two choices, as on Apple's purchase sheet: the
           // yearly price up front, or monthly with a 12-month commitment.
           return products.flatMap { p -> [PickerItem] in

@@ -88,6 +88,10 @@ public func reduce(_ state: inout UIState, _ action: UIAction, context vm: ViewM
   case .stepProgressed(let p):
     state.status = StatusLine(LongStepText.progress(p, seconds: vm.clockShowsSeconds))
     return []
+  case .copyRouted(let route):
+    // The key already said "copied …"; a tmux that drops the sequence makes that untrue.
+    if let problem = route.problem { state.status = .error(problem) }
+    return []
   }
 }
 

@@ -23,6 +23,8 @@ public enum UIAction: Equatable, Sendable {
   case eventNotFound(EventSearch)
   /// A long step saved another part (`LongStep.eventsPerSave` events) and goes on.
   case stepProgressed(StepProgress)
+  /// `.copyToClipboard` was written to the terminal; where it went (inside tmux, maybe no further).
+  case copyRouted(ClipboardRoute)
 }
 
 /// How far a long simulation step has got, for the status line while it runs.

@@ -12,7 +12,7 @@ struct List: ParsableCommand {
     abstract: "Print the subscribers in a directory of state files (one line each, or JSON).",
     discussion: """
       FILTER words must all match: status:active|grace|retry|expired|revoked|none|error, \
-      flag:grace|billing-retry|refunded|price-increase|pending-change|auto-renew-off|check-file|apple-signed|not-apple-signed, \
+      flag:grace|billing-retry|refunded|price-increase|pending-change|auto-renew-off|check-file|apple-signed|not-apple-signed|locally-signed, \
       product:WORD, or any part of an id, order id, appAccountToken, product or file name.
       Exit codes: 0 ok; 2 the directory cannot be read. A state file that cannot be read is \
       listed with status error and its one-line error, never skipped.
