@@ -116,7 +116,15 @@ enum TimelinePanel {
 
     // Moments, then the cursor, then today on top: the row under the lane.
     var marks = [Character](repeating: " ", count: width)
-    for m in t.marks { if let x = column(of: m.at, width: width, range: range) { marks[x] = markGlyph(m.kind).0 } }
+    // Which moment each column shows, for the legend: a later one in the same column, the
+    // cursor, today or its word hide it.
+    var markKinds = [Timeline.Mark.Kind?](repeating: nil, count: width)
+    for m in t.marks {
+      if let x = column(of: m.at, width: width, range: range) {
+        marks[x] = markGlyph(m.kind).0
+        markKinds[x] = m.kind
+      }
+    }
     let nowGlyph: Character = ascii ? "^" : "▲"
     let cursorGlyph: Character = ascii ? "=" : "▔"
     var cursorPeriod: Int?
@@ -125,12 +133,16 @@ enum TimelinePanel {
       let p = t.periods[cur]
       let a = column(of: max(p.start, range.lowerBound), width: width, range: range) ?? 0
       let b = max(a, (column(of: min(p.end, range.upperBound), width: width, range: range) ?? width - 1) - (p.end < range.upperBound ? 1 : 0))
-      for x in a...min(b, width - 1) { marks[x] = cursorGlyph }
+      for x in a...min(b, width - 1) {
+        marks[x] = cursorGlyph
+        markKinds[x] = nil
+      }
     }
     // Today always shows; its word only where nothing else is drawn.
     var nowColumn: Int?
     if let x = column(of: t.now, width: width, range: range) {
       marks[x] = nowGlyph
+      markKinds[x] = nil
       nowColumn = x
       let label = Array(vm.clock.simulated != nil && vm.clock.viewingAt == nil ? "simulated now" : "now")
       let start = x + 1 + label.count <= width ? x + 1 : x - label.count
@@ -146,7 +158,10 @@ enum TimelinePanel {
     }
 
     var out = [axis(range, width: width), Line(lane), Line(String(plans), Style(.value)), Line(markRuns)]
-    out.append(legend(t, ascii: ascii, g: g, keys: vm.story != nil && ui.mode == .browsing && !plain))
+    let drawn = Set(cols.compactMap { $0?.kind })
+    var moments: [Timeline.Mark.Kind] = []
+    for case let m? in markKinds where !moments.contains(m) { moments.append(m) }
+    out.append(legend(kinds: drawn, marks: moments, ascii: ascii, g: g, keys: vm.story != nil && ui.mode == .browsing && !plain))
     if focused, let cur = cursorPeriod {
       out += details(story, t.periods[cur], index: cur, of: t.periods.count, vm, g: g)
     }
@@ -180,17 +195,18 @@ enum TimelinePanel {
     return "\(p.displayName) L\(p.level)"
   }
 
-  static func legend(_ t: Timeline, ascii: Bool, g: Glyphs, keys: Bool) -> Line {
-    let kinds = Timeline.Kind.allCases.filter { k in t.periods.contains { $0.kind == k } }
+  /// What the lane and the moments row show, nothing else: `kinds` drawn in some column of the
+  /// lane, `marks` left visible under it, left to right (a period or moment too small or hidden for this width
+  /// would explain a letter that is not there).
+  static func legend(kinds: Set<Timeline.Kind>, marks: [Timeline.Mark.Kind], ascii: Bool, g: Glyphs, keys: Bool) -> Line {
     var runs: [Run] = []
-    for k in kinds {
+    for k in Timeline.Kind.allCases where kinds.contains(k) {
       let l = look(k)
       runs += [Run(String(ascii ? l.ascii : l.unicode), Style(l.role)), Run(" \(l.word)  ", Style(.dim))]
     }
-    var seen = Set<String>()
-    for m in t.marks {
-      let (ch, word) = markGlyph(m.kind)
-      if seen.insert(word).inserted { runs += [Run(String(ch), Style(.label, bold: true)), Run(" \(word)  ", Style(.dim))] }
+    for m in marks {
+      let (ch, word) = markGlyph(m)
+      runs += [Run(String(ch), Style(.label, bold: true)), Run(" \(word)  ", Style(.dim))]
     }
     runs += [Run(ascii ? "^" : "▲", Style(.accent, bold: true)), Run(" now  ", Style(.dim))]
     if keys { runs += [Run("T", Style(.keyHint, bold: true)), Run(" choose a period", Style(.dim))] }

@@ -21,7 +21,8 @@ enum EventPaging {
   static func handle(_ command: Command, _ state: inout UIState, _ vm: ViewModel) -> [UIEffect] {
     switch command {
     case .searchEvents:
-      state.mode = .searchingEvents(LineEditor(state.eventSearch?.text ?? ""))
+      // Empty, as the list's `/` starts: the last search stays for `n`/`m` until Enter replaces it.
+      state.mode = .searchingEvents(LineEditor())
       state.status = nil
     case .nextMatch, .previousMatch:
       guard let search = state.eventSearch else { return [] }

@@ -41,8 +41,8 @@ public struct LineEditor: Equatable, Sendable {
   public mutating func moveHome() { cursor = 0 }
   public mutating func moveEnd() { cursor = scalars.count }
 
-  /// The keys every line being typed shares (Backspace, Delete, ←/→, Home/Ctrl-A, End/Ctrl-E);
-  /// false for any other key, which is the caller's.
+  /// The keys every line being typed shares (Backspace, Delete, ←/→, Home/Ctrl-A, End/Ctrl-E,
+  /// Ctrl-U clearing the line as the list's filter does); false for any other key, which is the caller's.
   public mutating func edit(_ key: Key) -> Bool {
     switch key {
     case .backspace: backspace()
@@ -51,6 +51,7 @@ public struct LineEditor: Equatable, Sendable {
     case .right: moveRight()
     case .home, .ctrl("a"): moveHome()
     case .end, .ctrl("e"): moveEnd()
+    case .ctrl("u"): self = LineEditor()
     default: return false
     }
     return true
