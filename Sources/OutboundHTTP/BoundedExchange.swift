@@ -41,8 +41,11 @@ public enum BoundedExchange {
     case transport(any Error)
   }
 
-  /// Runs `request` on `http`; whatever happens, returns within `limit` (plus the moment a
-  /// cancelled request takes to close its connection).
+  /// How long after AsyncHTTPClient's deadline the whole-exchange timer rings.
+  static let headGrace: Duration = .milliseconds(100)
+
+  /// Runs `request` on `http`; whatever happens, returns within `limit` plus `headGrace` (and the
+  /// moment a cancelled request takes to close its connection).
   public static func run(_ request: HTTPClientRequest, on http: HTTPClient, limit: Duration, bodyLimit: Int) async -> Result<Answer, Failure> {
     if let why = refusal(request.url) { return .failure(.badURL(why)) }
     let deadline = NIODeadline.now() + TimeAmount.nanoseconds(nanoseconds(limit))
@@ -66,8 +69,11 @@ public enum BoundedExchange {
           return .failure(.transport(error))
         }
       }
+      // The timer rings a moment after AsyncHTTPClient's own deadline: until the head has come,
+      // the client's answer at its deadline is the more exact one (a connection refused on every
+      // try is SOCKET_ISSUE, not a time-out); after the head only the timer watches the body.
       group.addTask {
-        try? await Task.sleep(for: limit)
+        try? await Task.sleep(for: limit + headGrace)
         return Task.isCancelled ? nil : .failure(.timedOut)
       }
       var first: Result<Answer, Failure> = .failure(.timedOut)
