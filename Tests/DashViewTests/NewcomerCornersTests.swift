@@ -78,5 +78,12 @@ import Testing
     #expect(!flags(.trustedRoot).contains("unsigned") && !flags(.trustedRoot).contains("signed"))
     #expect(flags(.unsigned).contains("unsigned"))
     #expect(flags(.appleSigned).contains("signed"))
+    // The dashboard's header says it in `subdash verify`'s words.
+    let header = Scenarios.active.with { s in
+      let p = Provenance(input: "t.jws", shape: "compact JWS", signature: .trustedRoot, environment: "Sandbox")
+      s.subscriber.latestTransaction?.source[Provenance.key] = p.json
+    }.viewModel()
+    let top = render(header, UIState(), width: 120, height: 40).lines[0]
+    #expect(top.hasPrefix("SubDash [locally signed, not Apple (Sandbox)]"), "\(top)")
   }
 }

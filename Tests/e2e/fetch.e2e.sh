@@ -48,7 +48,7 @@ test_order_id_to_state() {
   "$SUBDASH_BIN" show "$DIR/state.json" >"$DIR/show.txt"
   grep -qF "ACCESS: YES" "$DIR/show.txt"
   grep -qF '"fetchedFrom"' "$DIR/state.json"
-  grep -qF "signed by a --root CA (Production)" "$DIR/show.txt"
+  grep -qF "locally signed, not Apple (Production)" "$DIR/show.txt"
   ! grep -q "PRIVATE KEY\|E2EKEY0001" "$DIR/state.json"
 }
 
@@ -65,7 +65,7 @@ test_refresh_key() {
   "$SUBDASH_BIN" fetch "$RENEWING" -o "$DIR/renewing.json" --base-url "$URL" --root "$DIR/ca/root.pem" 2>"$DIR/renewing.err"
   e2e_start refresh 120 40 "$SUBDASH_BIN" "$DIR/renewing.json"
   e2e_wait_for "l refresh"
-  e2e_assert_screen "signed by a --root CA (Sandbox)"
+  e2e_assert_screen "locally signed, not Apple (Sandbox)"
   local before
   before=$(e2e_screen | grep -o "Recent events ([0-9]*)" | head -n1 | grep -o "[0-9]*")
   # The served customer renews once more (the App Store's next event, written through the store).

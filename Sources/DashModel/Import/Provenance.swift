@@ -54,13 +54,15 @@ public struct Provenance: Equatable, Hashable, Sendable {
     self.init(input: input, shape: shape, signature: sig, environment: o["environment"]?.stringValue)
   }
 
-  /// The header's words: `✓ Apple-signed (Sandbox)`, `unverified (Xcode)`, `unsigned (decoded payload)`,
+  /// The header's words: `✓ Apple-signed (Sandbox)`, `locally signed, not Apple (Sandbox)` (a
+  /// `--root` CA's), `unverified (Xcode)`, `unsigned (decoded payload)`,
   /// `RevenueCat`. The ASCII form spells the check mark as `OK`.
   public func badge(ascii: Bool) -> String {
     let env = environment ?? "no environment"
     switch signature {
     case .appleSigned: return (ascii ? "OK" : "\u{2713}") + " Apple-signed (\(env))"
-    case .trustedRoot: return "signed by a --root CA (\(env))"
+    // `subdash verify`'s words for the same data: signed, but by a root given with --root.
+    case .trustedRoot: return "locally signed, not Apple (\(env))"
     case .unverified: return "unverified (\(env))"
     case .unsigned: return "unsigned (decoded payload)"
     case .revenueCat: return "RevenueCat"

@@ -31,7 +31,7 @@ struct Import: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("The subscriber to import when the inputs hold several.", valueName: "ID"))
   var originalTransactionId: String?
 
-  @Option(name: .customLong("root"), help: ArgumentHelp("Also trust this root certificate (DER or PEM); repeatable. Its data is marked \"signed by a --root CA\", never Apple-signed.", valueName: "CERT"))
+  @Option(name: .customLong("root"), help: ArgumentHelp("Also trust this root certificate (DER or PEM); repeatable. Its data is marked \"locally signed, not Apple\", never Apple-signed.", valueName: "CERT"))
   var roots: [String] = []
 
   func run() throws {
