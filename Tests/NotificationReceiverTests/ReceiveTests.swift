@@ -21,7 +21,7 @@ import Testing
     let path = store.directory.appendingPathComponent("2000000100.json").path
     let state = try StateFile.load(path: path)
     #expect(state.subscriber.latestTransaction?.transactionId == "20000001002")
-    #expect(state.importProvenance?.badge(ascii: true).contains("--root") == true)
+    #expect(state.importProvenance?.badge(ascii: true).contains("locally signed, not Apple") == true)
     #expect(try StateFile.recentNotifications(state, statePath: path, limit: 10).count == 2)
   }
 
