@@ -6,14 +6,15 @@ import Darwin
 #endif
 import SubscriberIndex
 
-/// Where a directory's index is kept: beside the files when the directory is writable (every
-/// agent on the machine shares it), else in the user's cache directory under a name made from
-/// the directory's real path (a support agent reading a service's files it cannot write). Under
-/// `--read-only` never beside the files: nothing appears in a directory opened read-only, even
-/// when it could be written (root over SSH on a service's data).
+/// Where a directory's index is kept: beside the files when the directory is the user's own and
+/// writable by nobody else (`DirectoryStore.keepsIndexBeside`), else in the user's cache
+/// directory under a name made from the directory's real path (a support agent reading a
+/// service's files it cannot write; a shared directory such as `/tmp`, where a neighbour could
+/// plant the index file). Under `--read-only` never beside the files: nothing appears in a
+/// directory opened read-only, even when it could be written (root over SSH on a service's data).
 enum IndexLocation {
   static func path(for directory: String, readOnly: Bool = false) -> String? {
-    if !readOnly, access(directory, W_OK) == 0 { return join(directory, DirectoryStore.defaultIndexName) }
+    if !readOnly, DirectoryStore.keepsIndexBeside(directory: directory) { return join(directory, DirectoryStore.defaultIndexName) }
     guard let cache = cacheDirectory() else { return nil }
     var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let real = realpath(directory, &resolved).map { _ in String(cString: resolved) } ?? directory

@@ -24,7 +24,7 @@ struct IndexOptions: ParsableArguments {
   @Argument(help: "The directory of state files (*.json).")
   var directory: String
 
-  @Option(name: .customLong("index"), help: "Where the index is kept (default DIR/.subdash-index.sqlite, or ~/.cache/subdash when DIR is not writable).")
+  @Option(name: .customLong("index"), help: "Where the index is kept (default DIR/.subdash-index.sqlite when DIR is your own and only you can write it; otherwise, and under --read-only, ~/.cache/subdash).")
   var indexPath: String?
 
   /// A directory that cannot be read is bad input (exit 2, one line naming it), as `subdash list` says it.

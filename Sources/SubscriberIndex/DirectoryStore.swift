@@ -26,6 +26,18 @@ public final class DirectoryStore: ListIndex, Sendable {
   static let schemaVersion = 4  // 2: the last event of a journalled file comes from its journal; 3: a billing-retry row is due when retry ends; 4: the stamp holds ctime and device
   public static let defaultIndexName = ".subdash-index.sqlite"
 
+  /// Whether a directory's index may be kept beside its files (`defaultIndexName`): only in a
+  /// directory of this user's own that nobody else can write (issue 37 §2). In a shared one
+  /// (`/tmp`, a 0777 team folder, another user's directory), whoever else can write it could put
+  /// their own file, or a link to one, at the index's name before us and read every subscriber's
+  /// summary from it, or feed the list rows; the list then keeps the index in the user's cache,
+  /// as under `--read-only`. A directory that cannot be looked at is not ours.
+  public static func keepsIndexBeside(directory: String) -> Bool {
+    var st = stat()
+    guard stat(directory, &st) == 0 else { return false }
+    return st.st_uid == geteuid() && st.st_mode & 0o022 == 0 && access(directory, W_OK) == 0
+  }
+
   /// Opens (or creates) the index. A damaged index or one from another version is removed and
   /// rebuilt on the next `refresh`: it holds nothing the files do not.
   public init(directory: String, indexPath: String? = nil, nowOverride: Instant? = nil) throws(StoreError) {

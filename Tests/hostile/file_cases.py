@@ -2,7 +2,7 @@
 broken or deeply nested JSON, a byte-order mark, binary noise, huge numbers and out-of-range dates
 in state files, JWS with out-of-range signedDate (once a 70-line trap), forged or foreign
 signatures, a pipe, inputs with nothing importable and API responses that are not subscribers."""
-import json, os
+import json, os, subprocess
 import payloads as P
 from jws import tampered, apple_header, b64url, compact
 from filecase import FileCases
@@ -163,4 +163,36 @@ def run(tally, ctx):
     for name, path, phrase in [("binary noise", inputs["binary"], "not a DER or PEM certificate"), ("a FIFO nobody writes", fifo, "cannot read")]:
         f.case(f"listen --root {name} → 2, not started", ["listen", "--port", "0", "--root", path, f"{out}/listen-dir"], 2, phrase, timeout=15)
         f.case(f"verify --root {name} → 2", ["verify", "--root", path, inputs["valid"]], 2, phrase, timeout=15)
+    # --- A neighbour's files in a state directory others can write (issue 37 §2) -----------------
+    # Each directory holds a subscriber imported by the real command, then is opened to everyone
+    # (1777, as /tmp) and a neighbour's file is put at a name SubDash writes into.
+    def shared_subscriber(name):
+        d = f"{out}/{name}"
+        os.makedirs(d)
+        subprocess.run([ctx.subdash, "import"] + trust + [inputs["notification"], "-o", f"{d}/s.json"], check=True,
+                       capture_output=True, stdin=subprocess.DEVNULL)
+        os.chmod(d, 0o1777)
+        return d
+    renewal = put("renewal-1.json", P.body(s.sign(P.renewal_notification(s, otid, n=1))))
+    linked = shared_subscriber("neighbour-journal")
+    with open(f"{linked}/s.json") as fh:
+        doc = json.load(fh)
+    doc["journal"] = {"file": "s.journal.jsonl", "committedBytes": 0}  # named, not yet started
+    with open(f"{linked}/s.json", "w") as fh:
+        json.dump(doc, fh)
+    readable = put("neighbour-can-read.txt", "the neighbour reads what is written here\n")
+    os.link(readable, f"{linked}/s.journal.jsonl")
+    f.case("import into a subscriber whose journal name is a neighbour's hard link → 2, neither file written",
+           ["import"] + trust + [renewal, "-o", f"{linked}/s.json"], 2, "s.journal.jsonl: cannot open the history journal: has 2 names (hard links)")
+    if os.geteuid() == 0:  # only root can give a file to another user
+        locked = shared_subscriber("neighbour-lock")
+        lock = f"{locked}/.subdash.lock"
+        os.unlink(lock)
+        with open(lock, "wb"):
+            pass
+        os.chmod(lock, 0o666)
+        os.chown(lock, 65534, 65534)
+        f.case("import into a subscriber whose .subdash.lock a neighbour planted → 2, nothing written",
+               ["import"] + trust + [renewal, "-o", f"{locked}/s.json"], 2,
+               "cannot use the lock file .subdash.lock: belongs to another user (uid 65534)")
     f.case("show Examples/active.json still → 0", ["show", f"{ctx.repo}/Examples/active.json"], 0, None)

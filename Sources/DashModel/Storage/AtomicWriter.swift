@@ -50,7 +50,9 @@ public enum AtomicWriter {
       if st.st_mode & S_IFMT == S_IFLNK {
         throw StateFileError(file: name, message: "could not save: it is a symbolic link; SubDash replaces only plain files (give the file it points to); the file on disk is unchanged")
       }
-      mode = alwaysPrivate ? 0o600 : st.st_mode & 0o7777
+      // Another user's file (one planted at the name in a directory others can write, made 0666
+      // so the planter can read what replaces it) lends its mode to nothing of ours.
+      mode = alwaysPrivate || st.st_uid != geteuid() ? 0o600 : st.st_mode & 0o7777
     }
     let dir = PathName.directory(of: path)
     #if os(Linux)
@@ -65,7 +67,11 @@ public enum AtomicWriter {
        try createLinked(bytes, fd: fd, at: path, name: name, dir: dir) {
       return
     }
-    let tmp = sweep == .callerHoldsTheLock ? "\(dir)/\(lockedTemporaryName(of: name))" : "\(dir)/.\(name).subdash-tmp-\(getpid())"
+    let ownName = "\(dir)/.\(name).subdash-tmp-\(getpid())"
+    // Under the lock, the fixed name first; where another user's file holds it (in a directory
+    // others can write, one we cannot remove), this process's own name, which the next unlocked
+    // save sweeps if we are killed.
+    let names = sweep == .callerHoldsTheLock ? ["\(dir)/\(lockedTemporaryName(of: name))", ownName] : [ownName]
     // Before creating ours, not after the rename: a writer killed during its own first save must
     // not leave its file beside its predecessor's, so at most one leftover ever exists.
     if sweep == .everySave { removeStaleTemporaryFiles(of: name, in: dir) }
@@ -74,21 +80,33 @@ public enum AtomicWriter {
     // removed and the creation tried once more. Not unlinked up front: an unlink takes the
     // directory's lock even when there is nothing to remove, and every save in the directory
     // waits on that lock (perf: 3.6 % of `listen`'s CPU under load).
-    func create() throws(Errno) -> FileDescriptor {
+    func create(_ tmp: String) throws(Errno) -> FileDescriptor {
       do {
         return try FileDescriptor.open(FilePath(tmp), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
                                        permissions: .ownerReadWrite)
       } catch { throw error as? Errno ?? .ioError }
     }
-    let fd: FileDescriptor
-    do {
-      do { fd = try create() } catch .fileExists {
-        unlink(tmp)
-        fd = try create()
+    var created: (fd: FileDescriptor, tmp: String)?
+    var foreign: String?
+    for tmp in names where created == nil {
+      do {
+        do { created = try (create(tmp), tmp) } catch .fileExists {
+          unlink(tmp)
+          created = try (create(tmp), tmp)
+        }
+      } catch .fileExists {
+        // Still there after the unlink: not ours to remove (a sticky directory's other user).
+        var held = stat()
+        let owner = lstat(tmp, &held) == 0 ? " (uid \(held.st_uid))" : ""
+        foreign = "\(PathName.fileName(of: tmp)) belongs to another user\(owner) and cannot be removed; SubDash writes only its own files"
+      } catch {
+        throw fail("cannot create a temporary file in \(dir)", error.rawValue)
       }
-    } catch {
-      throw fail("cannot create a temporary file in \(dir)", error.rawValue)
     }
+    guard let made = created else {
+      throw StateFileError(file: name, message: "could not save: the temporary file \(foreign ?? "cannot be made"); the file on disk is unchanged")
+    }
+    let (fd, tmp) = made
     var failure = Posix.writeAll(fd, bytes)
     if failure == nil, fchmod(fd.rawValue, mode) != 0 { failure = Errno(rawValue: errno) }
     if failure == nil, fsync(fd.rawValue) != 0 { failure = Errno(rawValue: errno) }

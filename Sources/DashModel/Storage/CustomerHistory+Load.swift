@@ -62,7 +62,8 @@ extension CustomerHistory {
     guard j.committedBytes > h.journalBytes else { return h }
     do {
       let path = PathName.directory(of: statePath) + "/" + j.file
-      for e in try Journal.entries(path: path, after: h.journalBytes, committedBytes: j.committedBytes) { h.add(e) }
+      // A viewer: whoever's journal the user opened (`Journal.readAll`'s `owner`).
+      for e in try Journal.entries(path: path, after: h.journalBytes, committedBytes: j.committedBytes, owner: .anyone) { h.add(e) }
       h.journalBytes = j.committedBytes
       return h
     } catch {
@@ -74,7 +75,7 @@ extension CustomerHistory {
   private mutating func readJournal(of state: SubscriptionState, statePath: String) {
     guard let j = state.document.journal, j.committedBytes > 0 else { return }
     do {
-      let entries = try Journal.readAll(path: PathName.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes)
+      let entries = try Journal.readAll(path: PathName.directory(of: statePath) + "/" + j.file, committedBytes: j.committedBytes, owner: .anyone)
       for e in entries { add(e) }
       journalBytes = j.committedBytes
     } catch {

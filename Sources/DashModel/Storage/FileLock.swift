@@ -136,8 +136,10 @@ public final class FileLock {
   /// Opens (and with `create`, creates) a lock file: private, never through a symbolic link (a
   /// planted `.subdash.lock` pointing at another file would otherwise be created or opened wherever
   /// it points), and non-blocking so a FIFO planted under the name is refused rather than waited
-  /// on. -1 only without `create`, when there is no such file. Errors name the state file, and the
-  /// lock file in the message.
+  /// on. It must be this user's, with no other name (`Posix.FileOwner.ours`): in a directory others
+  /// can write, a lock file a neighbour planted is one they can open too, and hold every
+  /// subscriber's lock through for as long as they like. -1 only without `create`, when there is
+  /// no such file. Errors name the state file, and the lock file in the message.
   private static func openLockFile(_ lockPath: String, for path: String, create: Bool) throws(StateFileError) -> Int32 {
     let name = PathName.fileName(of: path)
     let lockName = PathName.fileName(of: lockPath)
@@ -149,8 +151,8 @@ public final class FileLock {
       throw StateFileError(file: name, message: "cannot open the lock file \(lockName): \(why); nothing was saved")
     }
     var st = stat()
-    if fstat(fd, &st) != 0 || Posix.notARegularFile(st.st_mode) != nil {
-      let why = Posix.notARegularFile(st.st_mode) ?? Posix.errorText()
+    if fstat(fd, &st) != 0 || Posix.notARegularFile(st.st_mode) != nil || Posix.notOurs(st, path: lockPath, owner: .ours) != nil {
+      let why = Posix.notARegularFile(st.st_mode) ?? Posix.notOurs(st, path: lockPath, owner: .ours) ?? Posix.errorText()
       close(fd)
       throw StateFileError(file: name, message: "cannot use the lock file \(lockName): \(why); nothing was saved")
     }
@@ -161,7 +163,9 @@ public final class FileLock {
 
   /// The lock file, made when missing: unnamed first and then named (`UnnamedFile`), so it is not
   /// allocated under the directory's lock. One made by another writer meanwhile is the one used,
-  /// as `O_CREAT` without `O_EXCL` would. -1 with `errno` set.
+  /// (and then checked as any existing one). By name, it is created with `O_EXCL`: the file
+  /// returned is one made here or one opened as existing, which the caller checks. -1 with
+  /// `errno` set.
   private static func openOrCreate(_ lockPath: String) -> Int32 {
     let existing = open(lockPath, openFlags)
     if existing >= 0 || errno != ENOENT { return existing }
@@ -170,7 +174,8 @@ public final class FileLock {
       if UnnamedFile.link(fd, at: lockPath, durably: false) == .linked { return fd }
       close(fd)
     }
-    return open(lockPath, openFlags | O_CREAT, 0o600)
+    let made = open(lockPath, openFlags | O_CREAT | O_EXCL, 0o600)
+    return made < 0 && errno == EEXIST ? open(lockPath, openFlags) : made
   }
 
   private static func cannotLock(_ path: String, _ place: Place, _ c: Int32) -> StateFileError {

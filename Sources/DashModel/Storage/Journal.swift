@@ -66,7 +66,7 @@ public enum Journal {
     let name = PathName.fileName(of: path)
     var permissions: FilePermissions = .ownerReadWrite
     var document = stat()
-    if let stateFile, lstat(stateFile, &document) == 0, document.st_mode & S_IFMT == S_IFREG {
+    if let stateFile, lstat(stateFile, &document) == 0, document.st_mode & S_IFMT == S_IFREG, document.st_uid == geteuid() {
       permissions = FilePermissions(rawValue: (document.st_mode & 0o666) | 0o600)
     }
     if isNew, committedBytes == 0, let fd = UnnamedFile.make(in: PathName.directory(of: path), mode: permissions.rawValue) {
@@ -85,8 +85,11 @@ public enum Journal {
       case .exists, .failed: break
       }
     }
+    // A journal already at the name is written into in place: it must be this user's, with no
+    // other name (in a directory others can write, a neighbour could have put it there to read
+    // what is appended, or linked it to a file of theirs); a missing one is made with O_EXCL.
     let fd: FileDescriptor
-    switch Posix.openPlainFile(path, .writeOnly, creating: true, newFilePermissions: permissions) {
+    switch Posix.openPlainFile(path, .writeOnly, creating: true, newFilePermissions: permissions, owner: .ours) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why); nothing was saved")
     case .success(let d): fd = d
     }
@@ -143,15 +146,24 @@ public enum Journal {
   }
 
   /// Every committed entry, oldest first (for exports and `show --history`).
+  ///
+  /// `owner`: by default a journal in a directory others can write must be this user's own
+  /// (`Posix.FileOwner.oursWhereOthersWrite`): the receiver decides from it what it already holds and
+  /// the local App Store Server API answers from it. A viewer (`show`, the dashboard's story) reads
+  /// whoever's file it was asked to show.
   public static func readAll(path: String, committedBytes: Int64) throws(StateFileError) -> [Entry] {
+    try readAll(path: path, committedBytes: committedBytes, owner: .oursWhereOthersWrite)
+  }
+
+  static func readAll(path: String, committedBytes: Int64, owner: Posix.FileOwner) throws(StateFileError) -> [Entry] {
     guard committedBytes > 0 else { return [] }
-    return try decodeAll(committed(path: path, committedBytes: committedBytes), file: PathName.fileName(of: path))
+    return try decodeAll(committed(path: path, committedBytes: committedBytes, owner: owner), file: PathName.fileName(of: path))
   }
 
   /// The journal's committed bytes, read whole (what a crashed writer left past them is not history).
-  static func committed(path: String, committedBytes: Int64) throws(StateFileError) -> ArraySlice<UInt8> {
+  static func committed(path: String, committedBytes: Int64, owner: Posix.FileOwner = .oursWhereOthersWrite) throws(StateFileError) -> ArraySlice<UInt8> {
     let name = PathName.fileName(of: path)
-    switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false) {
+    switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false, owner: owner) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")
     case .success(let bytes): return try committed(bytes, committedBytes: committedBytes, file: name)
     }
@@ -167,12 +179,19 @@ public enum Journal {
 
   /// The committed entries after byte `offset` (a length an earlier read ended at), oldest first:
   /// what a follower (`subdash deliver`) has not seen yet, read without rereading the rest.
+  ///
+  /// `owner`: as `readAll`'s (a deliverer sends these on, so by default they come from this
+  /// user's own file wherever others could plant one).
   public static func entries(path: String, after offset: Int64, committedBytes: Int64) throws(StateFileError) -> [Entry] {
+    try entries(path: path, after: offset, committedBytes: committedBytes, owner: .oursWhereOthersWrite)
+  }
+
+  static func entries(path: String, after offset: Int64, committedBytes: Int64, owner: Posix.FileOwner) throws(StateFileError) -> [Entry] {
     let name = PathName.fileName(of: path)
     guard committedBytes > offset else { return [] }
     guard offset >= 0 else { throw StateFileError(file: name, message: "a journal offset cannot be negative") }
     let fd: FileDescriptor
-    switch Posix.openPlainFile(path, .readOnly) {
+    switch Posix.openPlainFile(path, .readOnly, owner: owner) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot open the history journal: \(why)")
     case .success(let d): fd = d
     }

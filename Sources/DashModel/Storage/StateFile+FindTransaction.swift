@@ -9,7 +9,7 @@ extension StateFile {
     if let journal = state.document.journal, journal.committedBytes > 0 {
       let path = PathName.directory(of: statePath) + "/" + journal.file
       let name = PathName.fileName(of: path)
-      switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false) {
+      switch Posix.readAll(path: path, limit: Int.max, followSymlinks: false, owner: .oursWhereOthersWrite) {
       case .failure(let why): throw StateFileError(file: name, message: "cannot read the history journal: \(why)")
       case .success(let bytes):
         guard Int64(bytes.count) >= journal.committedBytes else {

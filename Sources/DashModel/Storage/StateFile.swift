@@ -8,24 +8,36 @@ public enum StateFile {
   public static let maxCatalogBytes = 16 << 20
 
   /// Loads and validates a state file and its catalog.
+  ///
+  /// In a directory others can write, only a file of this user's own with one name is loaded
+  /// (`Posix.FileOwner.oursWhereOthersWrite`): the receivers, `serve` and `deliver` load here, and
+  /// a file a neighbour planted at a subscriber's name must not be answered from or merged into.
+  /// `loadForViewing` and the dashboard's `load(path:projection:)` read anyone's file.
   public static func load(path: String) throws(StateFileError) -> SubscriptionState {
-    try load(path: path, followSymlinks: true)
+    try load(path: path, followSymlinks: true, owner: .oursWhereOthersWrite)
   }
 
   /// `load`, with the elements of one array read in part (`JSONProjection`): the dashboard reads
   /// its inline history with `InlineHistory.viewingProjection`, since only the story reads it.
+  /// Anyone's file, as `show` reads it: the dashboard's saves go through `update`, which re-reads
+  /// under the lock with the owner check.
   public static func load(path: String, projection: JSONProjection?) throws(StateFileError) -> SubscriptionState {
-    try load(path: path, followSymlinks: true, projection: projection)
+    try load(path: path, followSymlinks: true, projection: projection, owner: .anyone)
   }
 
   /// `followSymlinks: false` for the write path: a state file that is a symbolic link is refused
   /// there, so a link planted in a directory SubDash writes (`<id>.json` pointing at another
   /// user's or another subscriber's file) can neither feed a save nor be replaced by one.
-  static func load(path: String, followSymlinks: Bool, projection: JSONProjection? = nil) throws(StateFileError) -> SubscriptionState {
+  ///
+  /// `owner`: who may own it (`Posix.FileOwner`); the write path's default, since a save merges
+  /// into what it reads here.
+  static func load(path: String, followSymlinks: Bool, projection: JSONProjection? = nil,
+                   owner: Posix.FileOwner = .oursWhereOthersWrite) throws(StateFileError) -> SubscriptionState {
     let name = PathName.fileName(of: path)
     let bytes: [UInt8]
     switch Posix.readAll(path: path, limit: maxDocumentBytes, followSymlinks: followSymlinks,
-                              symlinkRefusal: "is a symbolic link; SubDash saves a state file only where it is, never through a link (open the file it points to)") {
+                              symlinkRefusal: "is a symbolic link; SubDash saves a state file only where it is, never through a link (open the file it points to)",
+                              owner: owner) {
     case .failure(let why): throw StateFileError(file: name, message: "cannot read: \(why)")
     case .success(let b): bytes = b
     }
@@ -55,7 +67,7 @@ public enum StateFile {
     // Another file is being read mapped on another thread at this moment: read this one into
     // memory, read for the story all the same (the viewer's state must not depend on who else
     // reads what at the same time).
-    return try load(path: path, followSymlinks: true, projection: projection)
+    return try load(path: path, followSymlinks: true, projection: projection, owner: .anyone)
   }
 
   /// Decodes a state document from bytes. `catalogFile` resolves a `catalogFile` reference.
