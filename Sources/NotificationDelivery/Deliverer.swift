@@ -44,42 +44,72 @@ public struct Deliverer: Sendable {
       duplicates += t.duplicates
       pending += t.pending
     }
+
+    /// The closing line of `subdash deliver FILE`: what was sent, and what is still unsent (the
+    /// pending count is taken after a last read of the file, so a notification committed just
+    /// before the stop is counted, not called "nothing pending").
+    public func summary(stopped: Bool) -> String {
+      var parts = [counted(attempts, "attempt"), "\(delivered) delivered"]
+      if duplicates > 0 { parts.append("\(counted(duplicates, "duplicate")) sent") }
+      if gaveUp > 0 { parts.append("\(gaveUp) given up") }
+      parts.append(pending == 0 ? "nothing pending" : "\(pending) pending (resumed by the next `subdash deliver`)")
+      return "subdash deliver: " + (stopped ? "stopped; " : "") + parts.joined(separator: ", ")
+    }
   }
 
   /// Runs until `stop()` (Ctrl-C: pending deliveries stay in the file for the next run) or, once
   /// `drain()` is true, until nothing is pending and no new notification has appeared.
+  ///
+  /// Every notification committed before a turn starts is read in that turn. The file's stamps
+  /// are taken before the read they stand for, never after a write of ours: a stamp taken after
+  /// recording an attempt also covered whatever the simulator committed while that attempt was in
+  /// flight, so the last notification of a burst waited for the next write to the file (issue 37
+  /// §4). Our own writes therefore cost one more read, which finds nothing and writes nothing.
   public func run(stop: @Sendable () -> Bool, drain: @Sendable () -> Bool, started: @Sendable () -> Void = {}) async throws(DeliveryError) -> Totals {
     var follow = try start()
     started()
     var totals = Totals()
     var rng = SplitMix(seed: options.seed)
     // No stamp yet: the first turn always reads, so a write made just after `start` is not missed.
-    var lastStamp: FileStamp?
+    var lastLook: Look?
     while !stop() {
-      let stamp = FileStamp(path: path)
-      if stamp != lastStamp {
-        lastStamp = stamp
+      let look = Look(path: path, journal: follow.journalPath)
+      if look != lastLook {
         try take(&follow, rng: &rng)
+        lastLook = look
       }
       let now = wallClock()
       let due = Array(follow.book.due(at: now).prefix(options.concurrency))
       if !due.isEmpty {
         let results = await send(due)
         try record(results, into: &follow, totals: &totals, rng: &rng)
-        lastStamp = FileStamp(path: path)
         continue
       }
       if drain() {
         // The writer has finished: one last look for what it wrote, then stop when all is sent.
         try take(&follow, rng: &rng)
-        lastStamp = FileStamp(path: path)
         if follow.book.pending.isEmpty { break }
       }
       let untilDue = follow.book.nextDue.map { max(0, ($0 - wallClock()).ms / 1000) } ?? 0.05
       try? await Task.sleep(for: .milliseconds(Int64(min(0.05, untilDue) * 1000) + 1))
     }
+    // Stopped: what was committed since the last read is unsent too. Queued in the book now, it is
+    // counted in the closing line and resumed by the next run, like any other pending delivery.
+    try take(&follow, rng: &rng)
     totals.pending = follow.book.pending.count
     return totals
+  }
+
+  /// What the loop compares between turns: the state file, and the journal it names. The journal
+  /// only grows, so a commit is seen even when the rewritten state file keeps its size and lands
+  /// on a recycled inode within one timestamp tick.
+  struct Look: Equatable {
+    var state: FileStamp?
+    var journal: FileStamp?
+    init(path: String, journal: String?) {
+      state = FileStamp(path: path)
+      self.journal = journal.flatMap { FileStamp(path: $0) }
+    }
   }
 
   // MARK: - Following the file
@@ -87,6 +117,8 @@ public struct Deliverer: Sendable {
   struct Following {
     var book: DeliveryBook
     var intake: DeliveryIntake
+    /// The journal the last read followed (none until the file has one).
+    var journalPath: String?
   }
 
   /// Opens the file's delivery book for `options.url`: a new book starts at the end of the history
@@ -123,6 +155,7 @@ public struct Deliverer: Sendable {
     follow.book = current
     guard let journal = state.document.journal else { return }
     let journalPath = PathName.directory(of: path) + "/" + journal.file
+    follow.journalPath = journalPath
     let from = current.journalOffset
     // A journal shorter than the offset, or one whose offset falls inside a line, is not the one
     // the offset was taken from: follow the new one from its end.

@@ -80,11 +80,7 @@ struct DeliverCommand: AsyncParsableCommand {
       throw Self.fail(error.description)
     }
     await sender.shutdown()
-    var parts = [counted(totals.attempts, "attempt"), "\(totals.delivered) delivered"]
-    if totals.duplicates > 0 { parts.append("\(counted(totals.duplicates, "duplicate")) sent") }
-    if totals.gaveUp > 0 { parts.append("\(totals.gaveUp) given up") }
-    parts.append(totals.pending == 0 ? "nothing pending" : "\(totals.pending) pending (resumed by the next `subdash deliver`)")
-    Self.say("subdash deliver: " + (stop.isSet ? "stopped; " : "") + parts.joined(separator: ", "))
+    Self.say(totals.summary(stopped: stop.isSet))
   }
 
   /// Every state file in the directory, eight at a time, each until nothing is pending. Only
