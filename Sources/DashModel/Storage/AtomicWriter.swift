@@ -97,8 +97,10 @@ public enum AtomicWriter {
       } catch .fileExists {
         // Still there after the unlink: not ours to remove (a sticky directory's other user).
         var held = stat()
-        let owner = lstat(tmp, &held) == 0 ? " (uid \(held.st_uid))" : ""
-        foreign = "\(PathName.fileName(of: tmp)) belongs to another user\(owner) and cannot be removed; SubDash writes only its own files"
+        let theirs = lstat(tmp, &held) == 0 && held.st_uid != geteuid()
+        foreign = theirs
+          ? "\(PathName.fileName(of: tmp)) belongs to another user (uid \(held.st_uid)) and cannot be removed; SubDash writes only its own files"
+          : "\(PathName.fileName(of: tmp)) is taken by something that cannot be removed (\(Posix.notARegularFile(held.st_mode) ?? "a file"))"
       } catch {
         throw fail("cannot create a temporary file in \(dir)", error.rawValue)
       }

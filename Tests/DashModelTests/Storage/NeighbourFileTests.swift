@@ -161,4 +161,23 @@ struct NeighbourFileTests {
     var st = stat()
     #expect(lstat(path, &st) == 0 && st.st_uid == geteuid())
   }
+
+  @Test("A temporary name taken by something a save cannot remove gives way to the process's own name; both taken, one line names it")
+  func takenTemporaryName() throws {
+    let d = SharedDir()
+    let path = d.state("s.json")
+    let lock = try FileLock(for: path)
+    defer { withExtendedLifetime(lock) {} }
+    // In a sticky directory another user's file cannot be removed; a directory cannot be
+    // unlinked even by root, so it stands in for it here.
+    #expect(mkdir(d.file(".s.json.subdash-tmp"), 0o700) == 0)
+    try AtomicWriter.write(Array("saved".utf8), to: path, sweep: .callerHoldsTheLock)
+    #expect(d.text("s.json") == "saved")
+    var st = stat()
+    #expect(lstat(d.file(".s.json.subdash-tmp-\(getpid())"), &st) != 0, "renamed into place, nothing left")
+    #expect(mkdir(d.file(".s.json.subdash-tmp-\(getpid())"), 0o700) == 0)
+    let failure = Self.error { try AtomicWriter.write(Array("again".utf8), to: path, sweep: .callerHoldsTheLock) }
+    #expect(failure == "s.json: could not save: the temporary file .s.json.subdash-tmp-\(getpid()) is taken by something that cannot be removed (is a directory, not a file); the file on disk is unchanged")
+    #expect(d.text("s.json") == "saved")
+  }
 }
