@@ -107,9 +107,11 @@ struct Open: ParsableCommand {
       let dir = PathName.directory(of: try DemoFile.makeTemporaryCopy())
       defer { DemoFile.remove(dir + "/x") }
       try? FileManager.default.removeItem(atPath: dir + "/demo.json")
-      do {
-        _ = try SimulatePopulation(directory: dir, count: 200, seed: 1, mix: .init(), months: 12).run()
-      } catch let e as SimulateInputError { throw badInput(e.message) }
+      // Progress on stderr while it is made (about 18 s of a blank screen before), and Ctrl-C
+      // stops cleanly: the temporary directory is removed by the defer, the exit status is 130.
+      var demo = SimulatePopulation(directory: dir, count: 200, seed: 1, mix: .init(), months: 12)
+      demo.temporaryName = "the demo population's temporary directory"
+      do { _ = try demo.run() } catch let e as SimulateInputError { throw badInput(e.message) }
       try runList(dir, options: options, colorWanted: colorWanted)
     case .databaseSubscriber, .databaseList:
       guard let database else { return }

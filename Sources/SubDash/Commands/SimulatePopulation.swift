@@ -1,4 +1,6 @@
+import ArgumentParser
 import DashModel
+import DashRuntime
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +37,13 @@ struct SimulatePopulation {
     var cancelPages: [Population.RetentionShown] = []
   }
 
+  /// Set when the directory is a temporary one its caller removes (the demo population): a
+  /// stopped run then says so by this name, with nothing to start over.
+  var temporaryName: String? = nil
+
+  /// Makes the members when the directory has none, then advances every one. Ctrl-C or SIGTERM
+  /// stops between two members (never inside a file): a population this run was making is
+  /// removed, files the directory held before stay whole, and the exit status is 128 + the signal.
   func run() throws -> Summary {
     var made = Population(directory: directory, count: count, seed: seed, mix: mix, months: months,
                           template: DemoState.json, deliverTo: deliverTo)
@@ -42,26 +51,54 @@ struct SimulatePopulation {
     // scenario's cancel-page do: the realtime request to the developer's server, Apple's limit.
     made.retentionAsker = { ScenarioRetentionAsker.ask(statePath: $0) }
     let population = made
+    let before = DirectoryBefore(directory)
+    let interrupt = PopulationInterrupt()
     var summary = Summary()
+    var whole = 0, cutShort = false
     do {
       if try population.subscribers().isEmpty {
-        summary.cancelPages = try population.create()
+        let making = PopulationProgress("making", total: count, onStop: "stops and removes them")
+        summary.cancelPages = try population.create(keepGoing: { done in
+          if done > 0 { making.step() }
+          whole = done
+          cutShort = interrupt.stopped
+          return !cutShort
+        })
+        making.clear()
+        // Unless a member was refused its turn, every one was made (a signal may follow the last).
+        if !cutShort { whole = count }
         summary.created = count
       }
     } catch { throw SimulateInputError(error.message) }
+    if let signal = interrupt.signal {
+      throw stopped(signal, before: before, "after making \(whole) of \(counted(count, "subscriber"))")
+    }
     let names: [String]
     do { names = try population.subscribers() } catch { throw SimulateInputError(error.message) }
     summary.subscribers = names.count
     // Each worker takes every n-th member and keeps its own tally; the tallies are added at the end.
     let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), names.count))
     let tallies = Tallies(count: workers)
+    let advancing = PopulationProgress("advancing", total: names.count,
+                                       onStop: summary.created > 0 ? "stops and removes them" : "stops between two subscribers, each file whole")
     DispatchQueue.concurrentPerform(iterations: workers) { w in
       var i = w
-      while i < names.count {
+      while i < names.count, !interrupt.stopped {
         tallies.record(w, population.advance(names[i]))
+        advancing.step()
         i += workers
       }
     }
+    advancing.clear()
+    if let signal = interrupt.signal {
+      let done = "\(advancing.done) of \(counted(names.count, "subscriber"))"
+      if summary.created > 0 { throw stopped(signal, before: before, "after making \(counted(names.count, "subscriber")) and advancing \(done)") }
+      let others = names.count - advancing.done
+      LineOut.stderr("subdash: stopped (\(PopulationInterrupt.name(signal))) after advancing \(done) in \(directory) by \(counted(months, "month")); "
+                     + "each file is whole, the other \(others) \(others == 1 ? "was" : "were") not advanced this run")
+      throw ExitCode(PopulationInterrupt.exitStatus(signal))
+    }
+    interrupt.finish()
     var total = Population.Tally()
     for t in tallies.all { total.add(t) }
     summary.subscriberMonths = total.subscriberMonths
@@ -69,6 +106,16 @@ struct SimulatePopulation {
     summary.skipped = total.skipped
     summary.notifications = total.notifications
     return summary
+  }
+
+  /// A population this run was making is half made: every file the run added is removed, so the
+  /// directory is as it was and the same command starts over.
+  private func stopped(_ signal: Int32, before: DirectoryBefore, _ progress: String) -> ExitCode {
+    before.removeAdded()
+    let removed = temporaryName.map { "removed \($0)" }
+      ?? (before.existed ? "removed them, \(directory) is as it was" : "removed them and \(directory), which this run made") + " (run the command again to start over)"
+    LineOut.stderr("subdash: stopped (\(PopulationInterrupt.name(signal))) \(progress); \(removed)")
+    return ExitCode(PopulationInterrupt.exitStatus(signal))
   }
 
   /// One slot per worker: each worker writes only its own.

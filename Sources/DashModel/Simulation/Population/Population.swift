@@ -50,12 +50,16 @@ public struct Population: Sendable {
   /// Creates the N members, each a new state file made under its lock with its starting settings
   /// (and, for a mix of products, its first purchase) in the same write.
   /// Returns what each churning member's cancel page showed (empty without `retentionAsker`).
+  ///
+  /// `keepGoing(made)` is asked before each member (`made` are whole so far): false stops there,
+  /// between two files, so a Ctrl-C never leaves one half written (the caller removes the rest).
   @discardableResult
-  public func create() throws(PopulationError) -> [RetentionShown] {
+  public func create(keepGoing: (_ made: Int) -> Bool = { _ in true }) throws(PopulationError) -> [RetentionShown] {
     let members = try Members(self)
     var rng = SplitMix(seed: seed)
     var shown: [RetentionShown] = []
     for i in 0..<count {
+      guard keepGoing(i) else { break }
       let member = members.member(i, &rng)
       // With a cancel page to show, the member is created with auto-renew on and goes to cancel
       // afterwards, as a customer does: the App Store asks the developer's server first.
