@@ -17,6 +17,14 @@ final class IndexedList: ListRowSource {
   private var store: DirectoryStore?
   private var notice: String?
   private(set) var checksAfterFirstScreen = true
+  /// Asked between two chunks of a first index build: a stop signal ends the build there.
+  var interrupt: InterruptCheck?
+  /// The signal that stopped the first index build (its rows were never stored; `loadAll`
+  /// returned none), for the caller to exit with.
+  private(set) var stoppedBy: Int32?
+  /// The index file, and whether this open made it (a stopped build then removes it).
+  private var indexPath: String?
+  private var indexIsNew = false
 
   init(directory: String, indexPath: String?, readOnly: Bool = false) {
     self.directory = ListDirectory(path: directory, nowOverride: nil)
@@ -24,6 +32,8 @@ final class IndexedList: ListRowSource {
       notice = "no index (neither the directory nor ~/.cache is writable): every file is read"
       return
     }
+    self.indexPath = path
+    indexIsNew = access(path, F_OK) != 0
     do { store = try DirectoryStore(directory: directory, indexPath: path) } catch {
       notice = "no index (\(error)): every file is read"
     }
@@ -39,12 +49,20 @@ final class IndexedList: ListRowSource {
           let bar = IndexingProgress(directory: directory.path, ascii: !Terminal.localeIsUTF8())
           defer { bar?.finish() }
           bar?.start()
-          _ = try store.refresh(names: nil, wall: wall, progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
+          let interrupt = interrupt
+          _ = try store.refresh(names: nil, wall: wall, progress: { done, total in
+            bar?.update(done: done, total: total)
+            if let signal = interrupt?.signal { throw Stopped(signal: signal) }
+          })
           rows = try store.list()
           checksAfterFirstScreen = false
         }
         // Rows as the index holds them; `checksAfterFirstScreen` then compares every file.
         return rows
+      } catch let stopped as Stopped {
+        abandonIndex()
+        stoppedBy = stopped.signal
+        return []
       } catch {
         fallBack(error)
       }
@@ -108,6 +126,16 @@ final class IndexedList: ListRowSource {
   func takeNotice() -> String? {
     defer { notice = nil }
     return notice
+  }
+
+  private struct Stopped: Error { var signal: Int32 }
+
+  /// A stopped first build: the transaction was rolled back; closing the database ends its
+  /// `-wal` and `-shm`, and an index this open made is removed, so nothing half made is left.
+  private func abandonIndex() {
+    store = nil
+    guard indexIsNew, let indexPath else { return }
+    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(indexPath + suffix) }
   }
 
   private func fallBack(_ error: any Error) {

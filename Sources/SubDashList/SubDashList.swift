@@ -82,11 +82,20 @@ struct PrintList: ParsableCommand {
     try index.checkReadable()
     let wall = WallClock.now()
     let source = IndexedList(directory: index.directory, indexPath: index.indexPath)
+    // Before the build's reading threads start, so they inherit the blocked signals: a Ctrl-C
+    // during a first index build stops it between two chunks instead of killing the process.
+    let interrupt = InterruptCheck()
+    source.interrupt = interrupt
     var rows: [ListRow]
     do { rows = try source.loadAll(wall: wall) } catch {
       LineOut.stderr("subdash: " + error.description)
       throw ExitCode(2)
     }
+    if let signal = source.stoppedBy {
+      LineOut.stderr("subdash: stopped (\(InterruptCheck.name(signal))) while indexing \(index.directory); nothing half made is left (the next list builds the index again)")
+      throw ExitCode(InterruptCheck.exitStatus(signal))
+    }
+    interrupt.finish()
     if source.checksAfterFirstScreen {
       // A script gets the truth: every file compared with the index before anything is printed.
       let (upserts, removed) = source.changes(names: nil, wall: wall)

@@ -135,7 +135,9 @@ public final class DirectoryStore: ListIndex, Sendable {
   /// re-reads the changed ones on all cores, re-derives rows whose moment of change has passed,
   /// and commits it all in one transaction. `progress` is told how many of the files to read are
   /// stored so far, after each chunk (a first open of 100,000 files takes seconds).
-  public func refresh(names: Set<String>?, wall: Instant, progress: ((_ done: Int, _ total: Int) -> Void)?) throws -> StoreChanges {
+  /// A `progress` that throws stops the work there: the transaction is rolled back, nothing is
+  /// stored (a Ctrl-C during a first open, issue 37 §4).
+  public func refresh(names: Set<String>?, wall: Instant, progress: ((_ done: Int, _ total: Int) throws -> Void)?) throws -> StoreChanges {
     let now = nowOverride ?? wall
     let stored = try storedStamps(names)
     // Time is an input too: a row whose renewal or expiry has passed is derived again.
@@ -175,7 +177,7 @@ public final class DirectoryStore: ListIndex, Sendable {
   /// files the single SQLite writer would otherwise run alone after the readers (1.34 cores
   /// busy, not 2).
   private func store(_ toRead: [(name: String, stamp: FileStamp)], removing removed: [String], wall: Instant,
-                     progress: ((_ done: Int, _ total: Int) -> Void)?) throws -> [ListRow] {
+                     progress: ((_ done: Int, _ total: Int) throws -> Void)?) throws -> [ListRow] {
     let workers = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     let chunk = 2_048
     var upserts: [ListRow] = []
@@ -201,7 +203,11 @@ public final class DirectoryStore: ListIndex, Sendable {
           try insert.execute(arguments: IndexRow.arguments(row, toRead[start + offset].stamp))
           upserts.append(row)
         }
-        progress?(end, toRead.count)
+        do { try progress?(end, toRead.count) } catch {
+          // The reader of the next chunk finishes first: nothing runs on after the rollback.
+          reading.wait()
+          throw error
+        }
         reading.wait()
         current = next.rows
         start = end

@@ -3,7 +3,8 @@
 # `subdash --demo-population` stop with status 130, give the terminal back, and leave no half-made
 # population behind (they left 194 of 300 files, or the demo's temporary directory, and died by
 # the signal). A population the directory already held is advanced file by file: stopped, every
-# file is whole and the line says how many were advanced.
+# file is whole and the line says how many were advanced. The first index build of
+# `subdash list DIR` stops the same way, leaving no index, `-wal` or `-shm`.
 # Run on its own (after `swift build`) or through run-all.sh.
 # shellcheck source=Tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -104,9 +105,30 @@ test_ctrl_c_while_the_demo_population_is_made_removes_its_directory() {
   [[ -z "$left" ]] || { echo "e2e: left in TMPDIR: $left" >&2; return 1; }
 }
 
+test_ctrl_c_during_a_first_index_build_leaves_no_index() {
+  local dir="$E2E_TMP/indexed"
+  mkdir -p "$dir"
+  cp "$E2E_ROOT/Examples/backyard-birds.storekit" "$dir/"
+  # Enough files that the first build takes a while (2,048 are read and stored per step).
+  local i content
+  content=$(<"$E2E_ROOT/Examples/active.json")
+  for ((i = 0; i < 12000; i++)); do printf '%s\n' "$content" >"$dir/s$i.json"; done
+  e2e_start indexing 160 30 "$SUBDASH_BIN" list "$dir"
+  local deadline=$(($(e2e__now_us) + E2E_TIMEOUT * 1000000))
+  while (($(e2e__now_us) < deadline)) && [[ ! -e "$dir/.subdash-index.sqlite-wal" ]]; do sleep 0.01; done
+  [[ -e "$dir/.subdash-index.sqlite-wal" ]] || { echo "e2e: no index build seen in $dir" >&2; return 1; }
+  e2e_keys C-c
+  e2e_wait_exit 130 || return 1
+  e2e_assert_screen "stopped (Ctrl-C) while indexing" || return 1
+  local left
+  left=$(ls -A "$dir" | grep -F .subdash-index || true)
+  [[ -z "$left" ]] || { echo "e2e: left in $dir: $left" >&2; return 1; }
+}
+
 e2e_run "Ctrl-C while making a population: exit 130, the directory it made is gone" test_ctrl_c_while_making_a_population_removes_it
 e2e_run "Ctrl-C in a directory of one's own: only what the run added is removed" test_ctrl_c_in_a_directory_of_ones_own_keeps_its_files
 e2e_run "a population taking more than a second shows its progress" test_progress_is_shown_while_making
 e2e_run "Ctrl-C while advancing an existing population: exit 130, every file whole" test_ctrl_c_while_advancing_an_existing_population_leaves_whole_files
 e2e_run "Ctrl-C while the demo population is made: exit 130, its temporary directory removed" test_ctrl_c_while_the_demo_population_is_made_removes_its_directory
+e2e_run "Ctrl-C during the first index build of subdash list DIR: exit 130, no index, -wal or -shm left" test_ctrl_c_during_a_first_index_build_leaves_no_index
 e2e_summary

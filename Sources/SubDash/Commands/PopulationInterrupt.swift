@@ -7,63 +7,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Ctrl-C (SIGINT) and SIGTERM while a population is made or advanced (`simulate --population`,
-/// `subdash --demo-population`). Both are blocked while the work runs and looked for between two
-/// members, so the process is never killed by the signal half way through a file (it was: 194 of
-/// 300 files left behind, issue 37 §4); the caller then removes what the stopped run made.
-final class PopulationInterrupt: @unchecked Sendable {
-  private var previous = sigset_t()
-  private let caught = Mutex<Int32?>(nil)
-
-  /// Blocks SIGINT and SIGTERM in this thread; threads made from now on (the workers) inherit
-  /// that, and libdispatch's own workers block every asynchronous signal.
-  init() {
-    var set = Self.signals()
-    pthread_sigmask(SIG_BLOCK, &set, &previous)
-  }
-
-  private static func signals() -> sigset_t {
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, SIGINT)
-    sigaddset(&set, SIGTERM)
-    return set
-  }
-
-  /// The stop signal once one has arrived, else nil. Any thread may ask: a pending signal is
-  /// taken (it is blocked everywhere, so it waits for us) and remembered.
-  var signal: Int32? {
-    caught.withLock { caught in
-      guard caught == nil else { return caught }
-      var pending = sigset_t()
-      sigpending(&pending)
-      for s in [SIGINT, SIGTERM] where sigismember(&pending, s) == 1 {
-        var one = sigset_t()
-        sigemptyset(&one)
-        sigaddset(&one, s)
-        var got: Int32 = 0
-        if sigwait(&one, &got) == 0 {
-          caught = got
-          break
-        }
-      }
-      return caught
-    }
-  }
-
-  var stopped: Bool { signal != nil }
-
-  /// The work finished: the signals act as before (the list that follows handles its own).
-  func finish() {
-    pthread_sigmask(SIG_SETMASK, &previous, nil)
-  }
-
-  /// The shell's convention for a process stopped by a signal: 130 for Ctrl-C, 143 for SIGTERM.
-  static func exitStatus(_ signal: Int32) -> Int32 { 128 + signal }
-
-  static func name(_ signal: Int32) -> String { signal == SIGINT ? "Ctrl-C" : "SIGTERM" }
-}
-
 /// `subdash: making 120 of 300 subscribers…` on stderr while a population is made or advanced:
 /// only when stderr is a terminal (a script's stderr gets nothing, as with `simulate`'s own
 /// progress), only once the work has taken a second, redrawn in place at most five times a

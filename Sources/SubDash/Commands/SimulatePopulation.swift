@@ -52,7 +52,7 @@ struct SimulatePopulation {
     made.retentionAsker = { ScenarioRetentionAsker.ask(statePath: $0) }
     let population = made
     let before = DirectoryBefore(directory)
-    let interrupt = PopulationInterrupt()
+    let interrupt = InterruptCheck()
     var summary = Summary()
     var whole = 0, cutShort = false
     do {
@@ -94,9 +94,9 @@ struct SimulatePopulation {
       let done = "\(advancing.done) of \(counted(names.count, "subscriber"))"
       if summary.created > 0 { throw stopped(signal, before: before, "after making \(counted(names.count, "subscriber")) and advancing \(done)") }
       let others = names.count - advancing.done
-      LineOut.stderr("subdash: stopped (\(PopulationInterrupt.name(signal))) after advancing \(done) in \(directory) by \(counted(months, "month")); "
+      LineOut.stderr("subdash: stopped (\(InterruptCheck.name(signal))) after advancing \(done) in \(directory) by \(counted(months, "month")); "
                      + "each file is whole, the other \(others) \(others == 1 ? "was" : "were") not advanced this run")
-      throw ExitCode(PopulationInterrupt.exitStatus(signal))
+      throw ExitCode(InterruptCheck.exitStatus(signal))
     }
     interrupt.finish()
     var total = Population.Tally()
@@ -114,8 +114,8 @@ struct SimulatePopulation {
     before.removeAdded()
     let removed = temporaryName.map { "removed \($0)" }
       ?? (before.existed ? "removed them, \(directory) is as it was" : "removed them and \(directory), which this run made") + " (run the command again to start over)"
-    LineOut.stderr("subdash: stopped (\(PopulationInterrupt.name(signal))) \(progress); \(removed)")
-    return ExitCode(PopulationInterrupt.exitStatus(signal))
+    LineOut.stderr("subdash: stopped (\(InterruptCheck.name(signal))) \(progress); \(removed)")
+    return ExitCode(InterruptCheck.exitStatus(signal))
   }
 
   /// One slot per worker: each worker writes only its own.
