@@ -50,10 +50,8 @@ final class IndexedList: ListRowSource {
           defer { bar?.finish() }
           bar?.start()
           let interrupt = interrupt
-          _ = try store.refresh(names: nil, wall: wall, progress: { done, total in
-            bar?.update(done: done, total: total)
-            if let signal = interrupt?.signal { throw Stopped(signal: signal) }
-          })
+          _ = try store.refresh(names: nil, wall: wall, progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } },
+                                interrupted: { if let signal = interrupt?.signal { throw Stopped(signal: signal) } })
           rows = try store.list()
           checksAfterFirstScreen = false
         }

@@ -54,7 +54,11 @@ struct OpenList: ParsableCommand {
       retry = r
     }
     let options = DisplayOptions(readOnly: readOnly, ascii: ascii || !Terminal.localeIsUTF8(), color: !noColor)
-    let app = ListApp(directoryPath: index.directory, source: IndexedList(directory: index.directory, indexPath: index.indexPath, readOnly: readOnly),
+    let source = IndexedList(directory: index.directory, indexPath: index.indexPath, readOnly: readOnly)
+    // A Ctrl-C during a first index build stops it between two chunks (it waited for the whole
+    // build before). The signals stay blocked afterwards: the list's own watcher takes them over.
+    source.interrupt = InterruptCheck()
+    let app = ListApp(directoryPath: index.directory, source: source,
                       options: options, colorWanted: !noColor, nowOverride: nil, retryAccess: retry)
     let code: Int32
     do { code = try app.run() } catch let error as StateFileError {

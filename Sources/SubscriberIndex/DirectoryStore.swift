@@ -135,9 +135,11 @@ public final class DirectoryStore: ListIndex, Sendable {
   /// re-reads the changed ones on all cores, re-derives rows whose moment of change has passed,
   /// and commits it all in one transaction. `progress` is told how many of the files to read are
   /// stored so far, after each chunk (a first open of 100,000 files takes seconds).
-  /// A `progress` that throws stops the work there: the transaction is rolled back, nothing is
-  /// stored (a Ctrl-C during a first open, issue 37 §4).
-  public func refresh(names: Set<String>?, wall: Instant, progress: ((_ done: Int, _ total: Int) throws -> Void)?) throws -> StoreChanges {
+  /// `interrupted` is asked every 100 ms while files are read: when it throws, the work stops
+  /// there, the transaction is rolled back and nothing is stored (a Ctrl-C during a first open,
+  /// issue 37 §4).
+  public func refresh(names: Set<String>?, wall: Instant, progress: ((_ done: Int, _ total: Int) -> Void)?,
+                      interrupted: (() throws -> Void)? = nil) throws -> StoreChanges {
     let now = nowOverride ?? wall
     let stored = try storedStamps(names)
     // Time is an input too: a row whose renewal or expiry has passed is derived again.
@@ -145,7 +147,7 @@ public final class DirectoryStore: ListIndex, Sendable {
       in: directory, reported: names, known: { stored[$0]?.stamp }, knownNames: Array(stored.keys),
       due: { stored[$0]?.changesAt.map { $0 <= now.ms } ?? false })
     if found.changed.isEmpty && found.removed.isEmpty { return StoreChanges(upserts: [], removed: []) }
-    let upserts = try store(found.changed, removing: found.removed, wall: wall, progress: progress)
+    let upserts = try store(found.changed, removing: found.removed, wall: wall, progress: progress, interrupted: interrupted)
     return StoreChanges(upserts: upserts, removed: found.removed)
   }
 
@@ -177,7 +179,7 @@ public final class DirectoryStore: ListIndex, Sendable {
   /// files the single SQLite writer would otherwise run alone after the readers (1.34 cores
   /// busy, not 2).
   private func store(_ toRead: [(name: String, stamp: FileStamp)], removing removed: [String], wall: Instant,
-                     progress: ((_ done: Int, _ total: Int) throws -> Void)?) throws -> [ListRow] {
+                     progress: ((_ done: Int, _ total: Int) -> Void)?, interrupted: (() throws -> Void)?) throws -> [ListRow] {
     let workers = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     let chunk = 2_048
     var upserts: [ListRow] = []
@@ -187,28 +189,38 @@ public final class DirectoryStore: ListIndex, Sendable {
     let read: @Sendable (Range<Int>) -> [ListRow] = { range in
       ListRow.readAll(Array(files[range]), nowOverride: moment, wall: wall, workers: workers)
     }
+    // A chunk is read on other threads; meanwhile `interrupted` is asked every 100 ms, so a
+    // Ctrl-C stops within a moment, not after a chunk that can take seconds on a busy machine.
+    // A reader left running then only fills memory that is dropped.
+    func wait(for group: DispatchGroup) throws {
+      while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut { try interrupted?() }
+      try interrupted?()
+    }
+    func reading(_ range: Range<Int>) throws -> [ListRow] {
+      let box = ChunkBox()
+      let group = DispatchGroup()
+      if !range.isEmpty { DispatchQueue.global().async(group: group) { box.rows = read(range) } }
+      try wait(for: group)
+      return box.rows
+    }
     try db.write { db in
       let insert = try db.makeStatement(sql: IndexRow.upsert)
       var start = 0
-      var current = read(0..<min(chunk, toRead.count))
+      var current = try reading(0..<min(chunk, toRead.count))
       while start < toRead.count {
         let end = min(start + chunk, toRead.count)
         let nextRange = end..<min(end + chunk, toRead.count)
         let next = ChunkBox()
-        let reading = DispatchGroup()
+        let nextReading = DispatchGroup()
         if !nextRange.isEmpty {
-          DispatchQueue.global().async(group: reading) { next.rows = read(nextRange) }
+          DispatchQueue.global().async(group: nextReading) { next.rows = read(nextRange) }
         }
         for (offset, row) in current.enumerated() {
           try insert.execute(arguments: IndexRow.arguments(row, toRead[start + offset].stamp))
           upserts.append(row)
         }
-        do { try progress?(end, toRead.count) } catch {
-          // The reader of the next chunk finishes first: nothing runs on after the rollback.
-          reading.wait()
-          throw error
-        }
-        reading.wait()
+        progress?(end, toRead.count)
+        try wait(for: nextReading)
         current = next.rows
         start = end
       }

@@ -105,18 +105,36 @@ test_ctrl_c_while_the_demo_population_is_made_removes_its_directory() {
   [[ -z "$left" ]] || { echo "e2e: left in TMPDIR: $left" >&2; return 1; }
 }
 
-test_ctrl_c_during_a_first_index_build_leaves_no_index() {
-  local dir="$E2E_TMP/indexed"
+# many_files DIR: enough state files that a first index build takes a while (2,048 are read and
+# stored per step, and the stop is looked for between two steps).
+many_files() {
+  local dir=$1 i content
   mkdir -p "$dir"
   cp "$E2E_ROOT/Examples/backyard-birds.storekit" "$dir/"
-  # Enough files that the first build takes a while (2,048 are read and stored per step).
-  local i content
   content=$(<"$E2E_ROOT/Examples/active.json")
   for ((i = 0; i < 12000; i++)); do printf '%s\n' "$content" >"$dir/s$i.json"; done
+}
+
+test_ctrl_c_during_a_first_index_build_leaves_no_index() {
+  local dir="$E2E_TMP/indexed"
+  many_files "$dir"
   e2e_start indexing 160 30 "$SUBDASH_BIN" list "$dir"
   local deadline=$(($(e2e__now_us) + E2E_TIMEOUT * 1000000))
   while (($(e2e__now_us) < deadline)) && [[ ! -e "$dir/.subdash-index.sqlite-wal" ]]; do sleep 0.01; done
   [[ -e "$dir/.subdash-index.sqlite-wal" ]] || { echo "e2e: no index build seen in $dir" >&2; return 1; }
+  e2e_keys C-c
+  e2e_wait_exit 130 || return 1
+  e2e_assert_screen "stopped (Ctrl-C) while indexing" || return 1
+  local left
+  left=$(ls -A "$dir" | grep -F .subdash-index || true)
+  [[ -z "$left" ]] || { echo "e2e: left in $dir: $left" >&2; return 1; }
+}
+
+test_ctrl_c_during_the_lists_first_index_build_stops_it() {
+  local dir="$E2E_TMP/indexed-list"
+  many_files "$dir"
+  e2e_start indexlist 160 30 "$SUBDASH_BIN" "$dir"
+  e2e_wait_for "subdash: indexing" 30 || return 1
   e2e_keys C-c
   e2e_wait_exit 130 || return 1
   e2e_assert_screen "stopped (Ctrl-C) while indexing" || return 1
@@ -131,4 +149,5 @@ e2e_run "a population taking more than a second shows its progress" test_progres
 e2e_run "Ctrl-C while advancing an existing population: exit 130, every file whole" test_ctrl_c_while_advancing_an_existing_population_leaves_whole_files
 e2e_run "Ctrl-C while the demo population is made: exit 130, its temporary directory removed" test_ctrl_c_while_the_demo_population_is_made_removes_its_directory
 e2e_run "Ctrl-C during the first index build of subdash list DIR: exit 130, no index, -wal or -shm left" test_ctrl_c_during_a_first_index_build_leaves_no_index
+e2e_run "Ctrl-C during the list's first index build stops it at once: exit 130, terminal restored, no index left" test_ctrl_c_during_the_lists_first_index_build_stops_it
 e2e_summary

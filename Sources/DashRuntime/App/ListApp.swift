@@ -54,7 +54,13 @@ package struct ListApp {
     } else {
       // Watching starts before the files are read, so what is written meanwhile is reported after.
       list.startWatching()
-      state = ListState(directory: title ?? directoryPath, rows: try rows.loadAll(wall: wall0), now: nowOverride ?? wall0)
+      let loaded = try rows.loadAll(wall: wall0)
+      if let signal = rows.stoppedBy {
+        // Before the screen is taken: one line on the terminal as it was, and the shell's status.
+        LineOut.stderr("subdash: stopped (\(InterruptCheck.name(signal))) while indexing \(title ?? directoryPath); nothing half made is left (the next open builds the index again)")
+        return InterruptCheck.exitStatus(signal)
+      }
+      state = ListState(directory: title ?? directoryPath, rows: loaded, now: nowOverride ?? wall0)
     }
     var checkPending = rows.checksAfterFirstScreen
     list.notice(&state)

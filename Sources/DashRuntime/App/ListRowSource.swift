@@ -7,6 +7,9 @@ import DashView
 package protocol ListRowSource: AnyObject {
   /// Every row, for the first screen.
   func loadAll(wall: Instant) throws(StateFileError) -> [ListRow]
+  /// The stop signal that ended `loadAll` early (a Ctrl-C during a first index build, whose
+  /// half-made index was removed); nil when the rows are all there.
+  var stoppedBy: Int32? { get }
   /// The files' stamps `loadAll` took before reading them, where the store's follow starts; nil
   /// when the rows came from the index (the follow then stamps the files itself).
   var loadedStamps: [String: FileStamp]? { get }
@@ -48,6 +51,7 @@ package struct ListFirstPageLoad: Sendable {
 }
 
 extension ListDirectory: ListRowSource {
+  package var stoppedBy: Int32? { nil }
   package var loadedStamps: [String: FileStamp]? { stamps }
   package func rows(due files: [String], wall: Instant) -> [ListRow] { files.map { row($0, wall: wall) } }
   package var checksAfterFirstScreen: Bool { false }
