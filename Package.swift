@@ -164,7 +164,7 @@ let package = Package(
     // App Store Server Notifications V2 in: verify, check, apply through the importer and the
     // locked write path (a directory, or the team database's sink that `subdash-listen --db`
     // injects: no PostgreSQL code here). No HTTP here, so it is tested directly.
-    .target(name: "NotificationReceiver", dependencies: ["AppStoreSigning", "DashModel"]),
+    .target(name: "NotificationReceiver", dependencies: ["AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]),
     // The App Store Server API answered from a directory of state files, signed by the local CA
     // (`subdash serve`, `listen --serve-api`): requests in, answers out; subdash-listen's server hands
     // it requests. What it sends (test notifications, Retention Messaging performance tests) goes

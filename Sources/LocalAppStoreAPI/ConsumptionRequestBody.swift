@@ -6,7 +6,10 @@ import DashModel
 /// general 4000000 for the rules whose codes are not published.
 enum ConsumptionRequestBody {
   static func parse(_ body: [UInt8]) throws(APIFailure) -> ConsumptionInformation {
-    guard case .object(let o)? = try? JSONParser.parse(body) else { throw badRequest("the body is not a JSON object") }
+    let o = try RequestBody.object(body, fields: ["customerConsented": APIFailure.invalidRequest(code: 4_000_035, message: "Invalid customer consented."),
+                                                  "deliveryStatus": APIFailure.invalidRequest(code: 4_000_036, message: "Invalid delivery status."),
+                                                  "sampleContentProvided": APIFailure.invalidRequest(code: 4_000_041, message: "Invalid sample content provided.")],
+                                   unreadable: badRequest("the body is not a JSON object with each field once"))
     guard case .bool(true)? = o["customerConsented"] else {
       throw APIFailure.invalidRequest(code: 4_000_035, message: "Invalid customer consented.")
     }
@@ -19,7 +22,7 @@ enum ConsumptionRequestBody {
     var percentage: Int?
     switch o["consumptionPercentage"] {
     case nil, .null?: percentage = nil
-    case .number(let text)? where text.count <= 6 && Int(text).map({ (0...100_000).contains($0) }) == true: percentage = Int(text)
+    case let value? where RequestBody.integer(value).map({ (0...100_000).contains($0) }) == true: percentage = RequestBody.integer(value).map { Int($0) }
     default: throw badRequest("consumptionPercentage must be a whole number of milliunits, 0 to 100000")
     }
     var preference: String?

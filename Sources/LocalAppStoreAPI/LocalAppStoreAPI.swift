@@ -251,15 +251,26 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   /// production, 30 in sandbox), optional `transactionId`, `notificationType`,
   /// `notificationSubtype`, `onlyFailures`; paged by `paginationToken`.
   private func notificationHistory(_ query: [(String, String)], _ body: [UInt8], _ env: AppStoreEnvironment) throws -> [UInt8] {
-    guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-      throw APIFailure.invalidRequest(code: 4_000_015, message: "Invalid start date.")
-    }
-    guard let start = (o["startDate"] as? NSNumber)?.doubleValue else { throw APIFailure.invalidRequest(code: 4_000_015, message: "Invalid start date.") }
-    guard let end = (o["endDate"] as? NSNumber)?.doubleValue else { throw APIFailure.invalidRequest(code: 4_000_016, message: "Invalid end date.") }
+    let invalidStart = APIFailure.invalidRequest(code: 4_000_015, message: "Invalid start date.")
+    let invalidType = APIFailure.invalidRequest(code: 4_000_018, message: "Invalid notification type or subtype.")
+    let o = try RequestBody.object(body, fields: ["startDate": invalidStart, "endDate": APIFailure.invalidRequest(code: 4_000_016, message: "Invalid end date."),
+                                                  "transactionId": .invalidTransactionId, "originalTransactionId": .invalidTransactionId,
+                                                  "notificationType": invalidType, "notificationSubtype": invalidType], unreadable: invalidStart)
+    guard let start = RequestBody.number(o["startDate"]) else { throw invalidStart }
+    guard let end = RequestBody.number(o["endDate"]) else { throw APIFailure.invalidRequest(code: 4_000_016, message: "Invalid end date.") }
     guard start < end else { throw APIFailure.invalidRequest(code: 4_000_013, message: "Start date after end date.") }
-    let id = (o["transactionId"] as? String) ?? (o["originalTransactionId"] as? String)
-    let type = o["notificationType"] as? String
-    let subtype = o["notificationSubtype"] as? String
+    // A filter of the wrong type is refused, never dropped: a numeric transactionId ignored
+    // would have answered every customer's notifications instead of one's.
+    func text(_ key: String, else failure: APIFailure) throws(APIFailure) -> String? {
+      switch o[key] {
+      case nil, .null?: return nil
+      case .string(let s)?: return s
+      default: throw failure
+      }
+    }
+    let id = try text("transactionId", else: .invalidTransactionId) ?? text("originalTransactionId", else: .invalidTransactionId)
+    let type = try text("notificationType", else: invalidType)
+    let subtype = try text("notificationSubtype", else: invalidType)
     // Apple's rules for the filters: one customer or one type, not both; a subtype needs its type,
     // and the pair must be one Apple sends.
     if id != nil && type != nil { throw APIFailure.invalidRequest(code: 4_000_019, message: "Invalid request. Only one of transactionId and notificationType may be provided.") }
@@ -281,7 +292,12 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
         return try? SubscriberRecord(path: file, state: state)
       }
     }
-    let onlyFailures = (o["onlyFailures"] as? Bool) ?? false
+    let onlyFailures: Bool
+    switch o["onlyFailures"] {
+    case nil, .null?: onlyFailures = false
+    case .bool(let b)?: onlyFailures = b
+    default: throw APIFailure.invalidRequest(code: 4_000_000, message: "Bad request: onlyFailures must be true or false.")
+    }
     // Chosen and ordered first; only the page asked for is signed (three signatures each).
     enum Payload { case toSign(NotificationEnvelope), signed(String) }
     var items: [(date: Double, payload: Payload, attempts: [DeliveryAttempt])] = []
@@ -371,16 +387,18 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
   /// Extend a Subscription Renewal Date: the same rule and write as `subdash extend` (sandbox
   /// files only; RENEWAL_EXTENDED joins the file's log, so a deliverer sends it).
   private func extend(_ originalId: String, _ body: [UInt8], _ env: AppStoreEnvironment) async throws -> [UInt8] {
-    guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-      throw APIFailure.invalidRequest(code: 4_000_009, message: "Invalid extend by days value.")
+    let invalidDays = APIFailure.invalidRequest(code: 4_000_009, message: ExtensionRefusal.sentence(forCode: 4_000_009))
+    let invalidReason = APIFailure.invalidRequest(code: 4_000_010, message: ExtensionRefusal.sentence(forCode: 4_000_010))
+    let invalidRequestId = APIFailure.invalidRequest(code: 4_000_011, message: "Invalid request identifier.")
+    let o = try RequestBody.object(body, fields: ["extendByDays": invalidDays, "extendReasonCode": invalidReason, "requestIdentifier": invalidRequestId],
+                                   unreadable: invalidDays)
+    // `true`, `1.9`, `"3"` and a number past 64 bits are not a number of days (Apple's 4000009);
+    // a whole number outside 1–90 is refused by the extension's own rule, which names it.
+    guard let days = RequestBody.integer(o["extendByDays"]).flatMap({ Int(exactly: $0) }) else { throw invalidDays }
+    guard let code = RequestBody.integer(o["extendReasonCode"]).flatMap({ Int(exactly: $0) }), let reason = ExtendReasonCode(rawValue: code) else {
+      throw invalidReason
     }
-    guard let days = (o["extendByDays"] as? NSNumber)?.intValue else { throw APIFailure.invalidRequest(code: 4_000_009, message: "Invalid extend by days value.") }
-    guard let code = (o["extendReasonCode"] as? NSNumber)?.intValue, let reason = ExtendReasonCode(rawValue: code) else {
-      throw APIFailure.invalidRequest(code: 4_000_010, message: "Invalid extend reason code.")
-    }
-    guard let requestId = o["requestIdentifier"] as? String, !requestId.isEmpty, requestId.count <= 128 else {
-      throw APIFailure.invalidRequest(code: 4_000_011, message: "Invalid request identifier.")
-    }
+    guard let requestId = o["requestIdentifier"]?.stringValue, !requestId.isEmpty, requestId.count <= 128 else { throw invalidRequestId }
     let s = try directory.subscriber(owning: originalId, environment: env)
     let wall = wallNow
     let saved: Change
@@ -392,7 +410,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     }) {
     case .applied(let c), .created(let c): saved = c
     case .unchanged(let state): saved = Change(state: state ?? s.state, message: "nothing changed")
-    case .refused(.extensionRefused(let r)): throw APIFailure.extensionRefused(code: r.errorCode, message: r.message)
+    case .refused(.extensionRefused(let r)): throw APIFailure.extensionRefused(code: r.errorCode, message: r.apiMessage)
     case .refused(let other): throw APIFailure.extensionRefused(code: 4_030_004, message: other.message)
     case .busy(let e), .failed(let e): throw APIFailure.unreadable(s.path, e.description)
     }

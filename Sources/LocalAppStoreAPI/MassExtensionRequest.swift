@@ -12,22 +12,20 @@ struct MassExtensionRequest: Sendable, Equatable {
   var storefrontCountryCodes: [String]?
 
   init(body: [UInt8]) throws(APIFailure) {
-    guard case .object(let o)? = try? JSONParser.parse(body) else { throw Self.invalidRequestIdentifier }
+    let invalidDays = APIFailure.invalidRequest(code: 4_000_009, message: ExtensionRefusal.sentence(forCode: 4_000_009))
+    let invalidReason = APIFailure.invalidRequest(code: 4_000_010, message: ExtensionRefusal.sentence(forCode: 4_000_010))
+    let o = try RequestBody.object(body, fields: ["requestIdentifier": Self.invalidRequestIdentifier, "extendByDays": invalidDays,
+                                                  "extendReasonCode": invalidReason, "productId": Self.invalidProductId,
+                                                  "storefrontCountryCodes": Self.invalidStorefront], unreadable: Self.invalidRequestIdentifier)
     guard let id = o["requestIdentifier"]?.stringValue, Self.isRequestIdentifier(id) else { throw Self.invalidRequestIdentifier }
-    guard let days = Self.integer(o["extendByDays"]), ExtendRenewal.allowedDays.contains(days) else {
-      throw APIFailure.invalidRequest(code: 4_000_009, message: "Invalid extend by days value.")
-    }
-    guard let code = Self.integer(o["extendReasonCode"]), let reason = ExtendReasonCode(rawValue: code) else {
-      throw APIFailure.invalidRequest(code: 4_000_010, message: "Invalid extend reason code.")
-    }
+    guard let days = Self.integer(o["extendByDays"]), ExtendRenewal.allowedDays.contains(days) else { throw invalidDays }
+    guard let code = Self.integer(o["extendReasonCode"]), let reason = ExtendReasonCode(rawValue: code) else { throw invalidReason }
     guard let product = o["productId"]?.stringValue, Self.isProductId(product) else { throw Self.invalidProductId }
     switch o["storefrontCountryCodes"] {
     case nil, .null?: storefrontCountryCodes = nil
     case .array(let codes)? where !codes.isEmpty:
       storefrontCountryCodes = try codes.map { (c) throws(APIFailure) -> String in
-        guard let text = c.stringValue, text.count == 3, text.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-          throw APIFailure.invalidRequest(code: 4_000_028, message: "Invalid request. A storefront country code was invalid.")
-        }
+        guard let text = c.stringValue, text.count == 3, text.allSatisfy({ $0.isASCII && $0.isUppercase }) else { throw Self.invalidStorefront }
         return text
       }
     default:
@@ -49,6 +47,7 @@ struct MassExtensionRequest: Sendable, Equatable {
 
   static let invalidRequestIdentifier = APIFailure.invalidRequest(code: 4_000_011, message: "Invalid request identifier.")
   static let invalidProductId = APIFailure.invalidRequest(code: 4_000_023, message: "Invalid product id.")
+  static let invalidStorefront = APIFailure.invalidRequest(code: 4_000_028, message: "Invalid request. A storefront country code was invalid.")
 
   /// Apple: a one-time UUID of at most 128 characters; any printable text is taken here.
   static func isRequestIdentifier(_ s: String) -> Bool { isPrintableWord(s, maxLength: 128) }
@@ -61,10 +60,7 @@ struct MassExtensionRequest: Sendable, Equatable {
   }
 
   /// A JSON number written as a whole number ("7", not "7.5", "7e0" or a string).
-  private static func integer(_ value: JSON?) -> Int? {
-    guard case .number(let text)? = value, text.count <= 9 else { return nil }
-    return Int(text)
-  }
+  private static func integer(_ value: JSON?) -> Int? { RequestBody.integer(value).flatMap { Int(exactly: $0) } }
 }
 
 /// One mass extension as Get Status of Subscription Renewal Date Extensions reports it, and the

@@ -1,7 +1,9 @@
 import AppStoreSigning
+import Crypto
 import DashModel
 import Dispatch
 import Foundation
+import Synchronization
 
 /// What `subdash listen` does with one POST, without HTTP: the body of an App Store Server
 /// Notification V2 (`{"signedPayload": "…"}`) is verified (the notification and its nested signed
@@ -17,11 +19,23 @@ public final class NotificationReceiver: Sendable {
   let verifier: JWSVerifier
   let sink: SubscriberSink
   let bundleId: String?
+  /// Without `--bundle-id` every app's notifications are applied; each app seen is said once
+  /// (`Outcome.notice`), so an operator notices another app's notifications arriving here.
+  private let bundleIdsSeen = Mutex<Set<String>>([])
+  /// Bundle ids remembered for that notice; past this many a new one is said each time it comes
+  /// (trusted signers only reach this point, so it is no one's memory to fill).
+  static let bundleIdsRemembered = 1_000
 
   public init(verifier: JWSVerifier, sink: SubscriberSink, bundleId: String?) {
     self.verifier = verifier
     self.sink = sink
     self.bundleId = bundleId
+  }
+
+  /// The line `listen` prints on start: which apps' notifications it applies.
+  public var acceptedApps: String {
+    if let bundleId { return "accepting notifications for bundle id \(LogText.clip(bundleId)) only (--bundle-id)" }
+    return "accepting notifications for every bundle id (no --bundle-id); each new one is logged once"
   }
 
   public struct Outcome: Sendable, Equatable {
@@ -31,10 +45,14 @@ public final class NotificationReceiver: Sendable {
     /// Seconds for a `Retry-After` header: set with a 503 (a subscriber locked by another process),
     /// when the same request later may succeed.
     public var retryAfterSeconds: Int?
-    public init(status: Int, message: String, retryAfterSeconds: Int? = nil) {
+    /// A line for the log alone, before the outcome's: a bundle id seen for the first time when
+    /// every app is accepted.
+    public var notice: String?
+    public init(status: Int, message: String, retryAfterSeconds: Int? = nil, notice: String? = nil) {
       self.status = status
       self.message = message
       self.retryAfterSeconds = retryAfterSeconds
+      self.notice = notice
     }
     static func refused(_ status: Int, _ why: String) -> Outcome { Outcome(status: status, message: "refused: \(why)") }
   }
@@ -43,8 +61,25 @@ public final class NotificationReceiver: Sendable {
   /// and even a trusted signer's strings (a type, an id) must not carry escape sequences there.
   public func receive(body: [UInt8], contentType: String?) async -> Outcome {
     var outcome = await decide(body: body, contentType: contentType)
-    outcome.message = String(outcome.message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+    outcome.message = Self.printable(outcome.message)
+    outcome.notice = outcome.notice.map(Self.printable)
     return outcome
+  }
+
+  static func printable(_ s: String) -> String {
+    String(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+  }
+
+  /// "first notification for bundle id X" once per app when every app is accepted; nil otherwise.
+  func noticeOfNew(_ scope: NotificationScope) -> String? {
+    guard bundleId == nil else { return nil }
+    let id = scope.bundleId ?? "(none)"
+    let isNew = bundleIdsSeen.withLock { seen in
+      guard !seen.contains(id) else { return false }
+      if seen.count < Self.bundleIdsRemembered { seen.insert(id) }
+      return true
+    }
+    return isNew ? "warning: first notification for bundle id \(Self.clip(id)); applied, as every app's are without --bundle-id" : nil
   }
 
   private func decide(body: [UInt8], contentType: String?) async -> Outcome {
@@ -71,7 +106,6 @@ public final class NotificationReceiver: Sendable {
     let payload = verified.payload
     let label = type + (subtype.map { "/\($0)" } ?? "")
     let uuid = payload["notificationUUID"]?.stringValue ?? "?"
-    let data = payload["data"]?.objectValue
     guard let scope = NotificationScope(payload) else {
       return .refused(400, "\(label) \(uuid) carries \(NotificationScope.present(in: payload)) of data, summary, appData and externalPurchaseToken; Apple's carries exactly one")
     }
@@ -79,6 +113,17 @@ public final class NotificationReceiver: Sendable {
       return .refused(403, "\(label) \(uuid) is for bundle id \(Self.clip(scope.bundleId ?? "(none)")), not \(bundleId)")
     }
     if let refusal = await refusal(ofSignedDataIn: verified, payload: payload, scope: scope, label: "\(label) \(uuid)") { return refusal }
+    var outcome = await accept(verified, type: type, scope: scope, signed: signed, body: body, label: label, uuid: uuid)
+    outcome.notice = noticeOfNew(scope)
+    return outcome
+  }
+
+  /// A notification that verified and is for an app accepted here: acknowledged, or applied to its
+  /// subscriber.
+  private func accept(_ verified: VerifiedJWS, type: String, scope: NotificationScope, signed: String, body: [UInt8], label: String,
+                      uuid: String) async -> Outcome {
+    let payload = verified.payload
+    let data = payload["data"]?.objectValue
     if type == "TEST" { return Outcome(status: 200, message: "TEST \(uuid): received (nothing to apply)") }
     if scope.isAboutTheApp {
       // RESCIND_CONSENT, EXTERNAL_PURCHASE_TOKEN and a mass extension's SUMMARY concern the app:
@@ -106,10 +151,18 @@ public final class NotificationReceiver: Sendable {
     for n in verified.nested {
       if let jws = data?[String(n.path.split(separator: ".").last ?? "")]?.stringValue { verdicts.append((jws, .init(n.verified))) }
     }
+    // Without Apple's notificationUUID, the signed payload identifies the notification: its digest
+    // is stored with it, so Apple's retries of it are recognised (NotificationRecord.identity).
+    let digest = payload["notificationUUID"]?.stringValue == nil ? Self.digest(of: verified.payloadJSON) : nil
     do {
       let applied = try await sink.apply(ImportInput(label: "notification \(uuid)", bytes: body),
-                                         verdicts: KnownVerdicts(verdicts: verdicts), originalTransactionId: otid, notificationUUID: uuid)
+                                         verdicts: KnownVerdicts(verdicts: verdicts), originalTransactionId: otid, payloadDigest: digest)
       return Outcome(status: 200, message: "\(label) \(uuid): \(applied)")
+    } catch let content as ImportError {
+      // Signed, but a field is not what Apple sends there (a price as a string, a date past any
+      // year): the same body will never apply, so it is the sender's error (400, which Apple does
+      // not retry for days as it does a 5xx), said with its JSON path.
+      return .refused(400, "\(label) \(uuid): \(content.path.map { "\($0): " } ?? "")\(content.message); nothing applied")
     } catch let refused as StateFileError where refused.environments != nil {
       return .refused(409, Self.otherEnvironment(refused, "\(label) \(uuid)", subscriber: otid))
     } catch let busy as SubscriberBusy {
@@ -117,6 +170,13 @@ public final class NotificationReceiver: Sendable {
     } catch {
       return Outcome(status: 500, message: "\(label) \(uuid): not applied: \(Self.oneLine(error))")
     }
+  }
+
+  /// The SHA-256, in hex, of a notification's payload as signed: what identifies one sent without
+  /// a notificationUUID (the header and signature around it may be spelled differently each time).
+  static func digest(of payloadJSON: [UInt8]) -> String {
+    let hex = Array("0123456789abcdef".utf8)
+    return String(decoding: SHA256.hash(data: payloadJSON).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] }, as: UTF8.self)
   }
 
   static func oneLine(_ error: any Error) -> String {

@@ -4,8 +4,9 @@ import DashModel
 /// the `listen` executable's, given `--db`: this target never loads PostgreSQL code).
 public protocol SubscriberSink: Sendable {
   /// Applies one notification body to subscriber `originalTransactionId`, durably, and says what
-  /// changed.
-  func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> Applied
+  /// changed. `payloadDigest` identifies a notification that has no notificationUUID (nil when it
+  /// has one): it is stored with it, and a notification already stored with it is not added again.
+  func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, payloadDigest: String?) async throws -> Applied
 }
 
 /// What one notification did to its subscriber: decided by the importer's counts under the lock,
@@ -50,9 +51,15 @@ public struct StoreSink: SubscriberSink {
     self.naming = naming
   }
 
-  public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> Applied {
+  public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, payloadDigest: String?) async throws -> Applied {
     let name = originalTransactionId + ".json"
-    let merged = try Importer.merge(inputs: [input], options: .init(originalTransactionId: originalTransactionId, checker: verdicts))
+    var read = try Importer.merge(inputs: [input], options: .init(originalTransactionId: originalTransactionId, checker: verdicts))
+    if let payloadDigest {
+      for i in read.notifications.indices where read.notifications[i].notificationUUID == nil {
+        read.notifications[i].source[NotificationRecord.payloadDigestKey] = .string(payloadDigest)
+      }
+    }
+    let merged = read
     let result = await store.update(name) { (current) throws(StateFileError) -> SubscriberEdit in
       try Importer.edit(merged, current, catalog: nil)
     }
@@ -95,8 +102,8 @@ public struct DirectorySink: SubscriberSink {
     sink = StoreSink(store: store)
   }
 
-  public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> Applied {
-    try await sink.apply(input, verdicts: verdicts, originalTransactionId: originalTransactionId, notificationUUID: notificationUUID)
+  public func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, payloadDigest: String?) async throws -> Applied {
+    try await sink.apply(input, verdicts: verdicts, originalTransactionId: originalTransactionId, payloadDigest: payloadDigest)
   }
 }
 

@@ -34,14 +34,14 @@ struct ListenCommand: AsyncParsableCommand {
   @Option(help: "The port (0: any free port; the chosen one is printed).") var port: Int
   @Option(name: .customLong("root"), help: ArgumentHelp("Also trust this root (DER or PEM), e.g. `subdash ca init`'s; repeatable.", valueName: "CERT"))
   var roots: [String] = []
-  @Option(name: .customLong("bundle-id"), help: "Refuse notifications for any other app.") var bundleId: String?
+  @Option(name: .customLong("bundle-id"), help: "Refuse notifications for any other app (without it every app's are applied, each new bundle id logged once).") var bundleId: String?
   @Option(name: .customLong("db"), help: ArgumentHelp("Apply to a team database instead of DIR (without DIR: $SUBDASH_DB). A password here is seen by every user in `ps`: prefer SUBDASH_DB, --db-file or ~/.pgpass.", valueName: "postgres://USER@HOST/DB"))
   var database: String?
   @Option(name: .customLong("db-file"), help: ArgumentHelp("Read the database URL from this private file (mode 600, not a symbolic link).", valueName: "PATH"))
   var databaseFile: String?
   @Argument(help: "The directory of state files (created when missing). Not with --db.") var directory: String?
 
-  @Option(name: .customLong("max-connections"), help: "Connections kept open at once; one more closes the longest idle (or slowest sending) one to make room.")
+  @Option(name: .customLong("max-connections"), help: "Connections kept open at once; one more closes an idle one to make room (never one sending a request).")
   var maxConnections = 256
   @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may wait between requests (keep-alive, or opened and silent) before it is closed.", valueName: "S"))
   var idleTimeout = 30.0
@@ -216,6 +216,7 @@ struct ListenCommand: AsyncParsableCommand {
       // A failure here (500) is local: its detail names files, errno text, what a file holds. That
       // is the operator's, in this log; the sender gets a reference to it and nothing else.
       let ref = outcome.status == 500 ? String(UInt64.random(in: 1 << 44 ..< 1 << 48), radix: 16) : nil
+      if let notice = outcome.notice { log(notice) }
       log("\(outcome.status) \(outcome.message)\(ref.map { " (ref \($0))" } ?? "") (\(Int(ms.rounded())) ms)")
       let answer = ref.map { "not applied; see the receiver's log (ref \($0))" } ?? outcome.message
       var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
@@ -229,8 +230,8 @@ struct ListenCommand: AsyncParsableCommand {
     var logger = Logger(label: "subdash-listen")
     logger.logLevel = .critical
     // Limits (docs/notifications.md, ConnectionGuard.swift): deadlines for a request's head and
-    // body, an idle timeout between requests, and at most --max-connections open, the longest idle
-    // giving way to a new one (never a backlog that real senders wait in).
+    // body, an idle timeout between requests, and at most --max-connections open, an idle one
+    // giving way to a new one (never one sending a request, never a backlog senders wait in).
     let registry = ConnectionRegistry(limits: connectionLimits)
     let http1 = HTTP1Channel.Configuration(idleTimeout: connectionLimits.idleTimeout)
     let app = Application(
@@ -239,6 +240,9 @@ struct ListenCommand: AsyncParsableCommand {
       configuration: .init(address: .hostname(host, port: port), serverName: "subdash-listen"),
       onServerRunning: { channel in
         api?.receiverStarted(at: "http://\(host):\(channel.localAddress?.port ?? port)/")
+        // Said before the first request, so an operator who left out --bundle-id sees it applies
+        // every app's notifications (each new app is logged once as it comes).
+        log(receiver.acceptedApps)
         // stdout, unbuffered: scripts wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("listening on http://\(host):\(channel.localAddress?.port ?? port) → \(target)\n".utf8))
         if let banner = serveBanner(port: channel.localAddress?.port ?? port) { FileHandle.standardOutput.write(Data(banner.utf8)) }

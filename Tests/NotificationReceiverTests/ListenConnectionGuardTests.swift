@@ -112,20 +112,67 @@ import Testing
     #expect(slow.allSatisfy { !$0.connection.isClosedByPeer() })
   }
 
-  @Test func slowClientsGiveWayWhenNoConnectionIsIdle() throws {
-    let server = try Server(["--max-connections", "4", "--header-timeout", "60", "--body-timeout", "60", "--idle-timeout", "60"])
-    let slow = try (0..<4).map { _ in
+  /// A sender whose request is on its way, however slowly, is never cut off for a stranger: the
+  /// newcomer is refused instead when no connection is idle (the deadlines end slow senders).
+  @Test func aClientSendingItsRequestIsNeverClosedForANewcomer() throws {
+    let server = try Server(["--max-connections", "2", "--header-timeout", "60", "--body-timeout", "60", "--idle-timeout", "60"])
+    let slow = try (0..<2).map { _ in
       try Trickler(port: server.port, prefix: "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{", interval: 0.3)
     }
     defer { slow.forEach { $0.end() } }
-    // A request still sending after a second is slow enough to be closed for a new connection.
-    Thread.sleep(forTimeInterval: 1.5)
-    let status = try server.postNotification(timeout: 20)
-    #expect(status == "HTTP/1.1 200 OK", "the real notification got \(status.isEmpty ? "no answer" : status)")
+    // Sending for well over a second: the old rule closed such a client for a newcomer.
+    let sendingSince = Date()
+    while Date().timeIntervalSince(sendingSince) < 1.5, slow.allSatisfy({ !$0.connection.isClosedByPeer() }) {
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    let status = try server.postNotification(timeout: 10)
+    #expect(status.isEmpty, "the newcomer was answered (\(status)): a sending client made room for it")
+    #expect(slow.allSatisfy { !$0.connection.isClosedByPeer() }, "a client sending its request was closed for a newcomer")
+  }
+
+  /// Between two notifications a sender's keep-alive connection is idle too; a silent stranger
+  /// opened after it gives way first, so the sender's next request on it is answered.
+  @Test func aSendersKeepAliveConnectionOutlivesASilentStrangerOpenedAfterIt() throws {
+    let server = try Server(["--max-connections", "2", "--header-timeout", "60", "--body-timeout", "60", "--idle-timeout", "60"])
+    let sender = try RawConnection(port: server.port)
+    #expect(sender.post(try LocalAppStore.body(period: 1), timeout: 20) == "HTTP/1.1 200 OK")
+    // Two silent strangers: one of the three idle connections must give way (the sender's is the
+    // oldest, so the old rule closed it).
+    let strangers = [try RawConnection(port: server.port), try RawConnection(port: server.port)]
+    let deadline = Date().addingTimeInterval(5)
+    while Date() < deadline, !strangers.contains(where: { $0.isClosedByPeer() }) { Thread.sleep(forTimeInterval: 0.05) }
+    #expect(strangers.filter { $0.isClosedByPeer() }.count == 1, "not one silent stranger gave way")
+    #expect(sender.post(try LocalAppStore.body(period: 2), timeout: 20) == "HTTP/1.1 200 OK", "the sender's keep-alive connection was closed")
   }
 }
 
 extension RawConnection {
+  /// One notification on this keep-alive connection: the answer's status line, or "" if the
+  /// answer did not come whole within `timeout` (the server closed the connection, say).
+  func post(_ body: [UInt8], timeout: Double) -> String {
+    send("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
+    send(String(decoding: body, as: UTF8.self))
+    var answer: [UInt8] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while Date() < deadline {
+      let text = String(decoding: answer, as: UTF8.self)
+      if let end = text.range(of: "\r\n\r\n") {
+        let length = text[..<end.lowerBound].split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+          .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length {
+          return text.components(separatedBy: "\r\n")[0]
+        }
+      }
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, 100) > 0 else { continue }
+      let n = read(fd, &buffer, buffer.count)
+      if n <= 0 { return "" }
+      answer += buffer[0..<n]
+    }
+    return ""
+  }
+
   /// A write that says whether the server still takes bytes (false once it closed the socket).
   func sendChecked(_ text: String) -> Bool {
     Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } > 0

@@ -145,8 +145,8 @@ import Glibc
 struct CountedSink: SubscriberSink {
   let inner: any SubscriberSink
   let reached: Tally
-  func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, notificationUUID: String) async throws -> Applied {
+  func apply(_ input: ImportInput, verdicts: any SignedDataChecking, originalTransactionId: String, payloadDigest: String?) async throws -> Applied {
     reached.add()
-    return try await inner.apply(input, verdicts: verdicts, originalTransactionId: originalTransactionId, notificationUUID: notificationUUID)
+    return try await inner.apply(input, verdicts: verdicts, originalTransactionId: originalTransactionId, payloadDigest: payloadDigest)
   }
 }

@@ -41,14 +41,22 @@ struct LocalAppStore {
 
   /// A V2 notification body for subscriber `otid`: its `n`th monthly period, signed at `signedAt`.
   static func body(_ type: String = "DID_RENEW", subtype: String? = nil, otid: String = "2000000100", period n: Int = 1,
-                   uuid: String = UUID().uuidString.lowercased(), signedAt: Int64? = nil, bundleId: String = "com.example.subdash",
-                   signer: LocalCertificateAuthority = ca) throws -> [UInt8] {
+                   uuid: String? = UUID().uuidString.lowercased(), signedAt: Int64? = nil, bundleId: String = "com.example.subdash",
+                   price: String = "9990", expiresDate: String? = nil, signer: LocalCertificateAuthority = ca) throws -> [UInt8] {
+    Array(#"{"signedPayload":"\#(try signer.sign(payloadJSON: notificationPayload(type, subtype: subtype, otid: otid, period: n, uuid: uuid, signedAt: signedAt, bundleId: bundleId, price: price, expiresDate: expiresDate, signer: signer)))"}"#.utf8)
+  }
+
+  /// The notification's payload JSON as signed (its nested transaction and renewal info signed by
+  /// `signer`); `uuid` nil leaves out `notificationUUID`, `price` is written as given (raw JSON).
+  static func notificationPayload(_ type: String = "DID_RENEW", subtype: String? = nil, otid: String = "2000000100", period n: Int = 1,
+                                  uuid: String? = UUID().uuidString.lowercased(), signedAt: Int64? = nil, bundleId: String = "com.example.subdash",
+                                  price: String = "9990", expiresDate: String? = nil, signer: LocalCertificateAuthority = ca) throws -> [UInt8] {
     let purchase = start + Int64(n - 1) * 30 * day
     let signed = signedAt ?? purchase + 1000
     let transaction = """
       {"transactionId":"\(otid)\(n)","originalTransactionId":"\(otid)","productId":"com.example.monthly","bundleId":"\(bundleId)",\
-      "purchaseDate":\(purchase),"originalPurchaseDate":\(start),"expiresDate":\(purchase + 30 * day),"signedDate":\(signed),\
-      "environment":"Sandbox","type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","price":9990,"currency":"USD",\
+      "purchaseDate":\(purchase),"originalPurchaseDate":\(start),"expiresDate":\(expiresDate ?? String(purchase + 30 * day)),"signedDate":\(signed),\
+      "environment":"Sandbox","type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","price":\(price),"currency":"USD",\
       "subscriptionGroupIdentifier":"21000001","transactionReason":"\(n == 1 ? "PURCHASE" : "RENEWAL")","storefront":"USA"}
       """
     let renewal = """
@@ -56,12 +64,12 @@ struct LocalAppStore {
       "signedDate":\(signed),"environment":"Sandbox","renewalDate":\(purchase + 30 * day),"recentSubscriptionStartDate":\(start)}
       """
     let notification = """
-      {"notificationType":"\(type)",\(subtype.map { "\"subtype\":\"\($0)\"," } ?? "")"notificationUUID":"\(uuid)","version":"2.0",\
+      {"notificationType":"\(type)",\(subtype.map { "\"subtype\":\"\($0)\"," } ?? "")\(uuid.map { "\"notificationUUID\":\"\($0)\"," } ?? "")"version":"2.0",\
       "signedDate":\(signed),"data":{"bundleId":"\(bundleId)","environment":"Sandbox","status":1,\
       "signedTransactionInfo":"\(try signer.sign(payloadJSON: Array(transaction.utf8)))",\
       "signedRenewalInfo":"\(try signer.sign(payloadJSON: Array(renewal.utf8)))"}}
       """
-    return Array(#"{"signedPayload":"\#(try signer.sign(payloadJSON: Array(notification.utf8)))"}"#.utf8)
+    return Array(notification.utf8)
   }
 
   static func testBody(bundleId: String = "com.example.subdash") throws -> [UInt8] {

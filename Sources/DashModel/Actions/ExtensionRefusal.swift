@@ -34,7 +34,27 @@ public enum ExtensionRefusal: Equatable, Sendable {
     }
   }
 
-  public var message: String {
+  /// The command line's words: "InvalidExtendByDaysError (4000009): 91 days: an extension is 1 to 90 days."
+  public var message: String { "\(errorName) (\(errorCode)): \(why)." }
+
+  /// The `errorMessage` of an API answer: Apple's sentence for the code, then why. The body
+  /// already carries the code, and every 4000009 reads the same whether the value was of the
+  /// wrong type (`extendByDays: true`) or out of range, so a client matching on text sees one form.
+  public var apiMessage: String { "\(Self.sentence(forCode: errorCode)) \(why.prefix(1).uppercased() + why.dropFirst())." }
+
+  /// Apple's errorMessage for the extension errors (a request body of the wrong shape uses these too).
+  public static func sentence(forCode code: Int) -> String {
+    switch code {
+    case 4_000_009: return "Invalid extend by days value."
+    case 4_000_010: return "Invalid extend reason code."
+    case 4_030_004: return "Subscription extension ineligible."
+    case 4_030_005: return "Subscription max extension."
+    case 4_030_007: return "Family shared subscription extension ineligible."
+    default: return "Invalid request."
+    }
+  }
+
+  var why: String {
     let why: String
     switch self {
     case .invalidExtendByDays(let n): why = "\(n) days: an extension is 1 to 90 days"
@@ -45,6 +65,6 @@ public enum ExtensionRefusal: Equatable, Sendable {
       why = "already extended twice within 365 days; the next extension is possible from \(Format.date(next))"
     case .familyShared: why = "this is Family Sharing access; extend the purchaser's subscription (family members follow)"
     }
-    return "\(errorName) (\(errorCode)): \(why)."
+    return why
   }
 }

@@ -52,6 +52,17 @@ public struct NotificationRecord: Equatable, Sendable {
     return w.json
   }
 
+  /// Where a notification received without a `notificationUUID` keeps what identifies it: the
+  /// SHA-256 (hex) of its signed payload, set by `subdash listen`. Apple retries a notification
+  /// with the same signed payload, so a redelivery of one Apple (or a test signer) sent without a
+  /// UUID is recognised and stored once (docs/notifications.md).
+  public static let payloadDigestKey = "signedPayloadSHA256"
+
+  /// What makes two copies of this notification the same one: Apple's `notificationUUID`, else the
+  /// digest of its signed payload; nil for neither (an imported log entry without a UUID, which
+  /// imports tell apart by content).
+  public var identity: String? { notificationUUID ?? source[Self.payloadDigestKey]?.stringValue }
+
   /// "DID_FAIL_TO_RENEW / GRACE_PERIOD", the way developers write it.
   public var label: String { subtype.map { "\(notificationType.rawValue) / \($0.rawValue)" } ?? notificationType.rawValue }
 }

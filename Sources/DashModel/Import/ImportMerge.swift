@@ -59,7 +59,7 @@ public struct ImportMerge: Sendable {
 
     var byUUID: [String: NotificationRecord] = [:]
     for (n, otid) in items.notifications where keep(otid) {
-      let key = n.notificationUUID ?? "content:" + canonical(n.json)
+      let key = n.identity ?? "content:" + canonical(n.json)
       if let old = byUUID[key], !betterNotification(n, than: old) { continue }
       byUUID[key] = n
     }

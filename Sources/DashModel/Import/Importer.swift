@@ -156,17 +156,19 @@ public enum Importer {
     } catch {
       throw StateFileError(file: name, path: error.path, message: error.message)
     }
-    for n in current.subscriber.notifications { if let u = n.notificationUUID { knownUUIDs.insert(u) } }
+    for n in current.subscriber.notifications { if let u = n.identity { knownUUIDs.insert(u) } }
     // Only the merge's own keys are looked up in the journal: reading the whole history on every
     // notification made each one cost the history's length (92 ms at 10,000 entries).
     let asked = HistoryKeys(transactionIds: Set(m.transactions.compactMap(\.transactionId)).subtracting(knownIds),
-                            notificationUUIDs: Set(m.notifications.compactMap(\.notificationUUID)).subtracting(knownUUIDs))
+                            notificationUUIDs: Set(m.notifications.compactMap(\.identity)).subtracting(knownUUIDs))
     let held = try stored.held(asked)
     knownIds.formUnion(held.transactionIds)
     knownUUIDs.formUnion(held.notificationUUIDs)
     var state = current
     let newTransactions = m.transactions.filter { $0.transactionId.map { !knownIds.contains($0) } ?? true }
-    let newNotifications = m.notifications.filter { $0.notificationUUID.map { !knownUUIDs.contains($0) } ?? true }
+    // A notification is known by its UUID, or without one by its signed payload's digest
+    // (NotificationRecord.identity): a redelivery of either adds nothing.
+    let newNotifications = m.notifications.filter { $0.identity.map { !knownUUIDs.contains($0) } ?? true }
     if let t = m.latestTransaction {
       if let old = state.subscriber.latestTransaction {
         let replace = old.transactionId == t.transactionId ? ImportMerge.newerVersion(t, than: old) : ImportMerge.latest(of: [old, t]) == t

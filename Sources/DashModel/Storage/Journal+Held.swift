@@ -46,7 +46,7 @@ extension Journal {
       }
       for uuid in keys.notificationUUIDs {
         let found = try someEntry(quoting: uuid, in: all, file: file, decoded: &decoded) {
-          if case .notification(let n) = $0 { n.notificationUUID == uuid } else { false }
+          if case .notification(let n) = $0 { n.identity == uuid } else { false }
         }
         if found { out.notificationUUIDs.insert(uuid) }
       }

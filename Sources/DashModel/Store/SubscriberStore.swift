@@ -79,7 +79,8 @@ public struct SubscriberSnapshot: Sendable {
   }
 }
 
-/// History entries by their keys: transactions by `transactionId`, notifications by `notificationUUID`.
+/// History entries by their keys: transactions by `transactionId`, notifications by
+/// `notificationUUID`, or without one by their signed payload's digest (`NotificationRecord.identity`).
 public struct HistoryKeys: Sendable, Equatable {
   public var transactionIds: Set<String>
   public var notificationUUIDs: Set<String>
@@ -97,7 +98,7 @@ public struct HistoryKeys: Sendable, Equatable {
     for e in entries {
       switch e {
       case .transaction(let t): if let id = t.transactionId, transactionIds.contains(id) { out.transactionIds.insert(id) }
-      case .notification(let n): if let u = n.notificationUUID, notificationUUIDs.contains(u) { out.notificationUUIDs.insert(u) }
+      case .notification(let n): if let u = n.identity, notificationUUIDs.contains(u) { out.notificationUUIDs.insert(u) }
       }
     }
     return out
