@@ -31,8 +31,7 @@ public enum ListRender {
     } else if height > 3 {
       let page = pageRows(height: height)
       let onScreen = s.visible.dropFirst(s.top).prefix(page).map { s.rows[$0] }
-      let sharedIdNeed = needs(s, rows: onScreen.filter(s.sharesId), g)[.id]
-      let columns = layout(width: width, needs: needs(s, rows: onScreen, g), sharedIdNeed: sharedIdNeed)
+      let columns = layout(width: width, needs: needs(s, rows: onScreen, g))
       drawHeadings(&c, s, columns, y: 3)
       for n in 0..<page {
         let v = s.top + n
@@ -98,33 +97,66 @@ public enum ListRender {
   /// from the right as the terminal narrows).
   static let usualWidths: [(ListColumn, Int)] = [(.id, 18), (.status, 17), (.product, 13), (.due, 20), (.flags, 16), (.lastEvent, 34), (.token, 37)]
 
-  /// Columns that fit at their usual width, left to right; the last one takes what is left of the
-  /// line. `needs` is how wide each column's text on screen is (plus its gap): width left over at
-  /// the right goes to the columns whose text was cut, left to right, rather than staying empty.
-  /// `sharedIdNeed` (a row on screen shows its file beside an id another file shares) widens the
-  /// id column first, even at the cost of columns further right: the two rows must not look alike.
-  static func layout(width: Int, needs: [ListColumn: Int] = [:], sharedIdNeed: Int? = nil) -> [Column] {
-    var widths: [(ListColumn, Int)] = []
+  /// Short columns whose cut text loses the point ("Premium (An…", "retry ends in 41d …"): they
+  /// get the width their text needs first, lent by a long column when nothing is left over.
+  static let widenedFirst: [ListColumn] = [.product, .due, .status]
+  /// Then what is left goes to the rest, in the order support reads them. The id grows a little
+  /// at most (`idGrowsAtMost`): an id another file shares shows its file at the end of the cell
+  /// however narrow (`idCell`), so it never takes the width of the columns to its right (it once
+  /// took 42 of 120).
+  static let widenedThen: [ListColumn] = [.id, .lastEvent, .flags, .token]
+  /// The most the id column grows: a file name shown for a row without an id ("(ask-to-buy.json)")
+  /// one or two letters past the usual width is shown whole, a shared id's file is not (it is cut
+  /// at the front instead, `idCell`).
+  static let idGrowsAtMost = 4
+  /// The narrowest a column is drawn, and the last event's narrowest when it lends.
+  static let minimumWidth = 8
+  static let lastEventLendsDownTo = 20
+
+  /// Columns that fit at their usual width are shown, left to right; the last one takes what is
+  /// left of the line. `needs` is how wide each column's text on screen is (plus its gap): a
+  /// column whose text is cut is widened to it, with a second space before the next column so
+  /// two columns' words never read as one ("retry ends in 41d 01h  retry"), first the short
+  /// columns (`widenedFirst`, lent by the last event column, or the rightmost, when the line
+  /// is full), then the others (`widenedThen`) from what is left over.
+  static func layout(width: Int, needs: [ListColumn: Int] = [:]) -> [Column] {
+    var shown: [ListColumn] = []
+    var widths: [ListColumn: Int] = [:]
     var x = 2
     for (column, usual) in usualWidths {
-      var w = usual
-      if column == .id, let need = sharedIdNeed { w = max(w, min(need, usual + 24)) }
       let room = width - x
-      guard room >= 8 else { break }
-      widths.append((column, min(w, room)))
-      x += w
+      guard room >= minimumWidth else { break }
+      shown.append(column)
+      widths[column] = min(usual, room)
+      x += usual
     }
-    var left = width - x
-    for i in widths.indices where left > 0 {
-      let cut = (needs[widths[i].0] ?? 0) - widths[i].1
-      guard cut > 0 else { continue }
-      let more = min(cut, left)
-      widths[i].1 += more
-      left -= more
+    var left = max(0, width - 2 - widths.values.reduce(0, +))
+    func short(_ column: ListColumn) -> Int { max(0, (needs[column].map { $0 + 1 } ?? 0) - (widths[column] ?? 0)) }
+    let lender: ListColumn? = shown.contains(.lastEvent) ? .lastEvent : shown.last
+    for column in widenedFirst where shown.contains(column) {
+      var more = short(column)
+      let given = min(more, left)
+      widths[column, default: 0] += given
+      left -= given
+      more -= given
+      guard more > 0, let lender, lender != column, let has = widths[lender] else { continue }
+      let lent = min(more, max(0, has - (lender == .lastEvent ? lastEventLendsDownTo : minimumWidth)))
+      widths[lender] = has - lent
+      widths[column, default: 0] += lent
+    }
+    // The id last again, without the cap: width nobody else needs shows a shared id whole.
+    var idWidened = false
+    for column in widenedThen + [.id] where shown.contains(column) && left > 0 {
+      let capped = column == .id && !idWidened
+      if column == .id { idWidened = true }
+      let given = min(short(column), left, capped ? idGrowsAtMost : Int.max)
+      widths[column, default: 0] += given
+      left -= given
     }
     var out: [Column] = []
     x = 2
-    for (column, w) in widths {
+    for column in shown {
+      let w = widths[column] ?? 0
       out.append(Column(column: column, x: x, width: w))
       x += w
     }
@@ -196,6 +228,19 @@ public enum ListRender {
     }
   }
 
+  /// The id cell in WIDTH columns. A row whose id another file shares ends in its file name
+  /// ("2000000820915733 grace-copy.json"); cut, it keeps that end ("…grace-copy.json"), which
+  /// tells the two rows apart where cutting the end would leave both "2000000820915733 …".
+  static func idCell(_ row: ListRow, _ s: ListState, _ g: Glyphs, width: Int) -> Line {
+    let line = cellText(row, .id, s, g)
+    guard row.error == nil, s.sharesId(row), line.width > width, let id = row.originalTransactionId else { return line }
+    let cut = Sanitizer.truncateLeading(id + " " + row.file, to: width, ellipsis: g.ellipsis)
+    // The file keeps its dim style, what is left of the id its value style.
+    let file = " " + Sanitizer.clean(row.file)
+    guard cut.hasSuffix(file) else { return Line(cut, Style(.dim)) }
+    return Line([Run(String(cut.dropLast(file.count)), Style(.value)), Run(file, Style(.dim))])
+  }
+
   static func drawRow(_ c: inout Canvas, _ row: ListRow, _ s: ListState, _ columns: [Column], y: Int, selected: Bool, width: Int) {
     let g = c.glyphs
     if selected { c.draw(Line(g.pointer, Style(.accent, bold: true)), x: 0, y: y, width: 2) }
@@ -205,7 +250,12 @@ public enum ListRender {
         c.draw(cellText(row, .product, s, g), x: col.x, y: y, width: width - col.x)
         break
       }
-      c.draw(cellText(row, col.column, s, g), x: col.x, y: y, width: col.width - 1)
+      // Two spaces after a text shown whole, one after a cut one (its ellipsis ends it), so the
+      // words of two columns never read as one ("retry ends in 41d 01h retry"). A text one
+      // column short of whole is cut a little more rather than shown with a single space.
+      let text = col.column == .id ? idCell(row, s, g, width: col.width - 2) : cellText(row, col.column, s, g)
+      let isLast = col.column == columns.last?.column
+      c.draw(text, x: col.x, y: y, width: text.width == col.width - 1 && !isLast ? col.width - 2 : col.width - 1)
     }
     if s.isHighlighted(row.file) { c.frame.restyle(x: 2, y: y, width: width - 2) { $0.role = .changed } }
     if selected { c.frame.restyle(x: 0, y: y, width: width) { $0.reverse = true } }

@@ -32,8 +32,47 @@ import Testing
     // It comes back in a live change: told apart again.
     s.apply(upserts: [copy], removed: [], at: ListFixture.wall)
     #expect(text(original, .id, in: s) == "2000000820915733 grace-period.json")
-    let screen = ListRender.render(s, width: 80, height: 10, readOnly: false, ascii: false).textDump
-    #expect(screen.contains("2000000820915733 grace-copy.json"))
+    // A narrow id column keeps the end, the file, rather than the id's digits both rows share.
+    let narrow = ListRender.render(s, width: 80, height: 10, readOnly: false, ascii: false).textDump
+    #expect(narrow.contains("…grace-copy.json"))
+    #expect(narrow.contains("…ace-period.json"))
+    let wide = ListRender.render(s, width: 200, height: 10, readOnly: false, ascii: false).textDump
+    #expect(wide.contains("2000000820915733 grace-copy.json"))
+    #expect(wide.contains("2000000820915733 grace-period.json"))
+  }
+
+  /// At 120 columns two files of one subscriber once widened the id column to 42, cutting the
+  /// product, the countdown and the last event to a few letters: the id keeps its usual width
+  /// and the cut columns get the room.
+  @Test func aSharedIdLeavesTheRoomToTheColumnsThatWereCut() throws {
+    let s = ListSnapshotTests.everyKindOfCell()
+    let frame = ListRender.render(s, width: 120, height: 30, readOnly: false, ascii: false)
+    let screen = frame.textDump
+    let columns = ListRender.layout(width: 120, needs: ListRender.needs(s, rows: s.visible.prefix(25).map { s.rows[$0] }, .unicode))
+    #expect(columns.first { $0.column == .id }?.width == 18)
+    #expect(screen.contains("Premium (Annual)"))
+    #expect(screen.contains("retry ends in 41d 01h"))
+    #expect(screen.contains("— NOT SUBSCRIBED  —"))
+    #expect(screen.contains("DID_RENEW Apr 23 18:32"))
+    #expect(screen.contains("…grace-copy.json") && screen.contains("…ace-period.json"))
+  }
+
+  /// Every column stands apart from the next: two spaces after any text shown whole (one after
+  /// a cut one, whose ellipsis ends it), so "retry ends in 41d 01h" and the flag "retry" never
+  /// read as one phrase.
+  @Test(arguments: [80, 120, 160, 200])
+  func columnsNeverRunTogether(width: Int) throws {
+    let s = ListSnapshotTests.everyKindOfCell()
+    let frame = ListRender.render(s, width: width, height: 30, readOnly: false, ascii: false)
+    let columns = ListRender.layout(width: width, needs: ListRender.needs(s, rows: s.visible.prefix(25).map { s.rows[$0] }, .unicode))
+    for line in frame.lines.dropFirst(4).prefix(25) where !line.contains("FILE ERROR") && !line.allSatisfy({ $0 == " " }) {
+      let cells = Array(line)
+      for column in columns.dropFirst() where column.x < cells.count {
+        let before = cells[max(0, column.x - 2)..<column.x]
+        let cut = cells[max(0, column.x - 2)] == "…"
+        #expect(before.allSatisfy { $0 == " " } || (cut && cells[column.x - 1] == " "), "\(width) columns, before \(column.column): \(line)")
+      }
+    }
   }
 
   @Test func widthLeftOverGoesToTheColumnsThatWereCut() {

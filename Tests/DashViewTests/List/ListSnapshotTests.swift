@@ -15,6 +15,19 @@ import Testing
     assertSnapshot(render(s, 40, 12), named: "list-40x12")
   }
 
+  /// The examples with a subscriber in billing retry ("retry ends in 41d 01h") and a second file
+  /// of the subscriber in grace: every kind of cell the list cuts.
+  static func everyKindOfCell() -> ListState {
+    var copy = ListFixture.row("grace-period")
+    copy.file = "grace-copy.json"
+    return ListFixture.state(ListFixture.rows + [ListFixture.row("billing-retry"), copy])
+  }
+
+  @Test(arguments: [(80, 24), (120, 30), (200, 30)])
+  func theExamplesAtTheWidthsSupportUses(_ size: (Int, Int)) {
+    assertSnapshot(render(Self.everyKindOfCell(), size.0, size.1), named: "list-cells-\(size.0)x\(size.1)")
+  }
+
   @Test func typingAFilterShowsTheCursorAndTheMatches() {
     var s = ListFixture.state()
     for key in [Key.char("/")] + "status:grace".map(Key.char) { _ = ListReducer.reduce(&s, .keyPressed(key), pageRows: 19) }
