@@ -100,6 +100,66 @@ import Testing
     #expect(sim.labels.last == "DID_FAIL_TO_RENEW")
   }
 
+  /// S in the dashboard: whatever armed the failures (f, a scenario's outcomes, --fail-renewals,
+  /// a failure rate), the next renewal succeeds again, and the file says so.
+  @Test func renewalsSucceedTurnsEveryArmedFailureOff() {
+    var sim = Sim(settings: [("failRenewals", .bool(true)), ("failureRate", .double(0.3)), ("renewalOutcomes", .array([.string("ok")]))])
+    sim.buy("pass.premium.monthly")
+    sim.run(.failNextRenewal)
+    #expect(Simulator.summary(sim.state)?.armed == ["next renewal fails", "scripted outcomes: fail, ok", "every renewal fails", "failure rate 30%"])
+    sim.run(.renewalsSucceed)
+    #expect(Simulator.summary(sim.state)?.armed == [])
+    #expect(sim.settings.failRenewals == false)
+    #expect(sim.settings.failureRate == nil)
+    #expect(sim.settings.renewalOutcomes.isEmpty)
+    sim.next()
+    #expect(sim.labels.last == "DID_RENEW")
+  }
+
+  /// The catalog's billing-issues switch is turned off by an explicit false in the file (nil
+  /// would fall back to the catalog and keep failing).
+  @Test func renewalsSucceedOverridesTheCatalogsBillingIssueSwitch() {
+    var sim = Sim { $0.settings.renewalBillingIssuesEnabled = true }
+    sim.buy("pass.premium.monthly")
+    sim.run(.renewalsSucceed)
+    #expect(sim.settings.failRenewals == false)
+    sim.next()
+    #expect(sim.labels.last == "DID_RENEW")
+  }
+
+  @Test func renewalsSucceedWithNothingArmedSaysSo() {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly")
+    #expect(sim.refusal(.renewalsSucceed) == .simulator(.nothingArmed))
+  }
+
+  /// A file imported from the App Store holds Apple's ids, far above the simulator's own
+  /// sequence: the renewal's ids come after them, as the App Store's only grow.
+  @Test func simulatedIdsComeAfterTheFilesExistingIds() {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly")
+    sim.state.subscriber.latestTransaction?.transactionId = "2000000987654321"
+    sim.state.subscriber.latestTransaction?.webOrderLineItemId = "3000000555555555"
+    sim.next()
+    #expect(sim.latest.transactionId == "2000000987654322")
+    #expect(sim.latest.webOrderLineItemId == "3000000555555556")
+    sim.next()
+    #expect(sim.latest.transactionId == "2000000987654323")
+  }
+
+  /// Ids that are not numbers (a hand-written file's "t1") or at the top of 64 bits are not
+  /// counted past; the simulator's own sequence goes on.
+  @Test func idsThatAreNotNumbersLeaveTheSequenceAlone() {
+    var sim = Sim()
+    sim.buy("pass.premium.monthly")
+    sim.state.subscriber.latestTransaction?.transactionId = "t1"
+    sim.next()
+    #expect(sim.latest.transactionId == Identifiers.transactionId(sequence: 1))
+    sim.state.subscriber.latestTransaction?.transactionId = "18446744073709551615"
+    sim.next()
+    #expect(sim.latest.transactionId == Identifiers.transactionId(sequence: 2))
+  }
+
   @Test func catalogBillingIssueSwitchFailsEveryRenewal() {
     var sim = Sim { $0.settings.renewalBillingIssuesEnabled = true }
     sim.buy("pass.premium.monthly")

@@ -52,7 +52,7 @@ import Testing
     let vm = ViewModel.derived(state: armed, notifications: [], fileName: "grace-period.json", clock: grace.clock,
                                timing: TimeRate.monthlyRenewalEveryFiveMinutes)
     let header = render(vm, UIState(), width: 150, height: 40).lines[1]
-    #expect(header.contains("rate 8640x  armed: next renewal fails, every renewal fails"), "\(header)")
+    #expect(header.contains("rate 8640x  armed: next renewal fails, every renewal fails (S: off)"), "\(header)")
     let help = Overlays.helpLines(vm, UIState(), ascii: false).map(\.text)
     #expect(help.contains("Simulation settings"))
     #expect(help.contains { $0.hasPrefix("rate") && $0.contains("monthlyRenewalEveryFiveMinutes, 8640x") }, "\(help)")

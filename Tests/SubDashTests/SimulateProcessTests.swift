@@ -169,6 +169,24 @@ import Testing
     #expect(try Self.run(["simulate", "--rate", "warp", path]).status == 64)  // a bad command-line value is a usage error, like show --now
   }
 
+  /// --fail-renewals is stored in the file; --no-fail-renewals takes it back, and
+  /// --settings-only writes it without running the clock (a simulator already on the file follows).
+  @Test func failRenewalsCanBeTurnedOffAgainFromTheCommandLine() throws {
+    let dir = TempDir()
+    let path = try Self.subscribedFile(in: dir)
+    let on = try Self.run(["simulate", "--settings-only", "--fail-renewals", path])
+    #expect(on.status == 0, "\(on.stderr)")
+    #expect(on.stdout.contains("simulation settings written: failRenewals true"), "\(on.stdout)")
+    #expect(try Simulator.settings(StateFile.load(path: path)).failRenewals == true)
+    let off = try Self.run(["simulate", "--steps", "1", "--no-fail-renewals", path])
+    #expect(off.status == 0, "\(off.stderr)")
+    #expect(try Simulator.settings(StateFile.load(path: path)).failRenewals == false)
+    #expect(off.stdout.contains("DID_RENEW"), "\(off.stdout)")
+    #expect(!off.stdout.contains("DID_FAIL_TO_RENEW"), "\(off.stdout)")
+    let nothing = try Self.run(["simulate", "--settings-only", path])
+    #expect(nothing.status == 64, "settings-only without a setting is a usage error")
+  }
+
   @Test func productionDataIsRefused() throws {
     let dir = TempDir()
     let path = try Self.subscribedFile(in: dir)

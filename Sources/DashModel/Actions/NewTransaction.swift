@@ -12,7 +12,8 @@ struct NewTransaction {
     }
     let spec = PayloadFactory.TransactionSpec(
       sequence: sequence, productId: product.productID, groupId: product.groupID, purchaseDate: ctx.now,
-      expiresDate: expiresDate, reason: .purchase, priceMilli: priceMilli, offer: stamp, ownership: nil)
+      expiresDate: expiresDate, reason: .purchase, priceMilli: priceMilli, offer: stamp, ownership: nil,
+      history: ctx.history)
     var t = PayloadFactory.transaction(spec, previous: previous, account: ctx.account)
     // A product with a monthly plan bought up front says so, as the simulator's purchases and
     // renewals do (SimContext.stampCommitment; WWDC26 session 210).

@@ -20,6 +20,8 @@ enum PayloadFactory {
     var offer: OfferStamp?
     /// nil: the previous transaction's, else PURCHASED. Family Sharing purchases say so.
     var ownership: OwnershipType?
+    /// The history's summary: new ids come after the largest it holds.
+    var history: HistorySummary?
   }
 
   /// The offer fields a transaction carries.
@@ -34,9 +36,13 @@ enum PayloadFactory {
 
   static func transaction(_ s: TransactionSpec, previous p: TransactionPayload?, account: AccountDefaults) -> TransactionPayload {
     var t = TransactionPayload()
-    let id = Identifiers.transactionId(sequence: s.sequence + account.idOffset)
+    // Ids come after the file's own, as Apple's only grow; except with a transactionIdOffset, the
+    // range a population gives each member so no two of them (one backend) share an id: counting
+    // past a member's own ids would run into its neighbour's range.
+    let floor = account.keepsToItsIdRange ? nil : s.history
+    let id = Identifiers.transactionId(sequence: s.sequence + account.idOffset, after: floor?.highestTransactionId)
     t.transactionId = id
-    t.webOrderLineItemId = Identifiers.webOrderLineItemId(sequence: s.sequence + account.idOffset)
+    t.webOrderLineItemId = Identifiers.webOrderLineItemId(sequence: s.sequence + account.idOffset, after: floor?.highestWebOrderLineItemId)
     t.originalTransactionId = p?.originalTransactionId ?? p?.transactionId ?? account.originalTransactionId ?? id
     t.originalPurchaseDate = p?.originalPurchaseDate ?? p?.purchaseDate ?? s.purchaseDate
     t.bundleId = p?.bundleId ?? account.bundleId
@@ -87,6 +93,9 @@ struct AccountDefaults {
   var appAccountToken: String?
   /// `simulation.transactionIdOffset`: where this account's sequence of ids starts.
   var idOffset: Int
+  /// A `transactionIdOffset` is set (0 included, a population's first member): new ids stay in
+  /// its range rather than count past the file's own.
+  var keepsToItsIdRange = false
 
   /// A made-up bundle id for files that name none, so every transaction has one as Apple's do.
   static let exampleBundleId = "com.example.app"
@@ -104,5 +113,6 @@ struct AccountDefaults {
     environment = state.subscriber.environment ?? settings?.environment ?? (sandboxRate ? .sandbox : .xcode)
     appAccountToken = info?.appAccountToken
     idOffset = Int(settings?.transactionIdOffset ?? 0)
+    keepsToItsIdRange = settings?.transactionIdOffset != nil
   }
 }

@@ -4,6 +4,8 @@ public enum SimCommand: Equatable, Sendable {
   case advanceToNextEvent
   case advance(Span)
   case failNextRenewal
+  /// Every armed failure off (`f`, `--fail-renewals`, a failure rate, scripted outcomes): renewals succeed.
+  case renewalsSucceed
   case resolveBillingIssue
   case expireNow
   case refund

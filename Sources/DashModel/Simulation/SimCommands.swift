@@ -243,6 +243,19 @@ extension SimContext {
     messages.append("the next renewal will fail")
   }
 
+  /// Turns off every failure armed for coming renewals, however it was armed (the `f` key, a
+  /// scenario's outcomes, `--fail-renewals`, a failure rate, the catalog's
+  /// `_renewalBillingIssuesEnabled`): the undo a developer needs after trying billing retry.
+  mutating func renewalsSucceed() throws(ActionError) {
+    let armed = Simulator.armedFailures(settings: settings, rules: rules)
+    guard !armed.isEmpty else { throw ActionError.simulator(.nothingArmed) }
+    settings.renewalOutcomes = []
+    // An explicit false, not nil: nil would fall back to the catalog's billing-issues switch.
+    settings.failRenewals = rules.failRenewals || settings.failRenewals != nil ? false : nil
+    settings.failureRate = nil
+    messages.append("coming renewals succeed: turned off " + armed.joined(separator: ", "))
+  }
+
   mutating func approveAskToBuy(at date: Instant) throws(ActionError) {
     let request = try waitingAskToBuy(at: date)
     try buy(PurchaseRequest(productId: request.productId), at: date, approved: true)

@@ -21,6 +21,7 @@ public enum SimRefusal: Equatable, Sendable {
   case nothingScheduled
   case tooManyOverdue(clock: String, firstDue: String)
   case noRenewalScheduled
+  case nothingArmed
   case expireInGrace(graceEnds: String?)
   case refundAlreadyRequested(on: String)
   case noRefundRequested
@@ -55,6 +56,7 @@ public enum SimRefusal: Equatable, Sendable {
     case .nothingScheduled: return "Nothing is scheduled: the subscription will not renew, expire or change on its own."
     case .noRenewalScheduled:
       return "No renewal is scheduled (auto-renew is off, the subscription has lapsed, or a billing issue is open), so there is no renewal to fail."
+    case .nothingArmed: return "No failure is armed: coming renewals already succeed (f makes the next one fail)."
     case .expireInGrace(let ends):
       return "The subscription is in the billing grace period: the customer keeps access\(ends.map { " until \($0)" } ?? ""); expire now applies to an active subscription (> ends the grace period, or resolve the billing issue)."
     case .refundAlreadyRequested(let on): return "A refund was already requested on \(on); approve (F) or decline (D) it first."

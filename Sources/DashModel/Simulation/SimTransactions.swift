@@ -12,7 +12,7 @@ extension SimContext {
     let spec = PayloadFactory.TransactionSpec(
       sequence: nextTransactionSequence, productId: productId, groupId: state.catalog.group(of: productId)?.id,
       purchaseDate: purchaseDate, expiresDate: expiresDate, reason: reason, priceMilli: phase.priceMilli, offer: stamp,
-      ownership: ownership)
+      ownership: ownership, history: summary)
     return PayloadFactory.transaction(spec, previous: latest, account: account)
   }
 

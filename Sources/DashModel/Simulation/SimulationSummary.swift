@@ -22,6 +22,17 @@ extension Simulator {
           let rules = try? SimulationRules(settings: settings, catalog: state.catalog) else { return nil }
     let speedup = Int(rules.rate.schedule.speedup.rounded())
     let isRealTime = rules.rate.schedule.renewal == .calendar
+    let armed = armedFailures(settings: settings, rules: rules)
+    var other: [String] = []
+    if rules.askToBuy { other.append("Ask to Buy on") }
+    if settings.gracePeriod != nil || rules.grace == .off { other.append("grace \(rules.grace)") }
+    if let cap = rules.renewalCap { other.append("renewal cap \(cap)") }
+    return SimulationSummary(
+      rate: isRealTime ? nil : "\(rules.rate.name), \(speedup)x", speedup: speedup, armed: armed, other: other)
+  }
+
+  /// Failures waiting for coming renewals, in words; `renewalsSucceed` turns each of them off.
+  static func armedFailures(settings: SimulationSettings, rules: SimulationRules) -> [String] {
     var armed: [String] = []
     let outcomes = settings.renewalOutcomes
     if outcomes.first == .fail {
@@ -32,11 +43,6 @@ extension Simulator {
     }
     if rules.failRenewals { armed.append("every renewal fails") }
     if let rate = settings.failureRate, rate > 0 { armed.append("failure rate \(Int((rate * 100).rounded()))%") }
-    var other: [String] = []
-    if rules.askToBuy { other.append("Ask to Buy on") }
-    if settings.gracePeriod != nil || rules.grace == .off { other.append("grace \(rules.grace)") }
-    if let cap = rules.renewalCap { other.append("renewal cap \(cap)") }
-    return SimulationSummary(
-      rate: isRealTime ? nil : "\(rules.rate.name), \(speedup)x", speedup: speedup, armed: armed, other: other)
+    return armed
   }
 }

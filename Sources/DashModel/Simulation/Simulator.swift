@@ -131,6 +131,7 @@ public enum Simulator {
         return try advance(state, to: max(clock, now) + span, opening: now)
       }.map { startedClock($0, on: state, opening: now) }
     case .failNextRenewal: return act(state, at: now) { (c, _) throws(ActionError) in try c.failNextRenewal() }
+    case .renewalsSucceed: return act(state, at: now) { (c, _) throws(ActionError) in try c.renewalsSucceed() }
     case .resolveBillingIssue: return act(state, at: now) { (c, d) throws(ActionError) in try c.recover(at: d) }
     case .expireNow: return act(state, at: now) { (c, d) throws(ActionError) in try c.expireNow(at: d) }
     case .refund: return act(state, at: now) { (c, d) throws(ActionError) in try c.refund(at: d) }

@@ -23,6 +23,22 @@ public enum Identifiers {
 
   public static func webOrderLineItemId(sequence: Int) -> String { String(3_000_000_000_000_000 + UInt64(max(0, sequence))) }
 
+  /// The id for `sequence`, or the next after `highest` when the file already holds a larger one
+  /// (an imported App Store history): Apple's ids only grow, and a backend ordering transactions
+  /// by id must find the simulated ones last.
+  public static func transactionId(sequence: Int, after highest: UInt64?) -> String {
+    next(String(2_000_000_000_000_000 + UInt64(max(0, sequence))), after: highest)
+  }
+
+  public static func webOrderLineItemId(sequence: Int, after highest: UInt64?) -> String {
+    next(String(3_000_000_000_000_000 + UInt64(max(0, sequence))), after: highest)
+  }
+
+  private static func next(_ id: String, after highest: UInt64?) -> String {
+    guard let highest, let v = UInt64(id), v <= highest, highest < UInt64.max else { return id }
+    return String(highest + 1)
+  }
+
   /// A version-4-shaped UUID derived from (seed, subscriber, sequence, time) with SplitMix64.
   ///
   /// `subscriber` (`Subscriber.identityKey`: originalTransactionId and appAccountToken) is part

@@ -20,6 +20,11 @@ public struct HistorySummary: Equatable, Sendable {
   /// The transaction folded last, so the latest transaction of a file whose history lacks it
   /// can be told apart and folded in (`including(latest:)`).
   public var lastTransactionId: String?
+  /// The largest numeric transactionId folded (imported ones included): the ids the simulator
+  /// makes come after it, as the App Store's only grow (`Identifiers.transactionId(sequence:after:)`).
+  public var highestTransactionId: UInt64?
+  /// The same for webOrderLineItemId, from the latest transaction (`including(latest:)`).
+  public var highestWebOrderLineItemId: UInt64?
 
   public init() {}
 
@@ -32,6 +37,8 @@ public struct HistorySummary: Equatable, Sendable {
     usedIntroductoryOffer = try r.bool("usedIntroductoryOffer") ?? false
     firstPurchase = try r.instant("firstPurchase")
     lastTransactionId = try r.string("lastTransactionId")
+    highestTransactionId = try r.string("highestTransactionId").flatMap(Self.numericId)
+    highestWebOrderLineItemId = try r.string("highestWebOrderLineItemId").flatMap(Self.numericId)
     if let m = try r.object("winBackRedeemed") {
       for key in m.object.keys { if let d = try m.instant(key) { winBackRedeemed[key] = d } }
     }
@@ -47,6 +54,9 @@ public struct HistorySummary: Equatable, Sendable {
     w.set("usedIntroductoryOffer", usedIntroductoryOffer)
     w.set("firstPurchase", firstPurchase)
     w.set("lastTransactionId", lastTransactionId)
+    // As text, as the ids themselves are: a 64-bit id does not survive a reader's doubles.
+    w.set("highestTransactionId", highestTransactionId.map(String.init))
+    w.set("highestWebOrderLineItemId", highestWebOrderLineItemId.map(String.init))
     var m = ObjectWriter()
     for key in winBackRedeemed.keys.sorted() { m.set(key, winBackRedeemed[key]) }
     w.set("winBackRedeemed", json: winBackRedeemed.isEmpty ? nil : m.json)
@@ -59,19 +69,40 @@ public struct HistorySummary: Equatable, Sendable {
     fold(t)
   }
 
+  /// Raises the highest ids to `t`'s where they are numbers (other ids are not the App Store's
+  /// kind and cannot be counted past).
+  /// The originalTransactionId is not counted: Apple's is the first transactionId (never the
+  /// highest), and a population's members are named by ids of their own (`4…`) that their
+  /// transactions must not count past into a neighbour's range.
+  mutating func noteIds(transactionId: String?, webOrderLineItemId: String? = nil) {
+    if let v = transactionId.flatMap(Self.numericId) { highestTransactionId = max(highestTransactionId ?? 0, v) }
+    if let v = webOrderLineItemId.flatMap(Self.numericId) { highestWebOrderLineItemId = max(highestWebOrderLineItemId ?? 0, v) }
+  }
+
+  /// An id of digits only (no sign, no spaces) that fits 64 bits.
+  static func numericId(_ text: String) -> UInt64? {
+    guard !text.isEmpty, text.utf8.count <= 20, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+    return UInt64(text)
+  }
+
   /// This summary with `latest` folded in when the history lacks it (a file from Get All
   /// Subscription Statuses holds only the latest transaction): its intro offer, win-back and paid
   /// time count, but not the transaction count, which numbers the transactions the history holds.
   /// Folding the transaction the summary folded last again changes nothing (the overlap rule
   /// trims its whole period first), so a summary without `lastTransactionId` is safe too.
   public func including(latest: TransactionPayload?) -> HistorySummary {
-    guard let t = latest, lastTransactionId == nil || t.transactionId != lastTransactionId else { return self }
+    guard let t = latest else { return self }
     var s = self
+    s.noteIds(transactionId: t.transactionId, webOrderLineItemId: t.webOrderLineItemId)
+    guard lastTransactionId == nil || t.transactionId != lastTransactionId else { return s }
     s.fold(t)
     return s
   }
 
   private mutating func fold(_ t: TransactionPayload) {
+    // The transactionId only, as the folds from JSON and from a viewer's entries read it: the
+    // three give the same summary. The latest transaction's other ids come in `including(latest:)`.
+    noteIds(transactionId: t.transactionId)
     let counted = fold(offerType: t.offerType, offerDiscountType: t.offerDiscountType, offerIdentifier: t.offerIdentifier,
                        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate)
     if counted { lastTransactionId = t.transactionId }
@@ -88,7 +119,9 @@ public struct HistorySummary: Equatable, Sendable {
          offerIdentifier: try r.string("offerIdentifier"),
          purchaseDate: try r.instant("purchaseDate"), expiresDate: try r.instant("expiresDate"),
          revocationDate: try r.instant("revocationDate"))
-    if counted { lastTransactionId = try r.string("transactionId") }
+    let id = try r.string("transactionId")
+    noteIds(transactionId: id)
+    if counted { lastTransactionId = id }
   }
 
   /// Folds one history entry in from the fields a viewer read of it (`ViewedEntries`): the same
@@ -97,6 +130,7 @@ public struct HistorySummary: Equatable, Sendable {
     transactionCount += 1
     let counted = fold(offerType: t.offerType, offerDiscountType: t.offerDiscountType, offerIdentifier: t.offerIdentifier,
                        purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate)
+    noteIds(transactionId: t.transactionId)
     if counted { lastTransactionId = t.transactionId }
   }
 
@@ -167,6 +201,8 @@ public struct HistorySummary: Equatable, Sendable {
     s.firstPurchase = firstPurchase ?? later.firstPurchase
     s.lastTransactionId = later.lastTransactionId ?? lastTransactionId
     s.winBackRedeemed.merge(later.winBackRedeemed) { max($0, $1) }
+    s.highestTransactionId = [highestTransactionId, later.highestTransactionId].compactMap { $0 }.max()
+    s.highestWebOrderLineItemId = [highestWebOrderLineItemId, later.highestWebOrderLineItemId].compactMap { $0 }.max()
     return s
   }
 }

@@ -161,6 +161,9 @@ enum HeaderPanel {
     if !s.armed.isEmpty {
       if !runs.isEmpty { runs.append(Run("  ")) }
       runs.append(Run(short ? "armed: \(s.armed.count)" : "armed: " + s.armed.joined(separator: ", "), Style(.warn, bold: true)))
+      // How to undo it, where it is announced: a developer who pressed f or passed
+      // --fail-renewals should not have to edit the file to get renewals back.
+      runs.append(Run(short ? " (S off)" : " (S: off)", Style(.label)))
     }
     return Line(runs)
   }

@@ -130,6 +130,7 @@ extension SimCommand {
     case .advanceToNextEvent: return "advance to next event"
     case .advance: return "advance the clock"
     case .failNextRenewal: return "fail next renewal"
+    case .renewalsSucceed: return "renewals succeed"
     case .resolveBillingIssue: return "resolve billing issue"
     case .expireNow: return "expire now"
     case .refund: return "refund"

@@ -102,7 +102,9 @@ public enum KeyMap {
   public static let simulation: [KeyBinding] = [
     sim(">", .advanceToNextEvent, "next event", "advance the clock to the next scheduled event"),
     sim("+", .advance(.day), "1 day", "advance the clock by one day (over \(LongStep.confirmAbove) events at this rate asks first)"),
-    sim("f", .failNextRenewal, "fail renewal", "make the next renewal fail (billing issue)"),
+    sim("f", .failNextRenewal, "fail renewal", "make the next renewal fail (billing issue); S turns every armed failure off"),
+    // Its help is f's line (one line per pair keeps the help whole at 120x40).
+    sim("S", .renewalsSucceed, "renewals succeed", ""),
     sim("R", .resolveBillingIssue, "resolve billing", "resolve the billing issue (payment succeeds)"),
     sim("x", .expireNow, "expire", "expire the subscription now"),
     sim("F", .refund, "refund", "refund the latest transaction (revokes access); approves a request"),

@@ -44,8 +44,8 @@ struct Simulate: ParsableCommand {
   @Option(help: "Run a scenario script with its expectations on a scratch copy (or FILE); exit 1 on the first mismatch.")
   var check: String?
 
-  @Flag(help: "Every renewal fails with a billing issue (Xcode's \"billing retry on renewal\").")
-  var failRenewals = false
+  @Flag(inversion: .prefixedNo, help: "Every renewal fails with a billing issue (Xcode's \"billing retry on renewal\"); stored in FILE, so --no-fail-renewals turns it off again (as S does in the dashboard).")
+  var failRenewals: Bool?
 
   @Option(help: ArgumentHelp("Billing grace period: \(GraceSetting.acceptedForms).", valueName: "LENGTH"))
   var grace: String?
@@ -55,6 +55,9 @@ struct Simulate: ParsableCommand {
 
   @Option(name: .customLong("id-offset"), help: ArgumentHelp("Added to new transaction ids (simulation.transactionIdOffset, 0…899999999000000; a multiple of 1000000 keeps them readable): files that feed one backend need their own.", valueName: "N"))
   var idOffset: Int64?
+
+  @Flag(name: .customLong("settings-only"), help: "Write --rate, --grace, --fail-renewals or --no-fail-renewals, --seed and --id-offset into FILE and exit without running the clock (a simulator or dashboard already on FILE follows them).")
+  var settingsOnly = false
 
   @Flag(help: "Print each notification as a JSON object per line.")
   var jsonl = false
@@ -112,7 +115,7 @@ struct Simulate: ParsableCommand {
     if let population {
       guard population >= 1 else { throw ValidationError("--population must be 1 or more") }
       guard months >= 1 else { throw ValidationError("--months must be 1 or more") }
-      if scenario != nil || check != nil || fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil {
+      if scenario != nil || check != nil || fast || until != nil || steps != nil || rate != nil || failRenewals != nil || grace != nil {
         throw ValidationError("--population takes --seed, --mix, --months and --deliver only")
       }
       let namesDatabase = database != nil || databaseFile != nil
@@ -125,10 +128,18 @@ struct Simulate: ParsableCommand {
     if mix != nil { throw ValidationError("--mix goes with --population") }
     if scenario != nil && check != nil { throw ValidationError("use either --scenario or --check, not both") }
     let scripted = scenario != nil || check != nil
-    if scripted && (fast || until != nil || steps != nil || rate != nil || failRenewals || grace != nil || seed != nil || idOffset != nil) {
+    if scripted && (fast || until != nil || steps != nil || rate != nil || failRenewals != nil || grace != nil || seed != nil || idOffset != nil) {
       throw ValidationError("--scenario and --check take their settings from the script (set rate …, set grace …); drop the other flags")
     }
     if check == nil && file == nil { throw ValidationError("missing the state FILE") }
+    if settingsOnly {
+      if fast || until != nil || steps != nil || deliver != nil || jsonl {
+        throw ValidationError("--settings-only writes settings and exits; drop --fast, --until, --steps, --deliver and --jsonl")
+      }
+      if rate == nil && grace == nil && failRenewals == nil && seed == nil && idOffset == nil {
+        throw ValidationError("--settings-only needs a setting: --rate, --grace, --fail-renewals, --no-fail-renewals, --seed or --id-offset")
+      }
+    }
     if let steps, steps < 1 { throw ValidationError("--steps must be 1 or more") }
     if let maxEvents, maxEvents < 1 { throw ValidationError("--max-events must be 1 or more") }
     if maxEvents != nil && until == nil { throw ValidationError("--max-events goes with --until") }
@@ -173,6 +184,18 @@ struct Simulate: ParsableCommand {
                                   opening: Instant(ms: SimWallClock.now()))
       }
       try applyFlags(to: path)
+      if settingsOnly {
+        let written = try flagSettings().map { (key, value) -> String in
+          switch value {
+          case .bool(let b): return "\(key) \(b)"
+          case .number(let n): return "\(key) \(n)"
+          case .string(let t): return "\(key) \(t)"
+          default: return key
+          }
+        }
+        LineOut.stdout("\(LogText.clip(path, limit: 200)): simulation settings written: " + written.joined(separator: ", "))
+        return
+      }
       if let options = deliveryOptions { delivery = try DeliveryChild.start(options, file: path) }
       defer {
         if let status = delivery?.finish(), status != 0, status < 128 { LineOut.stderr("subdash: subdash deliver exited with status \(status)") }
@@ -257,7 +280,7 @@ struct Simulate: ParsableCommand {
       do { g = try GraceSetting(parsing: grace) } catch { throw SimulateInputError("--grace: \(error.message)") }
       values.append(("gracePeriod", g.json))
     }
-    if failRenewals { values.append(("failRenewals", .bool(true))) }
+    if let failRenewals { values.append(("failRenewals", .bool(failRenewals))) }
     if let seed { values.append(("seed", .int(Int64(bitPattern: seed)))) }
     if let idOffset { values.append(("transactionIdOffset", .int(idOffset))) }
     return values
