@@ -113,7 +113,7 @@ def run(tally, ctx):
     f.case("import with -o a directory → 2", ["import"] + trust + [inputs["valid"], "-o", directory], 2, "a-directory")
 
     # --- show ---------------------------------------------------------------------------------------
-    f.case("show an empty file → 2", ["show", inputs["empty"]], 2, "empty input")
+    f.case("show an empty file → 2", ["show", inputs["empty"]], 2, "the file is empty")
     f.case("show a directory → 2", ["show", directory], 2, "is a directory")
     f.case("show a FIFO nobody writes → 2, not waited on", ["show", fifo], 2, "named pipe")
     f.case("show a missing file → 2", ["show", missing], 2, "No such file")
