@@ -76,6 +76,7 @@ struct PrintList: ParsableCommand {
   @Flag(name: .long) var json = false
   @Option(name: .long) var format = "text"
   @Flag(name: .long) var ascii = false
+  @Flag(name: .long) var readOnly = false
   @Option(name: .long) var filter = ""
   @Option(name: .long, parsing: .unconditional) var sort = "id"
 
@@ -85,7 +86,7 @@ struct PrintList: ParsableCommand {
     if let problem = ListFilter.problem(in: filter) { throw ValidationError("--filter: \(problem)") }
     try index.checkReadable()
     let wall = WallClock.now()
-    let source = IndexedList(directory: index.directory, indexPath: index.indexPath)
+    let source = IndexedList(directory: index.directory, indexPath: index.indexPath, readOnly: readOnly)
     // Before the build's reading threads start, so they inherit the blocked signals: a Ctrl-C
     // during a first index build stops it between two chunks instead of killing the process.
     let interrupt = InterruptCheck()

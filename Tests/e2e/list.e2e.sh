@@ -67,6 +67,11 @@ test_filter_open_back_sort_live() {
 
 test_list_command_for_scripts() {
   fresh_dir
+  # --read-only (docs/list.md): the same rows, and nothing appears in DIR; the index is in the cache.
+  XDG_CACHE_HOME="$E2E_TMP/ro-cache" "$SUBDASH_BIN" list --read-only "$DIR" --filter "status:grace" >"$E2E_TMP/list-ro.txt"
+  grep -qF "(2 of $N shown)" "$E2E_TMP/list-ro.txt"
+  [[ ! -e "$DIR/.subdash-index.sqlite" ]]
+  ls "$E2E_TMP/ro-cache/subdash/" | grep -q '^index-.*\.sqlite$'
   "$SUBDASH_BIN" list "$DIR" --filter "status:grace" >"$E2E_TMP/list.txt"
   grep -qF "(2 of $N shown)" "$E2E_TMP/list.txt"
   grep -qF "2000000820915733" "$E2E_TMP/list.txt"

@@ -32,7 +32,9 @@ enum HeaderPanel {
 
     // Both clocks use one format: full dates when the left side keeps 30 columns, short dates
     // when it keeps 20, none on narrower screens (the badge must stay visible).
+    // The armed line's "(S: off)" hint goes first when room is short: what is armed matters more.
     var clocks = clockLines(vm, short: false)
+    if r.width - clocks.map(\.width).max()! - 2 < 30 { clocks = clockLines(vm, short: false, undoHint: false) }
     if r.width - clocks.map(\.width).max()! - 2 < 30 { clocks = clockLines(vm, short: true) }
     if r.width - clocks.map(\.width).max()! - 2 < 20 { clocks = [.empty, .empty] }
     // A file name that would be cut gets the room of the clock's year first, when that is
@@ -132,7 +134,7 @@ enum HeaderPanel {
   /// beside a fixed moment would be the one thing on screen that moves, waking an idle
   /// dashboard every minute for a time the terminal already shows (docs/benchmarks-dashboard.md,
   /// idle cost). `subdash show` still prints the wall time, as the moment of the capture.
-  private static func clockLines(_ vm: ViewModel, short: Bool) -> [Line] {
+  private static func clockLines(_ vm: ViewModel, short: Bool, undoHint: Bool = true) -> [Line] {
     // Seconds at a fast simulated rate: there a minute of the clock holds hours of subscription time.
     func fmt(_ t: Instant) -> String { Format.clock(t, seconds: vm.clockShowsSeconds, short: short) }
     let label = Style(.label)
@@ -142,17 +144,17 @@ enum HeaderPanel {
       ]
     }
     guard let sim = vm.clock.simulated else {
-      return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), simulationLine(vm, short: short)]
+      return [Line([Run("now ", label), Run(fmt(vm.clock.wall), Style(.value))]), simulationLine(vm, short: short, undoHint: undoHint)]
     }
     return [
-      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]), simulationLine(vm, short: short),
+      Line([Run("sim ", label), Run(fmt(sim), Style(.accent, bold: true))]), simulationLine(vm, short: short, undoHint: undoHint),
     ]
   }
 
   /// Under the clock: the simulated rate and any failure armed for coming renewals (`f`,
   /// `--fail-renewals`, a failure rate), so "every renewal fails" is on screen before it
   /// happens; `?` lists every setting. Empty at real time with nothing armed.
-  static func simulationLine(_ vm: ViewModel, short: Bool) -> Line {
+  static func simulationLine(_ vm: ViewModel, short: Bool, undoHint: Bool = true) -> Line {
     var runs: [Run] = []
     if vm.simulatorRunning != nil { runs.append(Run(short ? "simulating" : "simulate running", Style(.accent, bold: true))) }
     guard let s = vm.simulation else { return Line(runs) }
@@ -163,7 +165,7 @@ enum HeaderPanel {
       runs.append(Run(short ? "armed: \(s.armed.count)" : "armed: " + s.armed.joined(separator: ", "), Style(.warn, bold: true)))
       // How to undo it, where it is announced: a developer who pressed f or passed
       // --fail-renewals should not have to edit the file to get renewals back.
-      runs.append(Run(short ? " (S off)" : " (S: off)", Style(.label)))
+      if undoHint { runs.append(Run(short ? " (S off)" : " (S: off)", Style(.label))) }
     }
     return Line(runs)
   }

@@ -5,7 +5,9 @@ import DashRuntime
 import FoundationEssentials
 
 /// `subdash list DIR`: the subscriber list for scripts: counts per status, then one line per
-/// subscriber (or a JSON document). Never writes anything.
+/// subscriber (or a JSON document). Writes no state file; the SQLite index it reads through is
+/// kept beside the files only in a directory that is the user's own (docs/list.md), never with
+/// --read-only.
 struct List: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "list",
@@ -43,6 +45,9 @@ struct List: ParsableCommand {
   @Flag(name: .long, help: "Only ASCII characters in the output.")
   var ascii = false
 
+  @Flag(name: .customLong("read-only"), help: "Write nothing into DIR: the index is kept in the cache directory (~/.cache/subdash), as the list opened with --read-only keeps it.")
+  var readOnly = false
+
   @OptionGroup var viewing: ViewingOptions
 
   func validate() throws {
@@ -68,7 +73,7 @@ struct List: ParsableCommand {
   @Flag(name: .customLong("no-index"), help: "Read every file instead of the SQLite index (see docs/list.md).")
   var noIndex = false
 
-  @Option(name: .customLong("index"), help: ArgumentHelp("Where the index is kept (default DIR/.subdash-index.sqlite, or a cache directory when DIR is not writable).", valueName: "PATH"))
+  @Option(name: .customLong("index"), help: ArgumentHelp("Where the index is kept (default DIR/.subdash-index.sqlite when DIR is your own and only you can write it; otherwise, and with --read-only, ~/.cache/subdash).", valueName: "PATH"))
   var indexPath: String?
 
   func run() throws {
@@ -80,6 +85,7 @@ struct List: ParsableCommand {
       var args = ["print", directory!, "--sort=\(sort)", "--format=\(try Self.parseFormat(format, json: json).rawValue)"]
       if !filter.isEmpty { args.append("--filter=\(filter)") }
       if ascii { args.append("--ascii") }
+      if readOnly { args.append("--read-only") }
       if let indexPath { args += ["--index", indexPath] }
       try Fetch.replaceProcess(with: "subdash-list", args, command: "list")
     }
