@@ -217,7 +217,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LocalAppStoreAPITests",
-      dependencies: ["LocalAppStoreAPI", "AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: ["LocalAppStoreAPI", "AppStoreSigning", "DashModel", "NotificationDelivery", .product(name: "Crypto", package: "swift-crypto")]
     ),
     .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel", "DashView", "DashRuntime"]),
     .testTarget(name: "SubscriberIndexTests", dependencies: ["SubscriberIndex", "DashView", "DashModel"]),

@@ -47,8 +47,13 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     /// The time each performance-test request has for its whole answer (responseTimeThreshold;
     /// LocalAppStoreAPI+PerformanceTest.swift); tests make it small.
     public var performanceTestLimitMs: Int
+    /// The time a TEST (or a mass extension's SUMMARY) has for its whole exchange with
+    /// `notifyURL` before its attempt is TIMED_OUT and the request is answered (`--notify-timeout`;
+    /// 5 s by default, Apple's "a few seconds"); tests make it small.
+    public var notifyTimeoutMs: Int
     public init(check: BearerCheck, appAppleId: Int64? = nil, notifyURL: String? = nil, pageSize: Int = 20, rateLimit: Int? = nil,
-                performanceTestLimitMs: Int = LocalAppStoreAPI.performanceThresholdMs) {
+                performanceTestLimitMs: Int = LocalAppStoreAPI.performanceThresholdMs, notifyTimeoutMs: Int = 5_000) {
+      self.notifyTimeoutMs = notifyTimeoutMs
       self.rateLimit = rateLimit
       self.performanceTestLimitMs = performanceTestLimitMs
       self.check = check
@@ -367,7 +372,7 @@ public final class LocalAppStoreAPI: @unchecked Sendable {
     var attempts: [DeliveryAttempt] = []
     if let url = settings.notifyURL ?? lock.withLock({ ownReceiver }), let sender {
       let started = wallNow
-      let outcome = await sender.send(NotificationSigner.body(payload), to: url, timeout: 5)
+      let outcome = await sender.send(NotificationSigner.body(payload), to: url, timeout: Double(settings.notifyTimeoutMs) / 1000)
       attempts.append(DeliveryAttempt(attemptDate: started, result: outcome.result, httpStatus: outcome.httpStatus))
     }
     return AppLevelNotification(environment: env, signedDate: n.signedDate ?? wallNow, type: n.notificationType.rawValue,

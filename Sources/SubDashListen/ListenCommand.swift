@@ -61,12 +61,15 @@ struct ListenCommand: AsyncParsableCommand {
   @Option(name: .customLong("app-apple-id"), help: "With --serve-api: appAppleId in answers.") var appAppleId: Int64?
   @Option(name: .customLong("notify"), help: ArgumentHelp("With --serve-api: where Request a Test Notification sends its TEST (default: this server's own receiver).", valueName: "URL"))
   var notify: String?
+  @Option(name: .customLong("notify-timeout"), help: ArgumentHelp("With --serve-api: seconds a TEST or SUMMARY has for its whole exchange with --notify before it is TIMED_OUT (default 5; 0.1-60).", valueName: "S"))
+  var notifyTimeout: Double?
   @Option(name: .customLong("rate-limit"), help: ArgumentHelp("With --serve-api: requests a second per endpoint; more are refused with 429, 4290000 and Retry-After, as Apple does.", valueName: "N/s"))
   var rateLimit: String?
   @Option(name: .customLong("fault"), help: ArgumentHelp("With --serve-api: the next request meets this failure instead of its answer: STATUS[:CODE] (500:5000001, 503) or delay:SECONDS; repeatable, met in order.", valueName: "FAULT"))
   var faults: [String] = []
 
   func validate() throws {
+    if let notifyTimeout, !(0.1...60).contains(notifyTimeout) { throw ValidationError("--notify-timeout must be 0.1 to 60 seconds") }
     let namesDatabase = database != nil || databaseFile != nil
     guard !(database != nil && databaseFile != nil) else { throw ValidationError("give --db or --db-file, not both") }
     guard !(directory != nil && namesDatabase) else { throw ValidationError("give DIR or --db URL, not both") }
@@ -158,7 +161,8 @@ struct ListenCommand: AsyncParsableCommand {
     guard let keyId, let issuerId, let bundleId else { throw fail("--serve-api needs --key-id, --issuer-id, --key and --bundle-id") }
     let check = BearerCheck(publicKey: try bearerKey(), keyID: keyId, issuerID: issuerId, bundleID: bundleId)
     let api = LocalAppStoreAPI(directory: directory, settings: .init(check: check, appAppleId: appAppleId, notifyURL: notify,
-                                                                                    rateLimit: rateLimit.flatMap(LocalAppStoreAPI.rateLimit)),
+                                                                                    rateLimit: rateLimit.flatMap(LocalAppStoreAPI.rateLimit),
+                                                                                    notifyTimeoutMs: Int(((notifyTimeout ?? 5) * 1000).rounded())),
                                authority: authority, sender: sender, store: store, retentionStorage: retentionStorage)
     api.inject(faults.compactMap(LocalAppStoreAPI.Fault.init))
     return api

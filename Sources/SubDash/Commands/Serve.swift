@@ -7,7 +7,7 @@ struct Serve: ParsableCommand {
     commandName: "serve",
     abstract: "Answer the App Store Server API for the subscribers in DIR, signed by the local test CA, and receive notifications (runs subdash-listen --serve-api).")
 
-  @Argument(parsing: .captureForPassthrough, help: "--port PORT --key-id KID --issuer-id ISS --key FILE.p8 --bundle-id ID [--ca DIR] [--notify URL] [--app-apple-id N] [--rate-limit N/s] [--fault FAULT]... DIR.")
+  @Argument(parsing: .captureForPassthrough, help: "--port PORT --key-id KID --issuer-id ISS --key FILE.p8 --bundle-id ID [--ca DIR] [--notify URL] [--notify-timeout S] [--app-apple-id N] [--rate-limit N/s] [--fault FAULT]... DIR.")
   var arguments: [String] = []
 
   func run() throws {
@@ -39,6 +39,8 @@ struct Serve: ParsableCommand {
       --root CERT          Also trust this root for incoming notifications (repeatable).
       --notify URL         Where Request a Test Notification and a mass extension's SUMMARY go
                            (default: this server's own receiver).
+      --notify-timeout S   Seconds such a TEST has for its whole exchange with --notify before its
+                           attempt is TIMED_OUT and the request answered (default 5; 0.1-60).
       --app-apple-id N     appAppleId in answers and notifications.
       --db URL             Answer from the team database instead of DIR (or SUBDASH_DB, --db-file PATH);
                            writes go to each subscriber's row under its lock (docs/serve.md).
