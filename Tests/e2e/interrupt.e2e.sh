@@ -115,6 +115,15 @@ many_files() {
   for ((i = 0; i < 12000; i++)); do printf '%s\n' "$content" >"$dir/s$i.json"; done
 }
 
+# After Ctrl-C in a first index build: exit 130, the line that says so, nothing of the index in DIR.
+stopped_with_no_index_left() {
+  local dir=$1 left
+  e2e_wait_exit 130 || return 1
+  e2e_assert_screen "stopped (Ctrl-C) while indexing" || return 1
+  left=$(ls -A "$dir" | grep -F .subdash-index || true)
+  [[ -z "$left" ]] || { echo "e2e: left in $dir: $left" >&2; return 1; }
+}
+
 test_ctrl_c_during_a_first_index_build_leaves_no_index() {
   local dir="$E2E_TMP/indexed"
   many_files "$dir"
@@ -123,11 +132,7 @@ test_ctrl_c_during_a_first_index_build_leaves_no_index() {
   while (($(e2e__now_us) < deadline)) && [[ ! -e "$dir/.subdash-index.sqlite-wal" ]]; do sleep 0.01; done
   [[ -e "$dir/.subdash-index.sqlite-wal" ]] || { echo "e2e: no index build seen in $dir" >&2; return 1; }
   e2e_keys C-c
-  e2e_wait_exit 130 || return 1
-  e2e_assert_screen "stopped (Ctrl-C) while indexing" || return 1
-  local left
-  left=$(ls -A "$dir" | grep -F .subdash-index || true)
-  [[ -z "$left" ]] || { echo "e2e: left in $dir: $left" >&2; return 1; }
+  stopped_with_no_index_left "$dir"
 }
 
 test_ctrl_c_during_the_lists_first_index_build_stops_it() {
@@ -136,11 +141,7 @@ test_ctrl_c_during_the_lists_first_index_build_stops_it() {
   e2e_start indexlist 160 30 "$SUBDASH_BIN" "$dir"
   e2e_wait_for "subdash: indexing" 30 || return 1
   e2e_keys C-c
-  e2e_wait_exit 130 || return 1
-  e2e_assert_screen "stopped (Ctrl-C) while indexing" || return 1
-  local left
-  left=$(ls -A "$dir" | grep -F .subdash-index || true)
-  [[ -z "$left" ]] || { echo "e2e: left in $dir: $left" >&2; return 1; }
+  stopped_with_no_index_left "$dir"
 }
 
 e2e_run "Ctrl-C while making a population: exit 130, the directory it made is gone" test_ctrl_c_while_making_a_population_removes_it
