@@ -83,6 +83,9 @@ final class ConnectionRegistry: Sendable {
 
   init(limits: ConnectionLimits) { self.limits = limits }
 
+  /// How long a connection chosen to give way waits before it is looked at (see `closeIfStillIdle`).
+  static let idleLookDelay = TimeAmount.milliseconds(10)
+
   /// A new connection: false when it must be closed at once (no other connection is idle).
   func opened(_ channel: any Channel) -> Bool {
     let id = ObjectIdentifier(channel)
@@ -100,11 +103,14 @@ final class ConnectionRegistry: Sendable {
     return true
   }
 
-  /// Closes `victim` on its own event loop if it is still idle there. Its loop reads the bytes
-  /// that reached its socket before it runs this task, so a sender whose request just arrived is
-  /// seen sending and kept; another idle connection is chosen in its place.
+  /// Closes `victim` on its own event loop if it is still idle there, looked at `idleLookDelay`
+  /// from now: by then its loop has polled its socket at least once, so bytes a sender had already
+  /// sent are read and the connection is seen sending and kept (another idle connection is chosen
+  /// in its place). Looked at at once, the task could run before that poll on a busy loop: the
+  /// hostile suite's "sender half-way through its request, then two strangers" lost the sender so
+  /// while a build shared the machine.
   private func closeIfStillIdle(_ victim: any Channel) {
-    victim.eventLoop.execute { [self] in
+    victim.eventLoop.scheduleTask(in: Self.idleLookDelay) { [self] in
       let id = ObjectIdentifier(victim)
       let (idle, next) = entries.withLock { entries -> (Bool, (any Channel)?) in
         guard var entry = entries[id] else { return (false, nil) }  // closed meanwhile: room made
