@@ -38,21 +38,37 @@ let package = Package(
       path: "Sources/CNcurses",
       providers: [.apt(["libncurses-dev"])]
     ),
-    // Pure model: state file, catalog, lifecycle, actions, simulation engine, storage.
-    .target(name: "DashModel", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+    // The rooms of the model (docs/architecture.md). Dependencies point one way, down this list.
+    // The values every room shares: the JSON codec, time, money-free text helpers, base64url. No
+    // files, no clock; threads only inside one call (a large parse on every core).
+    .target(name: "CoreValues"),
+    // The pure subscription model: state, payloads, catalog, lifecycle, actions, the simulator's
+    // rules. No files, no clock, no threads of its own.
+    .target(name: "DashModel", dependencies: ["CoreValues"]),
+    // Retention Messaging and promotional offers: the configuration, real-time answers, offer
+    // signatures and the nonce ledger, as values (pure).
+    .target(name: "RetentionMessaging", dependencies: ["DashModel", "CoreValues"]),
+    // The storage of subscribers: state files, journals, locks, atomic writes, spares, the
+    // directory store and its follower, private files; the one write call (SubscriberStore.update).
+    .target(name: "SubscriberStorage", dependencies: ["DashModel", "CoreValues", "RetentionMessaging", .product(name: "SystemPackage", package: "swift-system")]),
+    // `subdash import`: reading backend JSON, App Store payloads and RevenueCat exports into a
+    // subscriber, written through the store.
+    .target(name: "SubscriberImport", dependencies: ["DashModel", "CoreValues", "SubscriberStorage"]),
+    // Runs of the simulator over files: scenario scripts with their checks, and populations.
+    .target(name: "SimulationRuns", dependencies: ["DashModel", "CoreValues", "RetentionMessaging", "SubscriberStorage", "SubscriberImport"]),
     // Presentation: frames of styled cells, layout, key map, the reducers, the list's rows. Never calls
     // ncurses; reads state files only to make the list's rows (List/ListRow+Read.swift).
-    .target(name: "DashView", dependencies: ["DashModel"]),
+    .target(name: "DashView", dependencies: ["CoreValues", "RetentionMessaging", "DashModel"]),
     // The runtime: the only target that touches the terminal (Terminal.swift is the one file that
     // calls ncurses), signals and inotify; the dashboard and list apps that both executables run.
-    .target(name: "DashRuntime", dependencies: ["DashModel", "DashView", "CNcurses"]),
+    .target(name: "DashRuntime", dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "DashModel", "DashView", "CNcurses"]),
     // One style for command-line errors in every executable: "subdash: …" and a usage hint.
     .target(name: "CommandLineStyle", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
     // The executable: commands. Foundation-free at start-up (StartupLinkageTests).
     .executableTarget(
       name: "SubDash",
       dependencies: [
-        "DashModel", "DashView", "DashRuntime", "AppStoreSigning", "CommandLineStyle",
+        "CoreValues", "DashModel", "RetentionMessaging", "SubscriberStorage", "SubscriberImport", "SimulationRuns", "DashView", "DashRuntime", "AppStoreSigning", "CommandLineStyle",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Release: one static executable (the Swift runtime, FoundationEssentials, ncursesw and libc
@@ -69,7 +85,7 @@ let package = Package(
     // index (GRDB, which loads Foundation) without slowing every other `subdash` command's start.
     .executableTarget(
       name: "subdash-list",
-      dependencies: ["DashModel", "DashView", "DashRuntime", "SubscriberIndex", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["CoreValues", "SubscriberStorage", "DashModel", "DashView", "DashRuntime", "SubscriberIndex", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashList"
     ),
     // The subscriber index: list rows of a directory of state files in SQLite (GRDB), kept
@@ -77,13 +93,13 @@ let package = Package(
     .target(
       name: "SubscriberIndex",
       // GRDBSQLite: the rows of a list are read straight from SQLite's columns (DirectoryStore.list).
-      dependencies: ["DashModel", "DashView", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+      dependencies: ["CoreValues", "SubscriberStorage", "DashModel", "DashView", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
     ),
     // App Store JWS: verify ES256 + x5c chains to Apple Root CA - G3 (or extra roots), and a local
     // test CA that signs like the App Store. Heavy crypto lives here, never in DashModel.
     .target(
       name: "AppStoreSigning",
-      dependencies: [
+      dependencies: ["CoreValues", "RetentionMessaging", 
         "DashModel",  // Base64URL, the one codec
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "X509", package: "swift-certificates"),
@@ -99,11 +115,11 @@ let package = Package(
     // Benchmarks (release build): numbers go to docs/benchmarks.md.
     .executableTarget(
       name: "SubDashBench",
-      dependencies: ["DashModel", "DashView", "SubscriberIndex", "AppStoreSigning", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["CoreValues", "SubscriberStorage", "SubscriberImport", "DashModel", "DashView", "SubscriberIndex", "AppStoreSigning", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     // Fault tests of the write path: a writer to SIGKILL, saves under a file-size limit, checks
     // (driven by scripts/kill-test.sh and scripts/fault-tests.sh).
-    .executableTarget(name: "SubDashFaultProbe", dependencies: ["DashModel"]),
+    .executableTarget(name: "SubDashFaultProbe", dependencies: ["CoreValues", "SubscriberStorage", "DashModel"]),
     // App Store Server API client: JWT, credentials, endpoints, errors and retries. Heavy
     // (async-http-client, swift-crypto), so it lives in its own executable, subdash-fetch.
     // One outbound HTTP exchange under one deadline (connect, head and whole body), the URL checked
@@ -114,7 +130,7 @@ let package = Package(
     ),
     .target(
       name: "AppStoreAPI",
-      dependencies: [
+      dependencies: ["CoreValues", "SubscriberStorage", 
         "DashModel",  // Base64URL and CompactJWS; the client stays usable without the rest of the model
         "OutboundHTTP",
         .product(name: "Crypto", package: "swift-crypto"),
@@ -125,14 +141,14 @@ let package = Package(
     // `subdash fetch` runs this binary, so `subdash show` never loads libFoundation or NIO.
     .executableTarget(
       name: "subdash-fetch",
-      dependencies: ["AppStoreAPI", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["CoreValues", "SubscriberImport", "AppStoreAPI", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashFetch"
     ),
     // The client is tested against `subdash serve` itself (LocalAppStoreAPI behind subdash-listen's
     // request handling, over HTTP or HTTPS on loopback): its rate limit, --fault and token checks.
     .testTarget(
       name: "AppStoreAPITests",
-      dependencies: [
+      dependencies: ["CoreValues", "SubscriberStorage", "SubscriberImport", 
         "AppStoreAPI", "LocalAppStoreAPI", "AppStoreSigning", "subdash-fetch", "subdash-listen", "DashModel",
         .product(name: "X509", package: "swift-certificates"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -141,12 +157,12 @@ let package = Package(
     ),
     .testTarget(
       name: "DashModelTests",
-      dependencies: ["DashModel"],
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "SubscriberImport", "SimulationRuns", "DashModel"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "DashViewTests",
-      dependencies: ["DashView", "DashModel"],
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "SubscriberImport", "SimulationRuns", "DashView", "DashModel"],
       exclude: ["Snapshots"]  // read from the source tree (Support/Snapshot.swift), so a re-record lands there
     ),
     // A team's subscribers in PostgreSQL: each state file's bytes (and its journal's) in a row, row
@@ -154,17 +170,17 @@ let package = Package(
     // `subdash-db` (which `subdash db …` and `subdash --db URL` run) and in `subdash-listen` (`--db`).
     .target(
       name: "SubscriberDatabase",
-      dependencies: ["DashModel", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log")]
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "DashModel", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log")]
     ),
     .executableTarget(
       name: "subdash-db",
-      dependencies: ["SubscriberDatabase", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "SubscriberDatabase", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashDB"
     ),
     // App Store Server Notifications V2 in: verify, check, apply through the importer and the
     // locked write path (a directory, or the team database's sink that `subdash-listen --db`
     // injects: no PostgreSQL code here). No HTTP here, so it is tested directly.
-    .target(name: "NotificationReceiver", dependencies: ["AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]),
+    .target(name: "NotificationReceiver", dependencies: ["CoreValues", "SubscriberStorage", "SubscriberImport", "AppStoreSigning", "DashModel", .product(name: "Crypto", package: "swift-crypto")]),
     // The App Store Server API answered from a directory of state files, signed by the local CA
     // (`subdash serve`, `listen --serve-api`): requests in, answers out; subdash-listen's server hands
     // it requests. What it sends (test notifications, Retention Messaging performance tests) goes
@@ -172,12 +188,12 @@ let package = Package(
     // (BearerCheck, swift-crypto): only the server checks them.
     .target(
       name: "LocalAppStoreAPI",
-      dependencies: ["AppStoreSigning", "DashModel", "NotificationDelivery", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "AppStoreSigning", "DashModel", "NotificationDelivery", .product(name: "Crypto", package: "swift-crypto")]
     ),
     // `subdash listen`: the HTTP server (Hummingbird) around NotificationReceiver, exec'd by `subdash`.
     .executableTarget(
       name: "subdash-listen",
-      dependencies: [
+      dependencies: ["CoreValues", "DashModel", "SubscriberStorage", 
         "NotificationReceiver", "AppStoreSigning", "SubscriberDatabase", "LocalAppStoreAPI", "NotificationDelivery", "CommandLineStyle",
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
@@ -190,47 +206,47 @@ let package = Package(
     // local test CA, POST it (AsyncHTTPClient) and record every attempt in the file; Apple's retries.
     .target(
       name: "NotificationDelivery",
-      dependencies: ["AppStoreSigning", "DashModel", "OutboundHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "AppStoreSigning", "DashModel", "OutboundHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                      .product(name: "NIOSSL", package: "swift-nio-ssl")]
     ),
     // `subdash deliver` and `subdash simulate --deliver` run this binary beside `subdash`.
     .executableTarget(
       name: "subdash-deliver",
-      dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["CoreValues", "SubscriberStorage", "NotificationDelivery", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashDeliver"
     ),
     // A customer going to cancel: the App Store's realtime request to the developer's Retention
     // Messaging URL, one JSON line back. The dashboard and scenarios run it, so no HTTP reaches them.
     .executableTarget(
       name: "subdash-retention",
-      dependencies: ["NotificationDelivery", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "NotificationDelivery", "AppStoreSigning", "DashModel", "CommandLineStyle", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/SubDashRetention"
     ),
     .testTarget(
       name: "NotificationDeliveryTests",
-      dependencies: ["NotificationDelivery", "OutboundHTTP", "AppStoreSigning", "DashModel", "NotificationReceiver",
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "NotificationDelivery", "OutboundHTTP", "AppStoreSigning", "DashModel", "NotificationReceiver",
                      .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]
     ),
     .testTarget(
       name: "NotificationReceiverTests",
-      dependencies: ["NotificationReceiver", "AppStoreSigning", "DashModel", "SubscriberDatabase", "subdash-listen"]
+      dependencies: ["CoreValues", "SubscriberStorage", "SubscriberImport", "NotificationReceiver", "AppStoreSigning", "DashModel", "SubscriberDatabase", "subdash-listen"]
     ),
     .testTarget(
       name: "LocalAppStoreAPITests",
-      dependencies: ["LocalAppStoreAPI", "AppStoreSigning", "DashModel", "NotificationDelivery", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "LocalAppStoreAPI", "AppStoreSigning", "DashModel", "NotificationDelivery", .product(name: "Crypto", package: "swift-crypto")]
     ),
-    .testTarget(name: "SubscriberDatabaseTests", dependencies: ["SubscriberDatabase", "DashModel", "DashView", "DashRuntime"]),
-    .testTarget(name: "SubscriberIndexTests", dependencies: ["SubscriberIndex", "DashView", "DashModel"]),
+    .testTarget(name: "SubscriberDatabaseTests", dependencies: ["CoreValues", "RetentionMessaging", "SubscriberStorage", "SubscriberDatabase", "DashModel", "DashView", "DashRuntime"]),
+    .testTarget(name: "SubscriberIndexTests", dependencies: ["CoreValues", "SubscriberStorage", "SubscriberIndex", "DashView", "DashModel"]),
     .testTarget(
       name: "AppStoreSigningTests",
-      dependencies: ["AppStoreSigning"],
+      dependencies: ["DashModel", "RetentionMessaging", "AppStoreSigning"],
       resources: [.copy("Fixtures")]
     ),
     // The executable's platform layer (file watcher, signals, event loop, key codes), tested
     // without a terminal: the loop runs against a pipe and a fake terminal.
     .testTarget(
       name: "SubDashTests",
-      dependencies: ["SubDash", "subdash-list", "DashView", "DashRuntime", "AppStoreSigning", "CommandLineStyle"]
+      dependencies: ["CoreValues", "DashModel", "SubscriberStorage", "SubscriberImport", "SimulationRuns", "SubDash", "subdash-list", "DashView", "DashRuntime", "AppStoreSigning", "CommandLineStyle"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Crypto
 import DashModel
 import Foundation
+import CoreValues
 
 /// The ES256 JWT Apple wants on every request. One token is reused until it is close to expiry
 /// (Apple allows reuse; signing per request is wasted work on a 100-page history). Time is passed

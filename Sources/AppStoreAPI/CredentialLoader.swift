@@ -1,6 +1,7 @@
 import Crypto
 import DashModel
 import Foundation
+import SubscriberStorage
 
 /// Finds the four credential values: flags win, then environment variables, then a profile file.
 /// The profile (and the .p8 it names) must not be readable by group or others: it grants API access

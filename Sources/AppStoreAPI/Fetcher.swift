@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import CoreValues
 
 /// Everything Apple holds about one customer, fetched in the environment that created the transaction.
 public struct FetchResult: Sendable {

@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
 
 /// A protected header decoded once, with the chain its `x5c` names once that chain is validated.
 /// One signer's JWS all carry the same header, and its `x5c` is most of each JWS's bytes.

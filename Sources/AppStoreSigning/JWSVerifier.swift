@@ -3,6 +3,7 @@ import Crypto
 import DashModel
 import FoundationEssentials
 import Synchronization
+import CoreValues
 
 /// Verifies App Store compact JWS as Apple's libraries do offline: ES256, a three-certificate `x5c`
 /// whose chain (leaf with Apple's receipt-signing OID, intermediate with Apple's WWDR OID) ends in a

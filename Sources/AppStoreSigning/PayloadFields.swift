@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The few payload fields verification needs, read from the payload parsed once, strictly.
 ///

@@ -1,6 +1,8 @@
 import Crypto
 import DashModel
 import FoundationEssentials
+import CoreValues
+import RetentionMessaging
 
 /// Checks a promotional offer in a realtime answer as the App Store would before it shows it: the
 /// signature verifies against the developer's In-App Purchase key named in it, and the signed

@@ -1,5 +1,6 @@
 import DashModel
 import FoundationEssentials
+import CoreValues
 
 /// Who vouches for a JWS.
 public enum SignedBy: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// An answer other than 200, with Apple's error body (`{"errorCode": …, "errorMessage": …}`) and
 /// status, so clients built for Apple's API handle it as they would Apple's.

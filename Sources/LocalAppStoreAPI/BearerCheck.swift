@@ -1,6 +1,7 @@
 import Crypto
 import DashModel
 import Foundation
+import RetentionMessaging
 
 /// Checks an App Store Server API bearer token the way Apple documents it: ES256 over header.payload
 /// with the key registered under `kid`, `aud` appstoreconnect-v1, the right issuer and bundle id,

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The body of Send Consumption Information (v2, `ConsumptionRequest`; appstore-server-api.md
 /// §3.10), checked as Apple checks it: each refusal with Apple's code where the App Store Server

@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import CoreValues
 
 extension LocalAppStoreAPI {
   /// `serve --fault`: a failure the next request meets instead of its answer. Apple's API fails

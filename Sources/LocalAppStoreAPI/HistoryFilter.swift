@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Get Transaction History's query, checked as Apple checks it (docs/appstore-server-api.md §3.3):
 /// each parameter's values from Apple's lists, else that parameter's 400 code; several filters

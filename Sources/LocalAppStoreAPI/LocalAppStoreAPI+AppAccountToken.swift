@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Set App Account Token: `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`
 /// with `{"appAccountToken": UUID}`; 200 with no body. Checked as Apple checks it: a token that is

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Get App Transaction Info (`GET /inApps/v1/transactions/appTransactions/{transactionId}`, App
 /// Store Server API 1.17) and Finish Transaction (`POST /inApps/v1/transactions/{transactionId}/finish`, 1.20).

@@ -1,5 +1,7 @@
 import DashModel
 import Foundation
+import CoreValues
+import SubscriberStorage
 
 /// Extend Subscription Renewal Dates for All Active Subscribers and Get Status of Subscription
 /// Renewal Date Extensions. Apple's request is asynchronous: the answer is only the

@@ -1,6 +1,7 @@
 import DashModel
 import Foundation
 import NotificationDelivery
+import CoreValues
 
 /// Initiate Performance Test (`POST /inApps/v1/messaging/performanceTest`, `{originalTransactionId}`)
 /// and Get Performance Test Results (`GET …/performanceTest/result/{requestId}`): the App Store

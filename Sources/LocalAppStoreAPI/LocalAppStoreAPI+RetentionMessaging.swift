@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import CoreValues
 
 /// The Retention Messaging API's configuration endpoints, as Apple's client calls them
 /// (`/inApps/v1/messaging/…`): Upload Message, Delete Message, Get Message List, Configure / Get /

@@ -1,4 +1,5 @@
 import DashModel
+import SubscriberStorage
 
 /// The API's one way to change a subscriber: through the subscriber store, on the latest stored
 /// state under its lock, waiting (holding no thread) at most `FileLock.maxWait` for another writer.

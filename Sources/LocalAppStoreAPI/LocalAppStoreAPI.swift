@@ -2,6 +2,8 @@ import AppStoreSigning
 import DashModel
 import Foundation
 import NotificationDelivery
+import CoreValues
+import SubscriberStorage
 
 /// The App Store Server API answered from a directory of state files (`subdash serve`,
 /// `subdash listen --serve-api`), signed by the local test CA: what a developer's backend calls,

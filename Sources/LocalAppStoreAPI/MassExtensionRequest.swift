@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The body of Extend Subscription Renewal Dates for All Active Subscribers
 /// (`MassExtendRenewalDateRequest`), checked field by field as Apple checks it, each with Apple's

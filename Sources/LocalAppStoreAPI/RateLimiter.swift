@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import CoreValues
 
 /// Apple's rate limiting (App Store Server API, "Identifying rate limits"): limits apply per app
 /// and per endpoint; a request over the limit is refused with HTTP 429, RateLimitExceededError

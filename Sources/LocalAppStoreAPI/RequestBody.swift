@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// A request body read the way Apple's API reads it: each field must be of its type, and a refusal
 /// is Apple's error for that field. Read strictly (`JSONParser`: no key twice), because

@@ -1,5 +1,8 @@
 import DashModel
 import Foundation
+import CoreValues
+import SubscriberStorage
+import RetentionMessaging
 
 /// What a developer configured through the Retention Messaging API: messages, the default message
 /// per product and locale, the realtime URL. One JSON document, kept where the subscribers are: in

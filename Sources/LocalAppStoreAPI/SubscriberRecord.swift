@@ -1,5 +1,7 @@
 import DashModel
 import Foundation
+import CoreValues
+import SubscriberStorage
 
 /// One subscriber's state file as the API answers from it: the whole history (inline and
 /// journal) in the order it was written, each notification with the transaction it concerns.

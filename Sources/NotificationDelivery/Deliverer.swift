@@ -4,6 +4,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// Follows one state file and delivers its new notifications: signs each as the App Store would,
 /// POSTs it, and records every attempt in the file's `deliveries` (through the locked write path,
@@ -231,7 +233,7 @@ public struct Deliverer: Sendable {
     // The wait a line states runs from now: an attempt that took a while (a connection retried
     // until the connect timeout) may already be past its retry time.
     let recordedAt = wallClock()
-    try update("delivery: \(DashModel.counted(results.count, "attempt"))") { s in
+    try update("delivery: \(CoreValues.counted(results.count, "attempt"))") { s in
       guard var book = s.document.deliveries else { return false }
       lines = []
       rolls = rng

@@ -1,5 +1,6 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 
 /// Signs a notification as the App Store does: the transaction and renewal info first, each a
 /// JWS of its own, then the envelope that carries them, all by the local test CA's leaf.

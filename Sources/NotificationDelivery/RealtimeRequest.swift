@@ -1,5 +1,6 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 
 /// The request the App Store sends a developer's realtime URL when a customer goes to cancel
 /// (Retention Messaging API, `DecodedRealtimeRequestBody`): `{"signedPayload": JWS}` whose payload

@@ -4,6 +4,9 @@ import DashModel
 import Foundation
 import NIOCore
 import OutboundHTTP
+import CoreValues
+import SubscriberStorage
+import RetentionMessaging
 
 /// The App Store's side of a customer going to cancel, with the Retention Messaging API set up:
 /// with a realtime URL it POSTs a signed realtime request there and waits at most `timeLimit` for

@@ -1,6 +1,7 @@
 import AppStoreSigning
 import Foundation
 import DashModel
+import CoreValues
 
 extension NotificationReceiver {
   /// Signed data inside a notification is the notification's own, checked as Apple's libraries

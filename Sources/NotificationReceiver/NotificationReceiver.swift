@@ -4,6 +4,8 @@ import DashModel
 import Dispatch
 import Foundation
 import Synchronization
+import CoreValues
+import SubscriberImport
 
 /// What `subdash listen` does with one POST, without HTTP: the body of an App Store Server
 /// Notification V2 (`{"signedPayload": "…"}`) is verified (the notification and its nested signed

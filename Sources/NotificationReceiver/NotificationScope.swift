@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Which app and environment a notification is for. Apple's payload carries exactly one of `data`
 /// (a subscriber's event), `summary` (a mass extension's end), `appData` (RESCIND_CONSENT) or

@@ -1,4 +1,7 @@
 import DashModel
+import SubscriberStorage
+import SubscriberImport
+import CoreValues
 
 /// Where received notifications go: a directory of state files, or a team database (that sink is
 /// the `listen` executable's, given `--db`: this target never loads PostgreSQL code).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DashModel
 import Foundation
+import CoreValues
 
 struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,9 @@
 import ArgumentParser
 import DashModel
 import Foundation
+import CoreValues
+import SubscriberStorage
+import SubscriberImport
 
 /// The write path's cost per event as the history grows: the journal keeps each save the size of
 /// the new lines plus a constant-size document, so these numbers should not grow with N.

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Builds benchmark state files: one subscriber renewing a monthly plan on the sandbox schedule
 /// (a month every five minutes, so even 100,000 renewals stay inside the years SubDash accepts),

@@ -7,6 +7,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// `SubDashBench import`: a Get Transaction History of N transactions split into P pages, each
 /// transaction a compact JWS signed by a local test CA exactly as the App Store signs (a three-

@@ -3,6 +3,8 @@ import DashModel
 import DashView
 import Foundation
 import SubscriberIndex
+import CoreValues
+import SubscriberStorage
 
 /// The subscriber list at scale (docs/benchmarks.md, "Many subscribers"): first open with no
 /// index, open with an index to the first screen, a filter keystroke, one changed file, memory,

@@ -1,5 +1,7 @@
 import ArgumentParser
 import DashModel
+import CoreValues
+import SubscriberStorage
 
 struct Load: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import SubscriberStorage
 
 /// A directory of N subscribers for the list benchmarks: the Examples' state files (every
 /// lifecycle state) repeated with fresh ids, so each file is a real, loadable subscriber.

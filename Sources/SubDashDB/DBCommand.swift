@@ -7,6 +7,9 @@ import Glibc
 import Darwin
 #endif
 import SubscriberDatabase
+import SubscriberStorage
+import RetentionMessaging
+import CoreValues
 
 /// `subdash db …` (this binary, run by `subdash`): move subscribers between a directory of state
 /// files and a team's PostgreSQL database, and keep a directory in step with the database for the

@@ -6,6 +6,8 @@ import Glibc
 import Darwin
 #endif
 import SubscriberDatabase
+import CoreValues
+import SubscriberStorage
 
 /// A dashboard's key on a subscriber of the team database, through the mirror that shows it. The
 /// dashboard (in `subdash`) cannot write the mirror's file: the next commit would overwrite it, and

@@ -3,6 +3,8 @@ import ArgumentParser
 import DashModel
 import Foundation
 import NotificationDelivery
+import CoreValues
+import SubscriberStorage
 
 /// `subdash deliver` (run by `subdash`, and by `subdash simulate --deliver`): follows a state file
 /// and POSTs each new notification, signed by the local test CA, to the developer's server.

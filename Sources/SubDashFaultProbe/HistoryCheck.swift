@@ -1,4 +1,6 @@
 import DashModel
+import CoreValues
+import SubscriberStorage
 
 /// Verifies a state file written by the real `subdash` (the simulator, the dashboard) against its
 /// journal, for the fault tests whose histories hold purchases, renewals and immediate plan

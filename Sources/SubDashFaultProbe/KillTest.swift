@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 import DashModel
+import CoreValues
+import SubscriberStorage
 
 /// SIGKILLs a saving writer at random moments and checks the file after every kill: it must load
 /// and be one complete version, never older than the last check, with its journal intact, and the

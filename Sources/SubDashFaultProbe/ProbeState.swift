@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 import DashModel
+import CoreValues
+import SubscriberStorage
 
 /// The state the fault probe writes: one subscriber renewing, each save appending one renewal
 /// transaction and its notification to the journal and counting itself in `x-probe-version`.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import DashModel
+import CoreValues
 
 /// Who wrote what, for the concurrency test: `subdash simulate --jsonl` printed every notification
 /// it committed, and the dashboard's only writes are plan changes. The journal must hold each of

@@ -3,6 +3,7 @@ import AppStoreSigning
 import ArgumentParser
 import DashModel
 import Foundation
+import CoreValues
 
 /// `subdash fetch`: asks the App Store Server API for everything about one customer and writes it,
 /// only when every call succeeded, atomically and locked, to the output file.

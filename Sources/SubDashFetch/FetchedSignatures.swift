@@ -1,6 +1,7 @@
 import AppStoreAPI
 import AppStoreSigning
 import DashModel
+import CoreValues
 
 /// Verifies every signed item in the fetched responses before import (the verifier is async, the
 /// importer's checker is not): each compact JWS found anywhere in the bodies, and those nested in

@@ -1,6 +1,8 @@
 import AppStoreAPI
 import DashModel
 import Foundation
+import CoreValues
+import SubscriberImport
 
 /// Turns what the API returned into the state file, through the import engine (the same merge
 /// rules, provenance and locked, atomic, journalled write as `subdash import`), then records how

@@ -7,6 +7,8 @@ import Glibc
 import Darwin
 #endif
 import SubscriberIndex
+import CoreValues
+import SubscriberStorage
 
 /// The list's rows through the SQLite index: the first screen comes from the index alone, then
 /// every file is compared with it once (size, mtime, inode) and the watcher's names keep it up to

@@ -8,6 +8,7 @@ import Glibc
 import Darwin
 #endif
 import SubscriberIndex
+import CoreValues
 
 /// `subdash DIR` and `subdash list DIR` run this binary (execv, same process) so the list reads
 /// its SQLite index: GRDB loads Foundation, which `subdash` keeps out of its other commands'

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import LocalAppStoreAPI
 import NIOCore
+import CoreValues
 
 /// How `serve` hands an HTTP request to the App Store Server API and writes its answer back; the
 /// fetch tests serve the API through the same code.

@@ -12,6 +12,8 @@ import NIOCore
 import NotificationDelivery
 import NotificationReceiver
 import SubscriberDatabase
+import CoreValues
+import SubscriberStorage
 
 /// `subdash listen` (run by `subdash`): receives App Store Server Notifications V2 on loopback (or
 /// a host you name), verifies each and applies it to DIR/<originalTransactionId>.json or to a team

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// Removes `listen --db`'s scratch directory when the process is told to stop (Ctrl-C, SIGTERM
 /// from a service manager): those end the process without running `defer`, and customer data

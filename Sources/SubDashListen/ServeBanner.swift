@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import SubscriberStorage
 
 /// What `subdash serve` prints once it listens (stdout, after the "listening on" line scripts
 /// wait for): the endpoints it answers and a curl line that works as pasted, with a token from

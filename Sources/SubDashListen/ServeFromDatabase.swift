@@ -4,6 +4,7 @@ import LocalAppStoreAPI
 import NotificationDelivery
 import NotificationReceiver
 import SubscriberDatabase
+import SubscriberStorage
 
 extension ListenCommand {
   /// `subdash serve --db URL`: the App Store Server API answered from the team database as

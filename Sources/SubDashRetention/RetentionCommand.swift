@@ -3,6 +3,9 @@ import ArgumentParser
 import DashModel
 import Foundation
 import NotificationDelivery
+import CoreValues
+import SubscriberStorage
+import RetentionMessaging
 
 /// `subdash-retention FILE`: the customer of FILE goes to cancel. Reads the Retention Messaging
 /// configuration `subdash serve` keeps beside FILE, asks the realtime URL as the App Store does

@@ -2,6 +2,7 @@ import DashModel
 import Foundation
 import NIOSSL
 import PostgresNIO
+import SubscriberStorage
 
 /// `postgres://user[:password]@host[:port]/database`: the one way a team's database is named
 /// (`--db`, `--db-file` or `SUBDASH_DB`, DatabaseURLSource). TLS is off on loopback only; any

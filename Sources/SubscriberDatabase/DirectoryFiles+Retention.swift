@@ -1,5 +1,7 @@
 import DashModel
 import Foundation
+import SubscriberStorage
+import RetentionMessaging
 
 /// The Retention Messaging configuration a directory holds beside its state files
 /// (`.retention-messaging.json`, what `serve DIR` keeps), moved with the subscribers: `db import`

@@ -1,5 +1,7 @@
 import DashModel
 import Foundation
+import CoreValues
+import SubscriberStorage
 
 /// A directory of state files as rows, and rows as files again. Reading goes through
 /// `StateFile.load` first, so a file SubDash could not open is refused (named, one line) rather

@@ -1,5 +1,8 @@
 import DashModel
 import Foundation
+import CoreValues
+import SubscriberStorage
+import RetentionMessaging
 
 /// The Retention Messaging configuration in the mirror too, for the dashboard over `subdash --db`.
 /// `serve --db` keeps it in the database (`SubscriberDatabase.retentionConfiguration`); the

@@ -1,5 +1,6 @@
 import DashModel
 import Foundation
+import SubscriberStorage
 
 /// A directory kept in step with the team database, for code that reads state files (`serve --db`
 /// answers from it, as `serve DIR` answers from DIR). Never written to by anyone but this mirror:

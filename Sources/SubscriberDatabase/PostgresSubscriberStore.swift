@@ -1,5 +1,7 @@
 import DashModel
 import Foundation
+import CoreValues
+import SubscriberStorage
 
 /// The team database as a `SubscriberStore`: the same four operations, the same promises and the
 /// same typed results as a directory, so a caller cannot tell the two apart.

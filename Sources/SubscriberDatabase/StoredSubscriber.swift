@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// One subscriber as the database holds it: the state file's bytes exactly as SubDash wrote them,
 /// and the committed part of its journal, so a subscriber exported again is byte-identical to the

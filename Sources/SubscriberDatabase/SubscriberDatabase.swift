@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import SubscriberStorage
 
 /// A team's subscribers in PostgreSQL. Each row holds one state file's bytes and its journal's, so
 /// the files stay the format and the database is where they live: export gives back the same bytes.

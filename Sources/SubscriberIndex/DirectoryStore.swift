@@ -8,6 +8,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// A directory of state files with an SQLite index of their summary rows beside them
 /// (`.subdash-index.sqlite`, or any path given). The files are the truth: the index holds

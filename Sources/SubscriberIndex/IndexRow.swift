@@ -2,6 +2,8 @@ import DashModel
 import DashView
 import GRDB
 import GRDBSQLite
+import CoreValues
+import SubscriberStorage
 
 /// The `subscriber` table: one `ListRow` per file, with the file's stamp. Columns rather than a
 /// JSON blob, so a future query can filter in SQL (status, product, ids) on indexes.

@@ -4,6 +4,7 @@ import DashModel
 import Foundation
 import LocalAppStoreAPI
 import Testing
+import CoreValues
 
 @Suite("The bearer token Apple wants")
 struct BearerTokenTests {

@@ -4,6 +4,9 @@ import DashModel
 import Foundation
 import Testing
 @testable import subdash_fetch
+import CoreValues
+import SubscriberStorage
+import SubscriberImport
 
 /// `fetch` asks Get App Transaction Info too, and records the customer's app transaction in the
 /// state file, verified like every signed payload (against `subdash serve` on loopback).

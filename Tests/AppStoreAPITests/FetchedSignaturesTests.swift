@@ -1,6 +1,7 @@
 import AppStoreAPI
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import subdash_fetch

@@ -2,6 +2,7 @@ import AppStoreAPI
 import AppStoreSigning
 import Crypto
 import DashModel
+import CoreValues
 import Foundation
 import HTTPTypes
 import Hummingbird

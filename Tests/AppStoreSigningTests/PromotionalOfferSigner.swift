@@ -1,7 +1,9 @@
 import AppStoreSigning
 import Crypto
 import DashModel
+import CoreValues
 import Foundation
+import RetentionMessaging
 
 /// The developer's side of a promotional offer, signed as Apple's library signs it
 /// (PromotionalOfferV2SignatureCreator: an ES256 JWS with kid, iss, bid, aud "promotional-offer",

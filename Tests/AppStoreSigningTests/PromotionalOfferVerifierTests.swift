@@ -1,7 +1,9 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 import Testing
+import RetentionMessaging
 
 /// The App Store shows a promotional offer from a realtime answer only when its signature verifies
 /// against the developer's In-App Purchase key (issue 21 §2).

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The buy/resubscribe action: a lapsed customer with no code or win-back gets back in
 /// (SUBSCRIBED / RESUBSCRIBE), a new customer buys (SUBSCRIBED / INITIAL_BUY); an active one is

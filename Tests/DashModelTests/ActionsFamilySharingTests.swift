@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// A family member has the organizer's subscription through Family Sharing
 /// (`inAppOwnershipType` FAMILY_SHARED) but cannot manage it: plan changes, cancelling and codes

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 @Suite("Actions: redeeming offer codes")
 struct ActionsRedeemCodeTests {

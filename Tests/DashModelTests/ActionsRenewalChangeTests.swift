@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 @Suite("Actions: downgrade, cancelling a pending change, auto-renew")
 struct ActionsRenewalChangeTests {

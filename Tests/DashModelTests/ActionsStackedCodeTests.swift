@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Someone who never subscribed types a code that stacks with introductory offers (App Store
 /// Connect's STACK_WITH_INTRO_OFFERS, `.storekit` `isStackable`): they get the introductory offer

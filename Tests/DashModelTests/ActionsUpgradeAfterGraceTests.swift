@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// An upgrade right after billing recovered in grace refunds the unused part of the period, not
 /// its full price: the period kept its renewal date, so the grace days were already used.

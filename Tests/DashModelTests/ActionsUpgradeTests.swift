@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// The fields of a JSON object, for comparing a whole payload regardless of key order.
 func fields(_ json: JSON) -> [String: JSON] {

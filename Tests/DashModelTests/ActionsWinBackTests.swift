@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 @Suite("Actions: win-back offers and what no subscription may do")
 struct ActionsWinBackTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// A child's Ask to Buy request waits 24 hours for a parent, then lapses; asking again for the same
 /// product while it waits is the same request (Apple: pending requests last about 24 hours and

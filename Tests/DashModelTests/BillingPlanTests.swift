@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// billingPlanType and commitmentInfo (monthly billing with a 12-month commitment) pass through
 /// and are described for what they mean, read-only.

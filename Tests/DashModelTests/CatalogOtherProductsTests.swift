@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberImport
 
 /// Issue 22: a `.storekit` file's consumables, non-consumables and non-renewing subscriptions are
 /// read (they were ignored), so the catalog says they exist and a transaction for one is named by

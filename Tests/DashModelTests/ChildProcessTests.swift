@@ -5,6 +5,8 @@ import Darwin
 #endif
 import Testing
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The one way SubDash starts and waits for another program: a wait is bounded, and a child that
 /// outlives it is killed and reaped, never left running or as a zombie.

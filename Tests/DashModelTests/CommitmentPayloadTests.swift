@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 
 /// billingPlanType / commitmentInfo as Apple's app-store-server-library 3.1.2 names them.
 @Suite struct CommitmentPayloadTests {

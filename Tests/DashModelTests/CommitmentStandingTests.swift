@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Where a commitment customer stands, as the plan panel and `show --json` say it.
 @Suite struct CommitmentStandingTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A long inline history is read on every core (`CustomerHistory.load`), into one array filled in
 /// place: whatever the threads do, the history must be the one a single thread reads, entry for

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// `show --json` writes the timeline straight into bytes (`writeTimelineJSON`) instead of
 /// building `timelineJSON` and writing that: the bytes must be the very ones `JSONWriter` writes

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The customer summary and timeline, derived from hand-made histories whose every date is
 /// known, so each period's kind and boundaries can be checked to the millisecond.

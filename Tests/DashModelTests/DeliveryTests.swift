@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Apple's delivery rules as SubDash keeps them: the retry schedule, when an attempt is due, what
 /// the state file records, and which transaction a notification carries.

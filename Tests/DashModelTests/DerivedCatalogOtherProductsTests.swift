@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberImport
 
 /// Without a `.storekit` file the catalog is built from the transactions. A product whose
 /// transactions say it is a consumable, non-consumable or non-renewing subscription (`type`) is

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The directory store's follow as the dashboard and the list wait on it: a watch wakes it and
 /// says where to look, the follower decides what changed.

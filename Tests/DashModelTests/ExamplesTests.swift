@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Every file in Examples/ is a test case: it loads through the real loader (catalogFile included)
 /// and, at its own simulated `now`, shows the situation its name promises.

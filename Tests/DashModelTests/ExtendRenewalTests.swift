@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Extend a Subscription Renewal Date, with Apple's rules (AD: appstoreserverapi/extend-a-
 /// subscription-renewal-date): each refusal is the error Apple's endpoint returns.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
 
 /// A scenario's `extend` step of a purchaser moves the linked family members in the state file's
 /// directory, as `subdash extend` does.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Apple: "Extending a Family Sharing purchase extends the family members automatically." A
 /// member's file names its purchaser (`familyPurchaser`); every extension of the purchaser moves

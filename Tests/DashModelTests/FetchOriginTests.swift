@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 
 /// `fetchedFrom` in a state document: read back as written, hand edits never crash, unknown keys survive.
 @Suite struct FetchOriginTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Issue 21 §4: `gracePeriodExpiresDate` once grace is over, and renewal-date extensions during
 /// grace, as Apple's pages say. StoreKit's RenewalInfo.gracePeriodExpirationDate: "This value is

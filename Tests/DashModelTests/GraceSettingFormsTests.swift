@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 
 /// `--grace` takes what its help lists, and its help lists what it takes (issue 22 §6): the help
 /// and the error are built from `GraceSetting.acceptedForms`, and each form named there parses.

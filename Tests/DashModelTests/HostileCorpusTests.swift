@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// One file of the hostile corpus and what SubDash must do with it (Fixtures/hostile/EXPECTED.tsv).
 struct HostileCase: Sendable, CustomTestStringConvertible {

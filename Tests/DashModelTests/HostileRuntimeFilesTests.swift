@@ -6,6 +6,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Hostile inputs too big to commit or impossible to commit (symlinks, FIFOs, sparse files): made
 /// at run time. Same promise as the corpus: a clear one-line error or a documented tolerant load,

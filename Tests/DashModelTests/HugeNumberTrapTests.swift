@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SimulationRuns
 
 /// Numbers a file may carry that no arithmetic expected (issue 19 §1's audit): each used to trap
 /// the process (signal 4) instead of being refused or computed.

@@ -1,6 +1,7 @@
 import DashModel
 import Synchronization
 import Testing
+import CoreValues
 
 /// A history page's signed transactions go to the checker together (`checkAll`), so a checker
 /// can verify them at once on every core instead of one blocking call per transaction.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberImport
 
 /// Builds App Store-shaped inputs for import tests: compact JWS around a JSON payload (the
 /// signature part is filler; the verdict comes from the test's checker), transactions, bodies.

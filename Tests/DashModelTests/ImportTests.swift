@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SubscriberImport
 
 @Suite struct ImportTests {
   let t0: Int64 = 1_770_000_000_000

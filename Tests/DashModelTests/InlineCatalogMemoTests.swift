@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Files that hold the same inline catalog share one read of it (`InlineCatalogMemo`); a file with
 /// another catalog, or a catalog that does not read, is read on its own, whatever came before.

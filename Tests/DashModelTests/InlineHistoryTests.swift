@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Inline history (`subscriber.transactions`) is read for its summary on load and typed on
 /// demand: what loading checks, what it leaves for later, and what it writes back.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 
 /// A big document's long arrays are parsed in pieces on other threads (`ArrayPieces`). Whatever
 /// the bytes, the outcome must be the one a single thread gets: the same value, or the same

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 
 /// `show` parses a long history keeping only the fields its story reads (`JSONProjection`). What
 /// it keeps must be exactly the full parse's values for those fields, everything outside the

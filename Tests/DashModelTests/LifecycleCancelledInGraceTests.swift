@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A subscriber who cancels during billing grace keeps access until the grace period ends; the
 /// renewal outlook says that date, not the unpaid expiresDate that has already passed.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Builds states from JSON text, the way a support person's file would arrive, with a small
 /// inline catalog: group G1 (pro.monthly and pro.annual at level 1, plus.monthly at level 2,

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// How the offer in effect and the queued offer read: the offer's own noun once, its length the
 /// way the other offer texts say it ("3 × 1 month"), and a count of periods only while some are

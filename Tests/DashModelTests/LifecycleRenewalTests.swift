@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// What happens at the next renewal: outlook, pending plan changes, price increases, offers, expiry.
 @Suite("Lifecycle: renewal outlook, changes, offers, expiry")

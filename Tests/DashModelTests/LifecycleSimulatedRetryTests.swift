@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// At an accelerated time rate, billing retry lasts the rate's retry length, not 60 real days;
 /// the dashboard's "retrying until …" must say what the simulator will actually do.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Status, status rule and access verdict, at every boundary ±1 ms.
 @Suite("Lifecycle: status and access")

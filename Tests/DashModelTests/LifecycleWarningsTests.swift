@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Contradictory files load, get a status, and name each contradiction in one line.
 @Suite("Lifecycle: warnings for contradictory files")

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Win-back eligibility from the offers' App Store Connect rules, each rule at its boundary ±1 ms,
 /// the reason shown when nothing is eligible, and the best-first ranking.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// One `+` (a day) at "a month every 30 seconds" (86,400×) is 2,880 renewals: such a step is
 /// counted before anything is written, asks first, and is saved in parts.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// `show` maps a big state file instead of copying it into memory (`StateFile.loadForViewing`).
 @Suite struct MappedFileTests {

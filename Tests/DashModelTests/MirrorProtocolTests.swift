@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The lines `subdash` and `subdash-db mirror` exchange are read back into the same values they
 /// were written from, and anything else is no answer at all (not an English word to match).

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// notificationUUID must be unique across subscribers: a test server de-duplicates notifications
 /// by it, as Apple asks servers to. It stays reproducible for the same file and seed.

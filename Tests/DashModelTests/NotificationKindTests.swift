@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Notification types and subtypes are typed, but a name Apple adds next year must still load,
 /// compare and be written back exactly as it came.

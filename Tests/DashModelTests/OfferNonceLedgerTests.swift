@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import RetentionMessaging
 
 /// Apple's promotional-offer nonce is "a one-time-use UUID antireplay value": the App Store shows an
 /// offer whose nonce it accepted before no second time, for as long as a signature carrying it

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 
 /// `offerPeriodsRemaining` comes from the file: a hand-edited huge value must not trap the
 /// simulator when it continues an offer the catalog no longer has (it counts `remaining + 1`).

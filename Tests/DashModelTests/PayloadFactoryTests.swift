@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Plan actions and the simulator make their transactions in one place, so a subscriber's first
 /// purchase looks the same whichever started it, and account fields survive every renewal.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
+@testable import RetentionMessaging
 
 /// Population members who go to cancel and are shown a retention offer sometimes take it,
 /// sometimes keep their subscription, sometimes cancel: drawn from each member's seed, applied as

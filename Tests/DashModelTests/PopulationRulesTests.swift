@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
 
 /// The population's rules, in the model: the mix file, each member's ids and start, and the
 /// moments of the mix's events, all drawn from seeds so a population is the same every time.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 
 /// A projection with a reader hands the projected array's elements to it instead of keeping them
 /// in the document (`ProjectedElementReader`): every element exactly once, in order, as the

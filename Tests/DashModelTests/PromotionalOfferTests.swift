@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SimulationRuns
 
 /// Promotional offers (issue 10 item 12) and offer codes for new or lapsed customers (item 8).
 @Suite struct PromotionalOfferTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// `show --events 2` and the dashboard's event list take the newest notifications. A hand-made
 /// inline log may be stored out of date order; the newest must still come first, none skipped.

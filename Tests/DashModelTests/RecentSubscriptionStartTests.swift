@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// recentSubscriptionStartDate ignores lapses of paid service shorter than 60 days (Apple), one
 /// rule for the simulator's purchases and the actions' resubscriptions, at every time rate.

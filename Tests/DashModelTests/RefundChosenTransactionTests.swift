@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Refunding a chosen transaction, as Xcode's transaction manager does: the latest (the current
 /// period's) ends access; an earlier one is revoked alone and the subscription goes on.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// The refund workflow (issue 10 item 11): CONSUMPTION_REQUEST → REFUND or REFUND_DECLINED,
 /// REFUND_REVERSED, and prorated refunds.

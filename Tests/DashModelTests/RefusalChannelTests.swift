@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A change that refuses comes back as its own typed refusal, never dressed as a file error, and
 /// writes nothing; file problems come back as file errors.

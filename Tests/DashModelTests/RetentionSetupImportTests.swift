@@ -1,5 +1,7 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
+@testable import RetentionMessaging
 
 /// `subdash db import` stores a directory's Retention Messaging configuration over the database's:
 /// the directory's messages, defaults and realtime URL, the database's In-App Purchase keys.

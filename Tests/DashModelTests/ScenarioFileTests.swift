@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SimulationRuns
 
 /// `simulate --check nonexist.scenario` says in one line which file it could not read.
 @Suite("Scenario script files")

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
+@testable import RetentionMessaging
 
 /// A scenario can name the developer's In-App Purchase key the App Store checks promotional
 /// offers with (`retention key`), as `serve` records it from its --key; only a public key.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// The user review's two scripts, run as written through the scenario runner (on disk, through
 /// `StateFile.update`), so the scenario's `auto-renew on|off` path is covered end to end.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
 
 /// Scenario scripts: the format, every shipped example, failures that name their line, and
 /// byte-identical results for the same script and seed.

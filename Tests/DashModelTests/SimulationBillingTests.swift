@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Failed renewals: the WWDC22 billing-retry flow, grace lengths, the 60-day retry boundary and
 /// how recovery picks the new period's dates.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Cancelling (auto-renew off) while a renewal has failed: Apple retries billing "for 60 days, or
 /// until the user resolves their billing issue or cancels their subscription". In grace the

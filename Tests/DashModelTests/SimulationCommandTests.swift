@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// The developer-side controls (the dashboard's simulation keys and SKTestSession's methods).
 @Suite struct SimulationCommandTests {

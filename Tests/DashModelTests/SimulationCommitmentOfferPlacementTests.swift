@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Offers on the monthly plan with a 12-month commitment, against
 /// Examples/scenarios/commitment-offers.storekit: Premium Annual (99.99 a year, or 9.49 a month

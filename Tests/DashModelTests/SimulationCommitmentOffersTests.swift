@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Offers belong to one billing plan (Apple, "Supporting monthly subscriptions with a 12-month
 /// commitment": offers "are specific to each billing plan"; WWDC26 session 210: "a free trial only

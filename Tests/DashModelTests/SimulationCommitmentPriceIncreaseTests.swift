@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// A price increase for a commitment customer (issue 21 §1): Apple says price changes of a monthly
 /// subscription with a 12-month commitment follow the rules of standard annual subscriptions, so

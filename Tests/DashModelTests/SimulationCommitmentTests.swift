@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Monthly subscriptions with a 12-month commitment, simulated (issue 21 §1), against
 /// Examples/scenarios/commitment.storekit (format 5, as Xcode 26.5 writes billing plans):

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// A subscriber driven through the simulation engine in memory, against the example catalog in
 /// Examples/scenarios/pass.storekit:

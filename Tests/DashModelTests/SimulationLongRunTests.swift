@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Long runs: one event costs the same after ten renewals or ten million, because the engine
 /// reads `HistorySummary` totals and never the history itself.

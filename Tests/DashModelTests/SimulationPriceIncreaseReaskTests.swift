@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// A customer who declined a price increase and then turns auto-renew back on (the dashboard's
 /// `a` key, a scenario's `auto-renew on`): the App Store asks for consent again and never renews

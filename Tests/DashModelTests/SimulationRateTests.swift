@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// At every rate the engine takes period, grace and retry lengths from Apple's tables (the time
 /// branch tests the tables themselves; this checks the simulator uses them).

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// `F` follows Apple: a refund returns a charge, so a free trial has none, and the status line
 /// says what was refunded (not the AUTO_RENEW_DISABLED that precedes the REFUND).

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SimulationRuns
 
 /// Renewals on time: offers stepping forward, calendar anchors, pending plan changes, scripted
 /// outcomes, the sandbox cap, and the clock itself.

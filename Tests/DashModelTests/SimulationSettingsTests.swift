@@ -1,6 +1,8 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The document's `simulation` object: reading, defaults from the .storekit settings, errors that
 /// name their path, and writing back without losing or respelling anything.

@@ -1,6 +1,8 @@
 import Foundation
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SimulationRuns
 
 extension Sim {
   /// A state file with a monthly subscription bought at `start`, built by a scenario.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Found by fuzzing: a lapsed subscriber with win-back offers made every simulator step spin to
 /// its 100,000-event safety stop (over a second of work per key press), because an applied

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Overdue events are renewals (and the rest) due before the file's own clock: `simulation.now`
 /// was moved past a period without simulating it. One step applies up to 1,000 of them and

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A file without a `simulation` key has no simulated clock; the dashboard shows it at the wall
 /// clock. Every simulator entry point starts from one stated moment, the later of the file's

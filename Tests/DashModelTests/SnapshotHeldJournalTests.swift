@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A database row's subscriber: its journal is bytes in memory, not a file. Its snapshot must
 /// answer exactly as the same subscriber's snapshot from a directory does, and decode the history

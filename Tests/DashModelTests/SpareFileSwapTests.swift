@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import DashModel
 
 /// The receiver's store saves an existing subscriber by swapping in one of the directory's kept
 /// spares (no new inode per save, and one spare per concurrent save, not per subscriber): still
@@ -239,6 +238,9 @@ struct SpareFileSwapTests {
   }
 }
 #endif
+@testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Saves waiting for a directory fsync at the same time share one.
 @Suite("Store: one directory fsync for the saves waiting at once")

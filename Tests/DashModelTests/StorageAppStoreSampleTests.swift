@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Support staff paste payloads from the App Store Server API (or decoded Xcode JWS) straight into
 /// a state file. Apple's own samples must load as they are and get a status.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Real .storekit files, referenced by a state file beside them, read as catalogs.
 @Suite("Storage: .storekit files as catalogs")

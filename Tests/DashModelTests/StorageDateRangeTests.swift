@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A file SubDash writes must load again. The loader refuses dates outside 1900–3000, so a change
 /// that would write one is refused before anything is written (a reviewer's

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A young subscriber's history lives inline in its document, so a new subscriber is one new file;
 /// the save that would take it past `StateFile.inlineHistoryLimit` entries starts the journal, and

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// An import or a notification asks the journal which of its transactions and notifications it
 /// already holds, on every write: `Journal.held` answers by searching the bytes and decoding only

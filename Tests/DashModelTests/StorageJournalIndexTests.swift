@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The dashboard reaches every event of a long history by pages: `JournalIndex` knows where each
 /// line is, so a page (and `G`, the oldest page) reads only that page, and growing the journal

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// The dashboard shows the newest notifications of a history that may hold years of renewals, so
 /// `Journal.tail` reads backwards from the committed end instead of reading the file.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A writer saving event after event (the simulator) takes the lock back the moment it lets go.
 /// Another writer waiting for it (a dashboard key) must still get its turn, promptly, and never

@@ -2,10 +2,12 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import SubscriberStorage
 
 /// Another process (any local user who can open the lock file) holds a subscriber's lock: a
 /// save waits for it at most `FileLock.maxWait`, then says the file is locked, having changed

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A damaged or wrong file, and what the one-line error must say about it.
 struct MalformedFile: Sendable, CustomTestStringConvertible {

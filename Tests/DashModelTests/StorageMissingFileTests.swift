@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// `subdash simulate missing.json` (or `extend`, or a key on a file someone removed) says the state
 /// file is missing and creates nothing: it used to leave `missing.json.lock` behind and blame it

@@ -2,10 +2,12 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import SubscriberStorage
 
 /// Files SubDash creates hold customer data: 0600, directories 0700, whatever the umask; a file
 /// that exists keeps the mode its owner gave it.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Load → action through `StateFile.update` → reload, on real files: whatever SubDash does not
 /// understand must come back exactly as it was written.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A fresh directory under the system temporary directory, removed when the test is done with it.
 final class TempDir {

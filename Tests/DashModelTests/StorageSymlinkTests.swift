@@ -2,10 +2,12 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import SubscriberStorage
 
 /// Links planted in a directory SubDash writes (`listen`'s, `serve`'s) never redirect a write:
 /// the lock, the journal and the state file are opened without following a link, and a save

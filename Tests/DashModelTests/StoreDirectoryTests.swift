@@ -6,6 +6,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The subscriber store over a directory of state files: typed results, new files created under
 /// the same lock and atomic rename as updates, reads that never write, and changes followed.

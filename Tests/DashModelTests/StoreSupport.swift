@@ -2,10 +2,12 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import SubscriberStorage
 
 /// Another process holding a subscriber's lock, for tests that check a writer takes it: the
 /// writer runs on its own thread while the lock is held and must not have written; once the lock

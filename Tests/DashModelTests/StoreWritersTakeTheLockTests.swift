@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SubscriberImport
+@testable import SimulationRuns
 
 /// Every writer in the model goes through the subscriber store, so each waits for a lock another
 /// process holds (and writes nothing meanwhile), new files included. Before the store, a

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// A long inline history and notification log are read at the same time, on two cores. What a
 /// user gets must not depend on it: the same entries, and for a damaged file the same error

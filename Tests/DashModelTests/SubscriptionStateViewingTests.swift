@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The dashboard keeps a state in memory for hours and re-reads the file for every action, so it
 /// keeps a copy without the inline transaction history: the screen and every preview must be

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// At fast simulated rates every date is minutes from now, and a date to the minute hides the
 /// seconds that matter. Within an hour of now, dates carry their seconds.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 @Suite("Human formatting and parsing")
 struct TimeFormatTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// A readable test instant: `utc("2026-01-31T10:00:00Z")`.
 func utc(_ text: String) -> Instant {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// 2026-11-22T03:42:00Z, the running example in these tests.
 let novemberMorning = Instant(ms: 1_795_318_920_000)

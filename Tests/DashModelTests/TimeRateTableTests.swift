@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// One cell of Apple's tables (storekit-reference.md §5): a rate, a column, the documented value.
 struct RateCell: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 
 /// The fold of a history finds a transaction's earlier versions by id (`TransactionIdIndex`): it
 /// must answer exactly as a `[String: Int]` does, Swift's string equality included.

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import DashModel
 
 /// A new subscriber's files (its state file, holding its young history inline; the directory's
 /// lock file `.subdash.lock` when it is the first; the spare of its second save; its journal, once
@@ -233,3 +232,6 @@ struct UnnamedFileCreationTests {
   }
 }
 #endif
+@testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage

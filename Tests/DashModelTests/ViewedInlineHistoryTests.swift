@@ -1,5 +1,7 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// A file loaded to be viewed reads its inline history for the story while it is parsed
 /// (InlineHistory+Viewing.swift). What it tells must be what the file read whole tells: the same

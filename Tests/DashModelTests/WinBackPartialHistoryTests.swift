@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
 
 /// Files from the App Store Server API hold only `latestTransaction` and `renewalInfo`. SubDash
 /// counts the latest transaction, knows its history is incomplete, and then shows Apple's

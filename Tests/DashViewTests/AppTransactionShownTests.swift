@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SubscriberImport
+@testable import SimulationRuns
 
 /// The app transaction `fetch` records (Get App Transaction Info) is shown: a line under the
 /// subscriber's identifiers on the dashboard, and under them in plain `show`.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// `--ascii` (and LANG=C) on every Example, in every mode: only ASCII bytes reach the terminal,

@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// A declined or lapsed Ask to Buy request sends no App Store notification; the plan panel keeps
 /// a trace of it, so the request does not vanish with its banner.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// A billing expiry's expiresDate is the renewal that was never paid; support needs to know when

@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 @Suite struct ChangeDetectorTests {
   @Test func sameStateLaterIsNotAChangeEvenThoughCountdownsMoved() {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SimulationRuns
 
 /// `b` for a product with a monthly billing plan (issue 21 §1): the plan list offers the yearly
 /// price up front and the monthly plan with its 12-month commitment, as Apple's purchase sheet

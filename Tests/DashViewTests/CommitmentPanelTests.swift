@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// A commitment customer (Examples/commitment.json): the plan panel says where they stand.
 @Suite struct CommitmentPanelTests {

@@ -2,6 +2,8 @@ import Testing
 
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SimulationRuns
 
 /// Issue 9, "Confusing text": what a support engineer reads must not hide seconds at fast
 /// rates, mix up expiry dates, or repeat one refusal on every row.

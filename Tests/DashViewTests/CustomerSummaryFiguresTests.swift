@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
 
 /// The customer summary a support person reads beside the access verdict: its streak agrees with
 /// access, and an upgrade's prorated refund counts in what was refunded.

@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// Issue 22 §6: words on the dashboard that misled a newcomer.
 @Suite struct DashboardWordsTests {

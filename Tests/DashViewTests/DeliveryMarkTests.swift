@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// A backend developer running `simulate --deliver` watches the events panel: each notification
 /// says whether their server took it, is being retried (and when), or was given up on, in words.

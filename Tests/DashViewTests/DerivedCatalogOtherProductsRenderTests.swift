@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SubscriberImport
 
 /// Imported without a `.storekit` file, a consumable purchase is listed under the plans as a
 /// consumable, "not plans", never as a plan with "level ?".

@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// At a fast simulation rate (a renewal every two seconds) a minute holds many events; the log then
 /// shows seconds so it still reads as a timeline, and stays at minutes otherwise.

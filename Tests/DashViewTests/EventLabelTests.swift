@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// A support agent must tell AUTO_RENEW_ENABLED from AUTO_RENEW_DISABLED at 80 columns, and a
 /// ticket made with `subdash show` carries every label and plan name whole.

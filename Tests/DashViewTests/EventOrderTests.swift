@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// The events panel lists notifications newest first. The runtime hands them over newest first
 /// (`StateFile.recentNotifications`: journal tail, then the inline log, each reversed); records

@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// The events panel over 100,000 events of which only a page is loaded: keys move through
 /// positions of the whole log and ask the runtime for the page they need; `/`, `n`, `m`, `y`

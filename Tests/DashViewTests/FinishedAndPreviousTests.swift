@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SimulationRuns
 
 /// Finish Transaction calls (`serve` records them) and Apple's previousOriginalTransactionId are in
 /// `show --json`; the dashboard's transactions view (`t`) and plain `show` say them too.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// Issue 22 §5: data the catalog cannot read as its subscription gets one verdict on screen and

@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// `--now` views the file at a fixed moment: the report is derived at that moment and the header
 /// says so ("at …"), instead of silently showing the file's own clock or the wall.

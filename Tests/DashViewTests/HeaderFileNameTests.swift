@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// Support staff open files by long paths over SSH; the header keeps the file name and drops the
 /// front of the path when it must.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SubscriberImport
 
 /// Every App Store and RevenueCat sample opens imported in memory and renders; the header says
 /// where the data came from (`unverified (Xcode)`, `RevenueCat`, `unsigned (decoded payload)`).

@@ -1,6 +1,8 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SimulationRuns
 
 /// Presses keys the way a support person would and checks the whole UI state after each step.
 /// Like the runtime, it draws an 80x24 frame after each step and reports its extents.

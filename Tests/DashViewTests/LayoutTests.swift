@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 @Suite struct LayoutTests {

@@ -1,6 +1,8 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
+@testable import SimulationRuns
 
 /// Issue 9's report: at 200 columns a status message was still cut (`DID_CHANGE_RE…`). A long
 /// message, the kind an applied notification or a refusal produces, is read whole: on one line

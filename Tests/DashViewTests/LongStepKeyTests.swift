@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// `+` on a file whose day holds more than `LongStep.confirmAbove` events asks first; while the
 /// step runs the status line counts.

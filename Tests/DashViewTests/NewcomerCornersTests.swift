@@ -1,6 +1,8 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
+@testable import SimulationRuns
 
 /// What a new user hit on the dashboard, each as they met it: a downgrade waiting for a
 /// commitment's end, the buy dialog's order, and a copy inside tmux.

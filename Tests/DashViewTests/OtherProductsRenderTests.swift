@@ -1,6 +1,8 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
+@testable import SimulationRuns
 
 /// Issue 22: a `.storekit` file's consumables, non-consumables and non-renewing subscriptions show
 /// where support looks for the catalog's products (the plans panel, `show`, the buy dialog), named

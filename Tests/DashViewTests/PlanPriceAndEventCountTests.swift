@@ -1,6 +1,8 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
+@testable import SimulationRuns
 
 /// The plan line shows what the customer pays; the events title counts the whole log.
 @Suite struct PlanPriceTests {

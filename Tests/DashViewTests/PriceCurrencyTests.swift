@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// Prices always carry a currency, even for a customer who never bought anything (new

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// A support agent previewing a plan change on a real (Production) subscriber is told the change

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// README's 80×24 sample is what the screen shows: the grace-period example with its whole

@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// The refresh key `l`: offered only on files `subdash fetch` wrote (they carry `fetchedFrom`).
 @Suite struct RefetchKeyTests {

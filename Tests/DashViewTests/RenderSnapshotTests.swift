@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// Every lifecycle state at the design size, a wide terminal and the smallest supported one.

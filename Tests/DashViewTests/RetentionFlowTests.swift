@@ -1,6 +1,8 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
+@testable import RetentionMessaging
 
 /// Going to cancel (`a` with auto-renew on) when the developer set up Retention Messaging: the
 /// customer sees the message first, then keeps, takes the offer or cancels.

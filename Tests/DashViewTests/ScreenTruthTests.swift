@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// The runtime's order of things, without a terminal: each action goes to `reduce`, a frame is
 /// drawn at the screen's size and its extents go back as `.laidOut`.

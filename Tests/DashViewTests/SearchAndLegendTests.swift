@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// `/` as a new user types it, and the timeline's legend as they read it.
 @Suite struct SearchAndLegendTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
 
 /// The customer summary and the timeline on screen, from an example's whole history (inline
 /// transactions and notifications, read as the dashboard reads them).

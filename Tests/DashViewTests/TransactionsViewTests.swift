@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// The transactions view (`t`): every transaction of the history, a cursor, and a refund of the
 /// chosen one previewed and confirmed like every action; `y` copies it.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// A contradictory file has several warnings; the banner has room for one, so it points to `?`,

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// Each win-back offer names the product it subscribes to (Apple offers those of the customer's

@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
 
 /// Set App Account Token, as a backend links a subscription to its customer account: 200, the
 /// token on the latest transaction (a new version of it, in the history) and in the renewal info,

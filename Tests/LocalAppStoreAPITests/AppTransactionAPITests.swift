@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
 
 /// Get App Transaction Info and Finish Transaction, as a backend calls them, and `--rate-limit`.
 @Suite struct AppTransactionAPITests {

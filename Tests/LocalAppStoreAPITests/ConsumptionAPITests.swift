@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
 
 /// Send Consumption Information, as a backend answers a CONSUMPTION_REQUEST: 202 with no body,
 /// the answer kept in the subscriber's pending refund request for the dashboard to show, and a

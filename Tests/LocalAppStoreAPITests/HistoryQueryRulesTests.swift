@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
 
 /// A backend's history and notification-history calls get Apple's answers for every filter and
 /// Apple's errors for every bad one (docs/appstore-server-api.md §3.3, §3.5).

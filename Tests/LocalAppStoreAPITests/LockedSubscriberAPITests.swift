@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
@@ -6,6 +7,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import SubscriberStorage
 
 /// `serve` on a subscriber whose lock another process holds: after the bound, the answer Apple
 /// gives for a temporary failure (500, errorCode 5000001 "Please try again"), the file unchanged,

@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
 
 /// Extend Subscription Renewal Dates for All Active Subscribers, as a backend calls it: the answer
 /// is only the requestIdentifier, the work runs afterwards, Get Status of Subscription Renewal Date

@@ -1,8 +1,11 @@
 import DashModel
+import CoreValues
 import Foundation
 import NotificationDelivery
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
+import RetentionMessaging
 
 /// A realtime URL with a port outside 1-65535 was accepted by Configure Realtime URL and then
 /// killed `serve` at the first performance test (SwiftNIO traps on such a port), and every cancel

@@ -4,6 +4,9 @@ import Foundation
 import NotificationDelivery
 import Testing
 @testable import LocalAppStoreAPI
+import CoreValues
+import SubscriberStorage
+import RetentionMessaging
 
 /// The Retention Messaging API's configuration endpoints, as a developer's backend calls them.
 @Suite struct RetentionMessagingAPITests {

@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
 
 /// `subdash serve` as a backend developer's client meets it: Apple's paths, tokens, paging and
 /// error bodies, answered from the state file and signed by the local CA.

@@ -1,6 +1,7 @@
 import AppStoreSigning
 import Crypto
 import DashModel
+import CoreValues
 import Foundation
 @testable import LocalAppStoreAPI
 

@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
 
 /// Apple signs an answer when it gives it: the status's signedTransactionInfo and
 /// signedRenewalInfo carry the server's now as signedDate. For `serve` that now is the file's own

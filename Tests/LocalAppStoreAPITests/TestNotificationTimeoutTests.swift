@@ -1,5 +1,6 @@
 import Crypto
 import DashModel
+import CoreValues
 import Foundation
 import NotificationDelivery
 import Testing

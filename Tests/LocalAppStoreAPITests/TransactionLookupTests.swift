@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import LocalAppStoreAPI
+import SubscriberStorage
 
 /// A backend asks by whatever transaction id it holds (a renewal's, from the app), which names no
 /// file: the server finds the subscriber whatever the files' names, and follows the directory as

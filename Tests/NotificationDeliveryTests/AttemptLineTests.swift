@@ -1,6 +1,7 @@
 import DashModel
 import Testing
 @testable import NotificationDelivery
+import CoreValues
 
 /// The log line of a failed attempt states the wait from when it is written: an attempt that took
 /// longer than the gap to its retry (a refused connection retried until the connect timeout) is

@@ -1,5 +1,6 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -2,6 +2,7 @@ import DashModel
 import Foundation
 import NotificationDelivery
 import Testing
+import CoreValues
 
 /// Issue 37 §4: `subdash deliver --to URL FILE` (no --drain) sends every committed notification
 /// at once, including the last of a burst that lands while an earlier one is in flight, and a stop

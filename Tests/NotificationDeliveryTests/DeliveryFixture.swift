@@ -2,6 +2,8 @@ import AppStoreSigning
 import DashModel
 import Foundation
 import NotificationDelivery
+import CoreValues
+import SubscriberStorage
 
 /// A subscriber file the tests drive with the simulation engine (Examples/active.json at one
 /// renewal every two seconds: Apple's whole retry schedule takes about 0.2 s), and a deliverer

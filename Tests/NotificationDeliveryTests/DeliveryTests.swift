@@ -2,6 +2,8 @@ import DashModel
 import Foundation
 import NotificationDelivery
 import Testing
+import CoreValues
+import SubscriberStorage
 
 /// `subdash deliver` against a real backend on loopback (SubDash's own receiver, which verifies
 /// every signature against the test CA's root): what arrives, what is retried, what the state

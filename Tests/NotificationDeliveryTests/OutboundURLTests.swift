@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 import OutboundHTTP
 import Testing
 

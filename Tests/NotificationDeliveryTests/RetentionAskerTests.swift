@@ -7,6 +7,9 @@ import Logging
 import NIOCore
 import NotificationDelivery
 import Testing
+import CoreValues
+import SubscriberStorage
+import RetentionMessaging
 
 /// A developer's Get Retention Message endpoint on loopback: answers what the test scripts (after
 /// an optional delay) and keeps each request's signedPayload.

@@ -3,6 +3,7 @@ import DashModel
 import Foundation
 import Testing
 @testable import NotificationReceiver
+import CoreValues
 
 /// The receiver accepts exactly what it should (docs/notifications.md, "What is accepted"): every
 /// notification Apple sends for this app, and nothing that mixes apps, environments or signers.

@@ -1,10 +1,12 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import NotificationReceiver
 @testable import SubscriberDatabase
 @testable import subdash_listen
+import SubscriberStorage
 
 /// `subdash listen --db` refuses the other environment's notification as the directory does (409),
 /// decided under the subscriber's row lock; the row keeps only its own environment's history.

@@ -1,5 +1,6 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,6 +13,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import SubscriberStorage
 
 /// `subdash listen --db`: another session keeps a subscriber's lock (an open transaction, a
 /// dashboard's long write): that subscriber's notification is answered 503 with Retry-After within

@@ -1,10 +1,12 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import NotificationReceiver
 @testable import SubscriberDatabase
 @testable import subdash_listen
+import SubscriberStorage
 
 /// `subdash listen --db`: two receivers (two `listen` processes' worth of connection pools) take
 /// deliveries for the same subscribers at once. Row locks serialise them: every notification is

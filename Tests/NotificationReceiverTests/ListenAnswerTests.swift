@@ -2,6 +2,7 @@ import AppStoreSigning
 import DashModel
 import Foundation
 import Testing
+import CoreValues
 
 /// What `subdash listen` tells a remote sender over HTTP: a malformed request is the sender's
 /// fault (400), and a local failure (500) names no file, errno or file content; those go to the

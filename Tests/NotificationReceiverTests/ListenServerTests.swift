@@ -1,10 +1,12 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Testing
+import SubscriberStorage
 
 /// The real `subdash-listen` binary on a loopback port, as a developer runs it: it prints where it
 /// listens, takes a notification over HTTP, refuses what is not one, and keeps serving.

@@ -1,5 +1,6 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,6 +11,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import SubscriberStorage
+import SubscriberImport
 
 /// Another local user holds one subscriber's lock (its byte of the directory's lock file
 /// `DIR/.subdash.lock`, which anyone who can open it can lock): that subscriber's notifications are

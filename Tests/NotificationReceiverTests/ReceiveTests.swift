@@ -3,6 +3,8 @@ import DashModel
 import Foundation
 import Testing
 @testable import NotificationReceiver
+import CoreValues
+import SubscriberStorage
 
 /// A developer points their local App Store (or Apple's sandbox through a tunnel) at
 /// `subdash listen`: each notification lands in its subscriber's state file, once.

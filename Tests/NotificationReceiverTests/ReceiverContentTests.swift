@@ -1,8 +1,10 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import NotificationReceiver
+import SubscriberStorage
 
 /// What `listen` answers for notifications that verify but are not quite what Apple sends, and
 /// what it tells the operator about the apps it applies.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import DashRuntime
 @testable import SubDash
+import CoreValues
 
 /// The refresh key's child process: the same customer, environment and server as the first fetch,
 /// never a credential on the command line; its outcome becomes the status line.

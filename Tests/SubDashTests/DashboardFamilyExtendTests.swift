@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import DashRuntime
+import CoreValues
+import SubscriberStorage
 
 /// The dashboard's `e` key on a purchaser's file extends the linked family members in the same
 /// directory (as `subdash extend` does), and the status line says how many followed.

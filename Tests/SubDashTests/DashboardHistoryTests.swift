@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import DashRuntime
+import CoreValues
+import SubscriberStorage
 
 /// The whole history within reach: on a file whose journal holds thousands of events, `G` shows
 /// the very first one (not the 50th newest), `/` finds an event anywhere in it, and `y` / `Y`

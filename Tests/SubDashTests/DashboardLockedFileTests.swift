@@ -8,6 +8,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// A dashboard key on a file another process keeps locked: after the bound the status line says
 /// the file is locked by another process and that nothing was changed, instead of the dashboard

@@ -5,6 +5,8 @@ import Glibc
 import Testing
 @testable import DashRuntime
 @testable import SubDash
+import CoreValues
+import SubscriberStorage
 
 /// A terminal made of a pipe: the script's keys are bytes, `!` runs the next hook (an outside
 /// program rewriting the file) and then holds the remaining keys back until the loop has drawn

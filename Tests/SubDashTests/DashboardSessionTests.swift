@@ -4,6 +4,8 @@ import Foundation
 import Testing
 @testable import DashRuntime
 @testable import SubDash
+import CoreValues
+import SubscriberStorage
 
 /// The dashboard's session writes what its confirmation promised: at an accelerated time rate an
 /// upgrade's new period is the rate's length, not a calendar month.

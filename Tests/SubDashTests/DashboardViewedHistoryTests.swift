@@ -3,6 +3,8 @@ import DashView
 import Testing
 
 @testable import DashRuntime
+import CoreValues
+import SubscriberStorage
 
 /// The dashboard reads a file's inline history keeping only the fields its story reads
 /// (`InlineHistory.viewingProjection`). Its story must be the one the file tells read whole,

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import DashRuntime
 @testable import SubDash
+import CoreValues
 
 /// An idle dashboard wakes only when the screen would change by itself: never for a file with a
 /// simulated clock or a `--now` moment (nothing moves until the file or a key does), once a

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 import Foundation
 import Glibc
 import Testing

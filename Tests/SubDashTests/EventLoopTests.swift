@@ -1,9 +1,11 @@
 import DashModel
+import CoreValues
 import DashView
 import Glibc
 import Testing
 @testable import DashRuntime
 @testable import SubDash
+import SubscriberStorage
 
 /// Stands in for the tty: keys are bytes written to a pipe, read back one per readKey().
 final class FakeTerminal: LoopTerminal {

@@ -4,6 +4,8 @@ import Foundation
 import Testing
 @testable import DashRuntime
 @testable import SubDash
+import CoreValues
+import SubscriberImport
 
 /// The adapter from AppStoreSigning's verifier to the importer's verdicts: a real Apple-signed
 /// Sandbox transaction is Apple-signed, Xcode's is unverified, a foreign chain stops the import.

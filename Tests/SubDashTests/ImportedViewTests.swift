@@ -4,6 +4,8 @@ import Foundation
 import Testing
 @testable import DashRuntime
 @testable import SubDash
+import CoreValues
+import SubscriberStorage
 
 /// `subdash FILE` on an App Store input instead of a state file: it opens imported in memory,
 /// read-only, and nothing is written, neither the input nor anything beside it.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import DashRuntime
 @testable import subdash_list
+import CoreValues
 
 /// `subdash DIR` through the SQLite index: the first open builds it beside the files, a later open
 /// shows the index's rows at once and then catches up with files changed meanwhile, and an index

@@ -1,6 +1,8 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
+import SubscriberStorage
 
 /// `subdash lock FILE -- COMMAND`: a user's script runs holding the lock every SubDash writer takes,
 /// so nothing SubDash writes can land between the script's read and its write.

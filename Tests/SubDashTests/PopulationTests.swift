@@ -4,6 +4,8 @@ import Foundation
 import Testing
 @testable import DashRuntime
 @testable import SubDash
+import CoreValues
+import SubscriberStorage
 
 /// A developer simulates a population: N subscribers made from the demo subscriber with the
 /// mix's failure rate and churn, advanced a year by the engine on every core. The same seed gives

@@ -8,6 +8,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import CoreValues
 
 /// A dashboard that changes nothing says the true reason: an App Store input opened with
 /// `subdash INPUT` is imported in memory (not "started with --read-only", which nobody typed),

@@ -1,6 +1,8 @@
 import DashModel
 import Foundation
 import Testing
+import CoreValues
+import SubscriberImport
 
 /// `show --json` and plain `show` (the built binary) carry the app transaction `fetch` recorded.
 @Suite struct ShowAppTransactionTests {

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import SubDash
+import CoreValues
+import SubscriberStorage
 
 /// `subdash show --json` (the built binary) writes its document as bytes, the timeline straight
 /// from the story: the output must be exactly what `JSONWriter` writes for the same values (the

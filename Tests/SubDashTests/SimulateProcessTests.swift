@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import DashModel
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
 
 /// `subdash simulate` as a separate process: exit codes, output, Ctrl-C, and a simulator and a
 /// "dashboard" (this test) writing the same file at the same time. Every wait is for something

@@ -4,6 +4,8 @@ import Testing
 
 @testable import DashRuntime
 @testable import SubDash
+import CoreValues
+import SubscriberStorage
 
 /// `subdash simulate` says where a file without a simulated clock starts (the same moment the
 /// dashboard's `>` and `+` start from) and, at a slow rate, what comes next and when.

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import SubDash
@@ -6,6 +7,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import SubscriberStorage
 
 /// `subdash simulate`'s steps go through the subscriber store: a step on a file another process
 /// keeps locked waits for it and writes nothing meanwhile, then applies to the file as it is.

@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import DashRuntime
+import CoreValues
+import SubscriberStorage
 
 /// The summary and the timeline where support meets them: `subdash show --json` (the built
 /// binary) and a dashboard session following a file while renewals land.

@@ -1,7 +1,9 @@
 import DashModel
+import CoreValues
 import Foundation
 import Testing
 @testable import DashRuntime
+import SubscriberStorage
 
 /// A support person has a Get All Subscription Statuses response holding two customers. The error
 /// says "choose one with --original-transaction-id ID": `show` and the dashboard must take it.

@@ -1,9 +1,11 @@
 import DashModel
+import CoreValues
 import DashView
 import Foundation
 import Glibc
 import Testing
 @testable import DashRuntime
+import SubscriberStorage
 
 /// `y` inside tmux: the dashboard asks the tmux named by `TMUX` whether it passes a copy on, so
 /// the status line can say how to let it through. A real tmux server on a socket of the test's own.

@@ -4,6 +4,8 @@ import DashView
 import Foundation
 import Testing
 @testable import SubscriberDatabase
+import CoreValues
+import SubscriberStorage
 
 /// `e` on a family purchaser opened from `subdash --db URL`: the family members' rows follow the
 /// purchaser's new renewal date, as they do in a directory (Apple: "Extending a Family Sharing

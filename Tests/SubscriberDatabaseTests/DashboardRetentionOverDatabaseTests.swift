@@ -4,6 +4,7 @@ import DashView
 import Foundation
 import Testing
 @testable import SubscriberDatabase
+import CoreValues
 
 /// A dashboard over `subdash --db URL` finds the Retention Messaging configuration `serve --db`
 /// keeps in the database (the default message shown when the realtime URL does not answer, the

@@ -5,6 +5,8 @@ import Foundation
 import Glibc
 import Testing
 @testable import SubscriberDatabase
+import CoreValues
+import SubscriberStorage
 
 /// A support agent's keys on a subscriber of the team database (`subdash --db URL`, a dashboard
 /// opened from the list): written to the row under its lock through the mirror, never to the

@@ -1,8 +1,10 @@
 import DashModel
+import CoreValues
 import Foundation
 import Glibc
 import Testing
 @testable import SubscriberDatabase
+import SubscriberStorage
 
 /// The database URL: checked, never printed with its password, and completed from libpq's
 /// PGPASSWORD and password file (~/.pgpass) when it has none. No server needed.

@@ -1,8 +1,10 @@
 import DashModel
+import CoreValues
 import Foundation
 import PostgresNIO
 import Testing
 @testable import SubscriberDatabase
+import SubscriberStorage
 
 /// The mirror (`subdash --db`, `serve --db`) follows the database through the subscriber store's
 /// `follow`, which says when LISTEN is in effect (so the export after it misses no commit) and,

@@ -2,6 +2,8 @@ import DashModel
 import Foundation
 import Testing
 @testable import SubscriberDatabase
+import CoreValues
+import SubscriberStorage
 
 /// The team database and a directory behind the same `SubscriberStore` protocol: one script, run
 /// against each, gets the same typed results, the same stored state and history, no lost update

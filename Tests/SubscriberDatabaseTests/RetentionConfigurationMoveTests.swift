@@ -2,6 +2,9 @@ import DashModel
 import Foundation
 import Testing
 @testable import SubscriberDatabase
+import CoreValues
+import SubscriberStorage
+import RetentionMessaging
 
 /// A team moves a `serve DIR` directory into the database (`db import`) and back out (`db
 /// export`): the Retention Messaging configuration `serve` kept beside the state files moves with

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 import Foundation
 import PostgresNIO
 import Testing

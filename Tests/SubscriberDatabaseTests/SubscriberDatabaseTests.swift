@@ -3,6 +3,8 @@ import Foundation
 import PostgresNIO
 import Testing
 @testable import SubscriberDatabase
+import CoreValues
+import SubscriberStorage
 
 /// A team's subscribers in PostgreSQL, against a real server: `.ci/run` starts Debian's PostgreSQL
 /// on a loopback port (scripts/postgres-test-server.sh) and sets SUBDASH_TEST_DB. Each test gets

@@ -3,6 +3,8 @@ import Foundation
 import PostgresNIO
 import Testing
 @testable import SubscriberDatabase
+import CoreValues
+import SubscriberStorage
 
 /// A database of its own for each test, made on the test server and dropped afterwards.
 enum TestDatabase {

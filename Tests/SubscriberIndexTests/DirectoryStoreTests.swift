@@ -3,6 +3,8 @@ import Testing
 @testable import DashModel
 @testable import DashView
 @testable import SubscriberIndex
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// The index beside a directory of state files: it agrees with the files, re-reads only what
 /// changed, follows time, and can be deleted or damaged without losing anything.

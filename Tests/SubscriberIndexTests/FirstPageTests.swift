@@ -3,6 +3,7 @@ import Testing
 @testable import DashModel
 @testable import DashView
 @testable import SubscriberIndex
+@testable import CoreValues
 
 /// The list's first screen from SQL (issue 23): the index's first rows in the list's opening
 /// order and its counts by status are what the list over every row shows.

@@ -1,3 +1,4 @@
+import CoreValues
 /// What every action needs to know about the state at `now`, computed once: the status by Apple's
 /// precedence, the current transaction, product and group, and the history counters that number
 /// new transactions and notifications deterministically.

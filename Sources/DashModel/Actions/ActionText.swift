@@ -1,3 +1,4 @@
+import CoreValues
 /// Shared wording for action previews, messages and notification summaries.
 enum ActionText {
   /// "9.99 USD"; the bare amount when the currency is unknown.

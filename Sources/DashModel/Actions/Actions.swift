@@ -1,3 +1,4 @@
+import CoreValues
 /// The customer actions on a subscription, as pure functions of the state and `now`.
 ///
 /// `preview` says what an action would do (for a confirmation line); `apply` returns the `Change`
@@ -32,7 +33,7 @@ public enum Actions {
                       _ history: TransactionLookup) -> Result<Outcome, ActionError> {
     // A catalog `subdash import` derived from transactions has no levels: every plan action would
     // guess. Refunding a transaction needs none: it acts on what was paid.
-    if s.catalog.derivedFromTransactions, !a.isRefund { return .failure(.other(Importer.noCatalogMessage)) }
+    if s.catalog.derivedFromTransactions, !a.isRefund { return .failure(.other(Catalog.noCatalogMessage)) }
     let ctx = ActionContext(state: s, now: now, timing: timing)
     do throws(ActionError) {
       switch a {

@@ -1,3 +1,4 @@
+import CoreValues
 /// Set App Account Token (App Store Server API): the developer's backend links a subscription to
 /// one of its customer accounts after the fact (a purchase made outside the app, or a token to
 /// correct). The latest transaction gets the token as a new version of itself (signed now, kept in

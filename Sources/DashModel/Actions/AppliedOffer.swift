@@ -1,3 +1,4 @@
+import CoreValues
 /// An offer (offer code or win-back) as it lands on transactions and renewal info.
 ///
 /// How the periods map to transactions, following how the App Store bills each mode:

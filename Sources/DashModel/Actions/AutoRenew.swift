@@ -1,3 +1,4 @@
+import CoreValues
 /// Turning auto-renew off (cancelling) or back on. Apple reports DID_CHANGE_RENEWAL_STATUS with
 /// AUTO_RENEW_DISABLED or AUTO_RENEW_ENABLED. `expirationIntent` is left alone while the period
 /// runs: the App Store sets it only when the subscription actually expires (then to 1, customer

@@ -1,3 +1,4 @@
+import CoreValues
 /// The customer buys a plan in the group: SUBSCRIBED / INITIAL_BUY for someone who never
 /// subscribed, SUBSCRIBED / RESUBSCRIBE after a lapse (Apple's two purchase notifications). The
 /// simulator makes the purchase (`Simulator.buy`: intro offer when eligible, Ask to Buy when on),

@@ -1,3 +1,4 @@
+import CoreValues
 /// What the dashboard's keys would do to a 12-month commitment, for the `a` key's direction and
 /// `show --json`'s `commitment.keys`. Each text is the preview the dashboard shows before the key
 /// acts (`Actions.preview`), so the two never disagree.

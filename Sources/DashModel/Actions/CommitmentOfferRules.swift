@@ -1,3 +1,4 @@
+import CoreValues
 /// Promotional offers, offer codes and win-back offers against the billing plans of a product with
 /// a monthly plan with a 12-month commitment. Apple: offers "are specific to each billing plan"
 /// ("Supporting monthly subscriptions with a 12-month commitment"); the rest is SubDash's

@@ -1,3 +1,4 @@
+import CoreValues
 /// What the dashboard's keys do inside a monthly subscription with a 12-month commitment (Apple,
 /// "Managing the life cycle of monthly subscriptions with a 12-month commitment" and "Supporting
 /// monthly subscriptions with a 12-month commitment"; docs/simulation.md marks what is inferred):

@@ -1,3 +1,4 @@
+import CoreValues
 /// Extend a Subscription Renewal Date (App Store Server API, PUT /inApps/v1/subscriptions/extend):
 /// the developer gives an active subscriber 1–90 free days, at most twice in 365 days; the
 /// current transaction's `expiresDate` and the renewal date move, and RENEWAL_EXTENDED follows.

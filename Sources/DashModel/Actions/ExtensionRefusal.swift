@@ -1,3 +1,4 @@
+import CoreValues
 /// Why the App Store would refuse to extend a renewal date, one case per error Apple's Extend a
 /// Subscription Renewal Date endpoint returns (AD: appstoreserverapi/extend-a-subscription-renewal-date
 /// and the error pages it links). `errorName` and `errorCode` are Apple's, so support staff can

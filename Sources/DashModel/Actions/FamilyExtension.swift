@@ -1,3 +1,4 @@
+import CoreValues
 /// Family Sharing and renewal-date extensions. Apple: "Extending a Family Sharing purchase extends
 /// the family members automatically. A member's subscription can't be extended directly"
 /// (AD: appstoreserverapi/extend-a-subscription-renewal-date; ../shared/docs/appstore-server-api.md §3.7).

@@ -1,3 +1,4 @@
+import CoreValues
 /// Finish Transaction (App Store Server API 1.20): the developer's server tells the App Store it
 /// has delivered a transaction's content. Apple keeps no visible trace of it in any payload; the
 /// local App Store records each call in the state file (`finishedTransactions`: transactionId and

@@ -1,3 +1,4 @@
+import CoreValues
 /// Extend Subscription Renewal Dates for All Active Subscribers, over a simulated group of state
 /// files (`subdash extend DIR|FILE… --all`). Apple's request covers the active subscribers of a
 /// product: each success gets RENEWAL_EXTENDED, each failure RENEWAL_EXTENSION / FAILURE (its

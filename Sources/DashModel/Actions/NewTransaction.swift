@@ -1,3 +1,4 @@
+import CoreValues
 /// The PURCHASE transaction an immediate action creates (upgrade, same-duration crossgrade, an
 /// offer code or win-back offer that starts a period now), made by the one `PayloadFactory`.
 struct NewTransaction {

@@ -1,3 +1,4 @@
+import CoreValues
 /// A customer-side action on the subscription, the way Apple lets a customer take it.
 public enum PlanAction: Equatable, Sendable {
   /// To a higher level (lower groupNumber): immediate, prorated refund of the unused time.

@@ -1,3 +1,4 @@
+import CoreValues
 /// The refund an immediate plan change gives for the unused part of the current period.
 ///
 /// Apple: "the user receives a prorated refund for the unused portion of the previous period"

@@ -1,3 +1,4 @@
+import CoreValues
 /// Redeeming an offer code typed by the customer.
 ///
 /// Checks, in order, each refusal naming its reason: empty, unknown code, code expired, custom

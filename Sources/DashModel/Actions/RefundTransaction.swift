@@ -1,3 +1,4 @@
+import CoreValues
 /// Refund a chosen transaction (the transactions view's `F` and `%`), as Xcode's transaction
 /// manager refunds the transaction selected in it: previewed, then applied by the simulator's
 /// refund rules through the normal write path. The latest transaction is the current period's:

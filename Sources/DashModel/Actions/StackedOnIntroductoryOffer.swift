@@ -1,3 +1,4 @@
+import CoreValues
 /// A customer who never subscribed redeems an offer code that stacks with introductory offers:
 /// the subscription starts now with the product's introductory offer (SUBSCRIBED / INITIAL_BUY,
 /// offerType 1), and the code's offer is queued for the renewal that ends it. App Store Connect's

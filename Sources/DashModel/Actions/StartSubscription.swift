@@ -1,3 +1,4 @@
+import CoreValues
 /// A subscription that starts now with an offer: an offer code redeemed by someone who never
 /// subscribed (INITIAL_BUY) or whose subscription lapsed (RESUBSCRIBE), or an accepted win-back
 /// offer. A resubscription keeps the originalTransactionId: it is the same subscription in the

@@ -1,3 +1,4 @@
+import CoreValues
 /// A plan change that waits for the next renewal: a downgrade, a crossgrade to another duration,
 /// or an offer code for a lower level. Apple: "Downgrades take effect at the next renewal. The
 /// currently active plan isn't affected." Only `renewalInfo.autoRenewProductId` (and the renewal

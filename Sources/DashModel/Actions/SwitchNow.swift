@@ -1,3 +1,4 @@
+import CoreValues
 /// An immediate plan change: an upgrade, a same-duration crossgrade, or an offer code for a higher
 /// level. Apple: "The upgrade goes into effect immediately, starting a new billing period, and the
 /// user receives a prorated refund for the unused portion of the previous period."

@@ -1,3 +1,4 @@
+import CoreValues
 /// The plan changes a menu offers, each with what choosing it would do.
 public enum PlanChangeKind: String, CaseIterable, Sendable {
   case upgrade, downgrade, crossgrade

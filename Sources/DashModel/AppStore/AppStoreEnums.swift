@@ -1,3 +1,4 @@
+import CoreValues
 /// App Store enums keep their raw wire value so an unknown value (a field Apple adds next year)
 /// still loads, round-trips and is shown as "unknown (7)" instead of being rejected.
 public protocol AppStoreEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible where RawValue: Hashable & Sendable {

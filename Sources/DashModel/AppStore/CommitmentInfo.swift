@@ -1,3 +1,4 @@
+import CoreValues
 /// Monthly subscriptions with a 12-month commitment (App Store Server API 1.21): a one-year product
 /// billed in monthly periods. Field names and values follow Apple's app-store-server-library 3.1.2
 /// (`BillingPlanType`, `TransactionCommitmentInfo`, `RenewalCommitmentInfo`).

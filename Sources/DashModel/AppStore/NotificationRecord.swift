@@ -1,3 +1,4 @@
+import CoreValues
 /// One App Store Server Notification V2, as the log keeps it: the decoded envelope fields plus
 /// `status` from `data`. Types and subtypes are open enums, so new ones Apple adds still load.
 public struct NotificationRecord: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import CoreValues
 /// The one place that makes App Store payloads: the transactions and notifications that plan
 /// actions (`u`, `d`, codes, win-back) and the simulator (renewals, purchases, refunds) add. Both
 /// used to build them with their own defaults (bundleId, appTransactionId, storefront, currency);

@@ -1,3 +1,4 @@
+import CoreValues
 /// A decoded JWSRenewalInfoDecodedPayload: what happens at the next renewal. A pending downgrade
 /// or crossgrade shows as `autoRenewProductId` differing from `productId`.
 public struct RenewalInfoPayload: Equatable, Sendable {

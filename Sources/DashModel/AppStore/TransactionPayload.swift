@@ -1,3 +1,4 @@
+import CoreValues
 /// A decoded JWSTransactionDecodedPayload, field names and encodings exactly as the App Store
 /// Server API sends them, so a payload pastes into a state file unchanged. Fields this type does
 /// not model (advancedCommerceInfo, deviceVerification …) stay in `source` and are

@@ -1,3 +1,4 @@
+import CoreValues
 /// Reads the billing plans of a subscription in `.storekit` format 5 (Xcode 26.5), the same keys in
 /// an inline catalog: `billingPlans: [{billingPlanType: BILLED_UPFRONT|MONTHLY, displayPrice,
 /// commitmentDisplayPrice, internalID, isEnabled}]`, and `billingPlanType` on an offer

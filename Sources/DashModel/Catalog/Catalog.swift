@@ -1,3 +1,4 @@
+import CoreValues
 /// The products a subscriber is measured against, in the shape of an Xcode `.storekit` file:
 /// subscription groups holding subscriptions with a level (`groupNumber`, 1 = highest), a period,
 /// a price and their offers.
@@ -176,4 +177,10 @@ public struct StoreKitSettings: Equatable, Sendable {
   public var storefront: String? = nil
   public var locale: String? = nil
   public init() {}
+}
+
+extension Catalog {
+  /// What a plan action says on a catalog `subdash import` derived from transactions (it has no
+  /// levels, so every plan action would guess), and what the import says after writing one.
+  public static let noCatalogMessage = "no catalog: attach one with --catalog app.storekit"
 }

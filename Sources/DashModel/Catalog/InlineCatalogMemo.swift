@@ -1,4 +1,5 @@
 import Synchronization
+import CoreValues
 
 /// The catalog a state file holds inline, read once for files that hold the same one.
 ///
@@ -10,13 +11,13 @@ import Synchronization
 /// equivalent text as equal ("K" and the Kelvin sign U+212A), while the reader's key lookup does
 /// not, so two catalogs `==` could still read differently. Only a catalog that read without an
 /// error is kept, and only the last one: a directory of many apps reads as before.
-final class InlineCatalogMemo: Sendable {
+package final class InlineCatalogMemo: Sendable {
   /// The one `StateFile.decode` uses.
-  static let shared = InlineCatalogMemo()
+  package static let shared = InlineCatalogMemo()
 
   private let last = Mutex<(json: JSONObject, catalog: Catalog)?>(nil)
 
-  func catalog(_ json: JSONObject, read: (JSONObject) throws(DecodeError) -> Catalog) throws(DecodeError) -> Catalog {
+  package func catalog(_ json: JSONObject, read: (JSONObject) throws(DecodeError) -> Catalog) throws(DecodeError) -> Catalog {
     // Compared outside the lock: another thread reading another file only waits for the copy.
     if let kept = last.withLock({ $0 }), Self.identical(kept.json, json) { return kept.catalog }
     let catalog = try read(json)

@@ -1,3 +1,4 @@
+import CoreValues
 /// Prices as App Store milliunits (9.99 → 9990), parsed from decimal strings without going
 /// through Double, which would turn 19.99 into 19.98999…. Display goes through `Format.money`.
 public enum Money {

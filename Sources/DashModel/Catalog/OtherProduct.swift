@@ -1,3 +1,4 @@
+import CoreValues
 /// A product of a `.storekit` file that is not an auto-renewable subscription: a consumable or
 /// non-consumable (`products`) or a non-renewing subscription (`nonRenewingSubscriptions`).
 /// SubDash simulates none of them; it reads them so support sees that they exist and what they

@@ -1,3 +1,4 @@
+import CoreValues
 /// Reads an Xcode `.storekit` file (format 3, 4 and 5) as it is: its subscription groups, and its
 /// consumables, non-consumables and non-renewing subscriptions (`OtherProduct`, shown, not
 /// simulated). The same reader serves an inline catalog in the state file, which uses the same keys.

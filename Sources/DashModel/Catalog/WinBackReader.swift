@@ -1,3 +1,4 @@
+import CoreValues
 /// Reads SubDash's inline win-back offer form. Keys follow App Store Connect's WinBackOffer
 /// attributes so an offer can be copied from the App Store Connect API with few edits.
 enum WinBackReader {

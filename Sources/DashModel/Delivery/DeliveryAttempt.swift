@@ -1,3 +1,4 @@
+import CoreValues
 /// One POST of a notification: Apple's `sendAttempts` entry (`attemptDate`, `sendAttemptResult`)
 /// plus what SubDash saw (the HTTP status, how long the answer took).
 public struct DeliveryAttempt: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import CoreValues
 /// `deliveries` in the state file: where notifications go, which are still on their way, and the
 /// most recent finished ones. Written by `subdash deliver` (and `simulate --deliver`) through the
 /// locked write path; read by the dashboard and `show`. Bounded: the history of every attempt is

@@ -1,3 +1,4 @@
+import CoreValues
 /// Turns what the journal gained since a follower last looked into notifications to send, each
 /// with the transaction it concerns: the newest one written at or before it. Writers append a
 /// change's transactions before its notifications, so a DID_RENEW finds its renewal and a

@@ -1,3 +1,4 @@
+import CoreValues
 /// A notification as the App Store sends it (`responseBodyV2DecodedPayload`), before signing: the
 /// transaction and renewal info to sign as `data.signedTransactionInfo` / `signedRenewalInfo`, and
 /// the envelope that carries them. Pure: signing and sending are the deliverer's.

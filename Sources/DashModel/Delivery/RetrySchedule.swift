@@ -1,3 +1,4 @@
+import CoreValues
 /// When the App Store tries a notification again after a failed attempt.
 ///
 /// Production: five retries, 1, 12, 24, 48 and 72 hours after the previous attempt (six attempts

@@ -1,3 +1,4 @@
+import CoreValues
 /// The billing plan of a "monthly subscription with a 12-month commitment", read-only: the App
 /// Store Server API added `billingPlanType` and `commitmentInfo` to the transaction and
 /// `renewalBillingPlanType` to the renewal info (App Store Server Notifications changelog,

@@ -1,3 +1,4 @@
+import CoreValues
 /// Where a customer on a monthly subscription with a 12-month commitment stands: which payment
 /// they are on, when the commitment ends, and what happens then. Read from the latest
 /// transaction's `commitmentInfo` and the renewal info's `commitmentInfo` (Apple's field names).

@@ -1,3 +1,4 @@
+import CoreValues
 /// A subscriber's whole history reduced to what the summary and the timeline read: every
 /// transaction version and every notification, oldest first, each a few fields. A 100,000-entry
 /// journal kept as `TransactionPayload`s (with their JSON source) would hold hundreds of MiB for
@@ -5,8 +6,8 @@
 public struct CustomerHistory: Equatable, Sendable {
   /// Transactions in the order written: a transaction SubDash rewrote (extended, refunded) comes
   /// again with the same `transactionId`, and the later version is the one that counts.
-  public internal(set) var transactions: [StoryTransaction] = []
-  public internal(set) var events: [StoryEvent] = []
+  public package(set) var transactions: [StoryTransaction] = []
+  public package(set) var events: [StoryEvent] = []
   /// How far into the journal this history has read (its committed length then), so a reload
   /// reads only what was appended since (`StoryLoader`).
   public var journalBytes: Int64 = 0
@@ -14,7 +15,7 @@ public struct CustomerHistory: Equatable, Sendable {
   public var journalProblem: String?
   /// Inline entries left out because a field had the wrong type.
   public var skippedEntries = 0
-  var origin: Origin?
+  package var origin: Origin?
 
   public init() {}
 
@@ -135,4 +136,26 @@ public struct StoryEvent: Equatable, Sendable {
 
   /// "DID_FAIL_TO_RENEW / GRACE_PERIOD".
   public var label: String { subtype.map { "\(type.rawValue) / \($0.rawValue)" } ?? type.rawValue }
+}
+
+extension CustomerHistory {
+  /// What the history was read from besides the journal, so a refresh can tell whether the
+  /// inline part is still the one it folded (a file rewritten by hand or replaced is read again).
+  package struct Origin: Equatable, Sendable {
+    package var inlineTransactions: Int
+    package var inlineNotifications: Int
+    package var inlineSummary: HistorySummary
+    package var journalFile: String?
+    package var journalSummaryFirstPurchase: Instant?
+  }
+}
+
+extension CustomerHistory.Origin {
+  package init(_ state: SubscriptionState) {
+    inlineTransactions = state.subscriber.transactions.count
+    inlineNotifications = state.subscriber.notifications.count
+    inlineSummary = state.subscriber.transactions.summary
+    journalFile = state.document.journal?.file
+    journalSummaryFirstPurchase = state.document.journal?.summary.firstPurchase
+  }
 }

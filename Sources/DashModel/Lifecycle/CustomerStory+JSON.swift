@@ -1,3 +1,4 @@
+import CoreValues
 /// `summary` and `timeline` for `subdash show --json`. Dates as the rest of the report writes them:
 /// App Store milliseconds plus an ISO 8601 twin (`start` and `startISO`). Amounts are decimal
 /// numbers in the currency (23.97), converted from milliunits exactly (integer arithmetic, then

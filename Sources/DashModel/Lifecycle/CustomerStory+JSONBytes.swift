@@ -1,3 +1,4 @@
+import CoreValues
 /// `timelineJSON` written straight into bytes for `subdash show --json`: a long history has a
 /// period per transaction, and building a `JSONObject` and two date strings per period, then
 /// writing them, was half of the command's time. The bytes are exactly those `JSONWriter`

@@ -1,3 +1,4 @@
+import CoreValues
 /// A subscriber's story for support: the summary in numbers and the timeline, derived from the
 /// whole history and the current state at `now`. Pure: the history is read by the caller
 /// (`CustomerHistory.load`/`refreshed`), and time is an input.

@@ -1,3 +1,4 @@
+import CoreValues
 /// The customer in numbers, for support: since when, how much paid and refunded, which offers,
 /// extensions and refund requests, and how long they have been paying without a break.
 public struct CustomerSummary: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import CoreValues
 /// A history's transactions with each id's versions folded into one (the last version written),
 /// by purchase date, and where a renewal-date extension moved an expiry out.
 ///

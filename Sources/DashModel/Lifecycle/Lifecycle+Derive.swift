@@ -1,3 +1,4 @@
+import CoreValues
 extension Lifecycle {
   /// Everything the dashboard shows about the subscriber at `now`, derived purely from the state.
   /// Never fails: a contradictory file still gets a report, with its contradictions listed in

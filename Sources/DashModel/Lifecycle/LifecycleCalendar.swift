@@ -1,3 +1,4 @@
+import CoreValues
 /// The few calendar facts the lifecycle rules need, in one place so every message and window
 /// uses the same reckoning.
 enum LifecycleCalendar {

@@ -1,3 +1,4 @@
+import CoreValues
 /// The derived lifecycle as JSON, for `subdash show --json` and scripts. Dates are App Store style
 /// milliseconds plus an ISO 8601 twin (`expiresDate` and `expiresDateISO`), so both machines and
 /// people can read them; enums keep their raw App Store value beside a readable name.

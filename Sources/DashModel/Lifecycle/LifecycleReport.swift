@@ -1,3 +1,4 @@
+import CoreValues
 /// Everything a support person asks about a subscriber at one moment, derived purely from the
 /// state and `now` (see `Lifecycle.derive`). The dashboard, `subdash show` and `show --json` all
 /// render this one value, so they can never disagree.

@@ -1,3 +1,4 @@
+import CoreValues
 /// Contradictions in a state file, one line each. A contradictory file still loads and still gets
 /// a status (by Apple's precedence); these lines tell support staff which fields to distrust.
 enum LifecycleWarnings {

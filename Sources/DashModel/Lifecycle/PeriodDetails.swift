@@ -1,3 +1,4 @@
+import CoreValues
 extension LifecycleFacts {
   /// The grace deadline and the time left, while in grace.
   var grace: GraceInfo? {

@@ -1,3 +1,4 @@
+import CoreValues
 /// What the latest transaction is, when it is not the catalog's auto-renewable subscription: a
 /// consumable (or another in-app purchase type), or a subscription whose product the catalog
 /// lacks. One verdict for the dashboard (`ForeignPurchase`) and `show --json` (`purchase`).

@@ -1,3 +1,4 @@
+import CoreValues
 /// Apple's `renewalInfo.recentSubscriptionStartDate`: "the earliest start date of a subscription
 /// in a series of auto-renewable subscription purchases that ignores all lapses of paid service
 /// shorter than 60 days" (developer.apple.com/documentation/appstoreserverapi/recentsubscriptionstartdate).

@@ -1,3 +1,4 @@
+import CoreValues
 /// Apple's status precedence, as one pure function: revoked, active, grace, billing retry, expired.
 public enum Lifecycle {
   /// The App Store status of `subscriber` at `now`, with the rule that decided it.

@@ -1,3 +1,4 @@
+import CoreValues
 /// The subscription's story as periods on one lane: what the customer had, from the first
 /// purchase to `now`. Derived from a `CustomerHistory` and the current state; pure (time is an
 /// input) and linear in the history's length.

@@ -1,3 +1,4 @@
+import CoreValues
 /// Where each transaction id was first met while folding a history (`FoldedHistory`): the same
 /// answers as a `[String: Int]`, for less.
 ///

@@ -1,3 +1,4 @@
+import CoreValues
 /// Which win-back offers a lapsed subscriber can redeem at `now`.
 ///
 /// With the whole history, SubDash computes them from the offers' App Store Connect rules and

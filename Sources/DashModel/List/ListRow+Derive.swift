@@ -1,3 +1,4 @@
+import CoreValues
 extension ListRow {
   /// The row for `state` at `now`, read from the same `LifecycleReport` the dashboard renders,
   /// so the list and the dashboard can never disagree about a subscriber.
@@ -27,7 +28,7 @@ extension ListRow {
   }
 
   /// The newest notification's type/subtype and date.
-  mutating func setLastEvent(_ n: NotificationRecord) {
+  package mutating func setLastEvent(_ n: NotificationRecord) {
     lastEvent = n.notificationType.rawValue + (n.subtype.map { "/" + $0.rawValue } ?? "")
     lastEventDate = n.signedDate
   }

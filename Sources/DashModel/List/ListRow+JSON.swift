@@ -1,3 +1,4 @@
+import CoreValues
 extension ListRow {
   /// The row for `subdash list --json`: App Store field names where one exists, dates as
   /// milliseconds with an ISO twin (as `show --json` writes them).

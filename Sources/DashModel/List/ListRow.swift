@@ -1,3 +1,4 @@
+import CoreValues
 /// One subscriber as the list shows it: a summary of one state file at one moment. Plain values
 /// only, so the index can store it, `list --json` can print it and tests can compare it.
 public struct ListRow: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import CoreValues
 /// Failed renewals: grace, billing retry, recovery and the final expiry, in the order Apple
 /// describes (WWDC22 "What's new with in-app purchase"; reference §1.5 and §2.3):
 /// DID_FAIL_TO_RENEW (/ GRACE_PERIOD), GRACE_PERIOD_EXPIRED, then DID_RENEW / BILLING_RECOVERY

@@ -1,3 +1,4 @@
+import CoreValues
 /// Monthly subscriptions with a 12-month commitment in the simulator: each monthly payment is a
 /// transaction with `billingPlanType` MONTHLY and `commitmentInfo`, and the renewal info says what
 /// happens when the 12 months end. Apple's rules, their sources and what is inferred are in

@@ -1,3 +1,4 @@
+import CoreValues
 /// What a developer's server answered a CONSUMPTION_REQUEST with: the body of Send Consumption
 /// Information (v2, `ConsumptionRequest`; appstore-server-api.md §3.10), kept in the pending refund
 /// request (`simulation.refundRequest.consumptionInformation`) with the moment it arrived, so the

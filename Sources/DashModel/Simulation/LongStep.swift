@@ -1,3 +1,4 @@
+import CoreValues
 /// A clock step that applies many events at once: one `+` (a day) at 86,400× is 2,880 renewals,
 /// each with its notification (and, with `subdash deliver` following the file, a POST each).
 /// Such a step asks first: the dashboard opens a confirmation, `subdash simulate --until` needs

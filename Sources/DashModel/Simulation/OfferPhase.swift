@@ -1,3 +1,4 @@
+import CoreValues
 /// The terms of one offer as the renewal engine needs them, whatever kind of offer it is.
 struct OfferTerms: Equatable {
   var type: OfferType

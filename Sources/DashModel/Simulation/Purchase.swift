@@ -1,3 +1,4 @@
+import CoreValues
 /// How a simulated customer buys: a first purchase or a resubscription within the group.
 public struct PurchaseRequest: Equatable, Sendable {
   public var productId: String

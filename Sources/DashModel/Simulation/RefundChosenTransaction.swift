@@ -1,3 +1,4 @@
+import CoreValues
 /// Refunding one chosen transaction, as Xcode's transaction manager does ("Refund Purchases" on a
 /// selected transaction). The latest transaction is the current period's: refunding it is the `F`
 /// refund (access ends, auto-renew goes off). An earlier transaction is revoked alone: Apple

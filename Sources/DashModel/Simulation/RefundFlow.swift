@@ -1,3 +1,4 @@
+import CoreValues
 /// The refund workflow as the App Store runs it (appstore-server-api.md §3.10 and the notification
 /// types table): the customer asks (CONSUMPTION_REQUEST with its reason; the developer has 12
 /// hours to send consumption information), Apple decides (REFUND or REFUND_DECLINED), and may

@@ -1,3 +1,4 @@
+import CoreValues
 /// A refund the customer asked for that the App Store has not decided yet, kept in
 /// `simulation.refundRequest`. Apple sends CONSUMPTION_REQUEST and waits 12 hours for the
 /// developer's consumption information (Send Consumption Information; appstore-server-api.md §3.10),

@@ -1,3 +1,4 @@
+import CoreValues
 extension SimContext {
   /// The renewal attempt at the end of a period with auto-renew on. Before billing, the App Store
   /// checks consent to a price increase and (in sandbox) the renewal cap; then the scripted or

@@ -1,3 +1,4 @@
+import CoreValues
 /// One renewal-date extension granted to this subscription, kept in `simulation.renewalExtensions`
 /// because no App Store payload says how many extensions a subscription has had, and Apple allows
 /// at most two per 365 days (SubscriptionMaxExtensionError).

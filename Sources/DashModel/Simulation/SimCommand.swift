@@ -1,3 +1,4 @@
+import CoreValues
 /// One step a developer asks the simulator to take on a non-Production file. The dashboard only
 /// names the step (`UIEffect.simulate`); the simulation engine decides what it does to the state.
 public enum SimCommand: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import CoreValues
 /// The developer-side controls, with SKTestSession's semantics where it has a matching method
 /// (reference §5). Each one acts at `date` on a context whose due events are already applied.
 extension SimContext {

@@ -1,3 +1,4 @@
+import CoreValues
 /// One simulation step in progress: the state being changed, its settings, and the history and
 /// notifications produced so far. Everything the engine does goes through here, so ids, summary
 /// counts and notification statuses stay consistent however many events one step applies.

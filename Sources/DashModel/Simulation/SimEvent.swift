@@ -1,3 +1,4 @@
+import CoreValues
 /// Something the App Store does on its own at a moment in time.
 public struct SimEvent: Equatable, Sendable, CustomStringConvertible {
   public enum Kind: Int, Comparable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import CoreValues
 extension SimContext {
   /// A subscription transaction in the App Store's shape. Identity fields (original id and
   /// purchase date, bundle, storefront, environment) carry over from the previous transaction, as

@@ -1,3 +1,4 @@
+import CoreValues
 /// What turning auto-renew on or off means for the records only the simulation keeps in the
 /// `simulation` object (a declined price increase, the current billing issue). Renewal info alone
 /// cannot carry them: declining removes `priceIncreaseStatus`, so the file would otherwise forget

@@ -1,3 +1,4 @@
+import CoreValues
 /// The settings resolved against the catalog's `.storekit` defaults: what the engine obeys.
 public struct SimulationRules: Equatable, Sendable {
   public var rate: SimulationRate

@@ -1,3 +1,4 @@
+import CoreValues
 /// Why a setting's text could not be read; one line, without location (callers add it).
 public struct SimTextError: Error, Equatable, Sendable, CustomStringConvertible {
   public var message: String

@@ -1,3 +1,4 @@
+import CoreValues
 /// The document's `simulation` object: the virtual clock and every knob the simulator reads.
 /// Read and written with ObjectReader/ObjectWriter over the original object, so keys SubDash does
 /// not know survive, and a setting keeps the spelling it was written with (`"gracePeriod": true`

@@ -1,3 +1,4 @@
+import CoreValues
 /// The simulation engine: pure functions from a state (and a target time) to a `Change`. It
 /// never reads the wall clock; `simulation.now` in the document is the virtual clock, and every
 /// notification is signed at the virtual time of the event that caused it.

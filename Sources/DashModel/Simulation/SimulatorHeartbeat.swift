@@ -1,3 +1,4 @@
+import CoreValues
 /// `simulation.runner`: a running `subdash simulate` (driven by the wall clock) stamps it with
 /// every write, about once a second, and removes it when it stops, so a dashboard can say a
 /// simulator is running and at what rate. A stamp older than `staleAfter` (a simulator killed

@@ -1,3 +1,4 @@
+import CoreValues
 extension Simulator {
   /// Sets keys of the `simulation` object to the given JSON values, then checks the whole object.
   /// Unlike `configure`, it does not need the current settings to read first, so a command-line

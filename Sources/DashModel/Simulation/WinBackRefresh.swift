@@ -1,3 +1,4 @@
+import CoreValues
 /// Keeps `renewalInfo.eligibleWinBackOfferIds` current as virtual time passes. Eligibility is
 /// model-life's rule (`WinBackEligibility`); the simulator only decides *when* to recompute it:
 /// at every event, at the end of every step, and at the moments it can change on its own (a

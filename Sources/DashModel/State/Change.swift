@@ -1,3 +1,4 @@
+import CoreValues
 /// What an action or a simulation step produces: the new current state, the history entries it
 /// appends, the notifications it emits, and a one-line human result for the status line.
 public struct Change: Equatable, Sendable {

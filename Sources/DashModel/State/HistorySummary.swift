@@ -1,3 +1,4 @@
+import CoreValues
 /// Facts about a whole history that the rules need (paid time for win-back eligibility, whether an
 /// introductory offer was used), folded one transaction at a time so the cost of an event never
 /// depends on how long the history is.

@@ -1,3 +1,4 @@
+import CoreValues
 /// The inline history of a file `show` loads (`StateFile.loadForViewing`, with
 /// `InlineHistory.storyProjection`): each entry is read as a `StoryTransaction` on the thread that parsed it, and its
 /// JSON is let go at once (`ProjectedElementReader`). The summary is folded from those, and the
@@ -35,7 +36,7 @@ final class ViewedEntries: ProjectedRun {
 
 extension InlineHistory {
   /// The history of `runs` (a parse's `projectedRuns` with `storyProjection`), at `path`.
-  init(viewing runs: [any ProjectedRun], path: JSONPath) throws(DecodeError) {
+  package init(viewing runs: [any ProjectedRun], path: JSONPath) throws(DecodeError) {
     self.init(path: path)
     // Every run comes from the projection's one reader; another kind would be a parser bug.
     let read = runs.compactMap { $0 as? ViewedEntries }

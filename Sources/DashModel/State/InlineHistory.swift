@@ -1,3 +1,4 @@
+import CoreValues
 /// A subscriber's inline history (`subscriber.transactions`): the entries as the file wrote them,
 /// oldest first, and their `HistorySummary`, folded once when the file is read.
 ///
@@ -15,13 +16,13 @@ public struct InlineHistory: Equatable, Sendable {
   public let path: JSONPath
   /// A history loaded only to be viewed holds its entries read for the story instead of as JSON
   /// (InlineHistory+Viewing.swift); `entries` is then empty.
-  var viewed: Viewed?
+  package var viewed: Viewed?
 
-  struct Viewed: Equatable, Sendable {
+  package struct Viewed: Equatable, Sendable {
     /// How many entries the file holds.
-    var count: Int
+    package var count: Int
     /// Those that read as story transactions, in order.
-    var story: [StoryTransaction]
+    package var story: [StoryTransaction]
   }
 
   public init(path: JSONPath = JSONPath.root.appending("subscriber").appending("transactions")) {

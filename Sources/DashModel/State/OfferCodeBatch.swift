@@ -1,3 +1,4 @@
+import CoreValues
 /// Redeemable offer-code strings. A .storekit file describes what a code *gives* (codeOffers) but
 /// not the strings customers type, so the state file lists them here.
 ///

@@ -1,3 +1,4 @@
+import CoreValues
 /// Choices a team makes about access that Apple leaves to the app.
 public struct AccessPolicy: Equatable, Sendable {
   public enum RetryAccess: String, Sendable, CaseIterable {

@@ -1,3 +1,4 @@
+import CoreValues
 /// The current-state document: one subscriber, where its catalog comes from, offer codes, policy,
 /// the simulated clock and a pointer to the append-only history journal. Kept small on purpose:
 /// the history grows in the journal, so reading and rewriting this document costs the same after

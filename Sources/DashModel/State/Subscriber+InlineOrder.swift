@@ -1,3 +1,4 @@
+import CoreValues
 extension Subscriber {
   /// An inline notification's count of the inline transactions written before it: SubDash writes it
   /// on each notification it keeps inline, so the two lists read back in the order they were

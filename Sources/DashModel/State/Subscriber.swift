@@ -1,4 +1,5 @@
 import Dispatch
+import CoreValues
 
 /// Everything the App Store knows about one subscriber in one subscription group.
 public struct Subscriber: Equatable, Sendable {

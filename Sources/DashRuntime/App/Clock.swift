@@ -1,5 +1,6 @@
 import DashModel
 import FoundationEssentials
+import CoreValues
 
 /// The only place SubDash reads the wall clock. The model takes `now` as an argument; this decides
 /// which `now`: `--now`, else the file's simulated clock, else the wall clock.

@@ -5,6 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// What the dashboard's loop draws on: the real `Terminal`, or a pipe-backed fake in tests.
 package protocol DashboardScreen: LoopTerminal {

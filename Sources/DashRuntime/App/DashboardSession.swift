@@ -1,5 +1,7 @@
 import DashModel
 import DashView
+import CoreValues
+import SubscriberStorage
 
 /// The dashboard's file side: the last good file contents and what was derived from them. It
 /// loads, derives and performs effects; what the screen remembers (highlights, the file error,

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// The team database seen as a directory: `subdash-db mirror DIR --db URL` exports every subscriber
 /// into a private temporary directory, then rewrites each one a writer commits (LISTEN/NOTIFY).

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// One helper executable the dashboard runs in the background (`subdash-fetch`, `subdash-retention`):
 /// its stdout and stderr on one non-blocking pipe, drained at every poll so the child never blocks

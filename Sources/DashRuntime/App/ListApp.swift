@@ -6,6 +6,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// The interactive subscriber list: `subdash DIR`. Enter opens a subscriber's dashboard (the
 /// same one `subdash FILE` opens, with the same options); when it closes, the list comes back on

@@ -5,6 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// A directory of state files read as list rows, through the directory store (`ListRow.read`).
 /// The files are the truth: every row is derived from a file's contents at a moment (`--now`,

@@ -1,6 +1,8 @@
 import DashModel
 import DashView
 import Synchronization
+import CoreValues
+import SubscriberStorage
 
 /// Reads the list's rows off the event loop after its first screen (issue 23). The first screen
 /// is the index's first page and its counts, answered from SQL in milliseconds; reading every row

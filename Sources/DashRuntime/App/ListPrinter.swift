@@ -1,5 +1,6 @@
 import DashModel
 import DashView
+import CoreValues
 
 /// `subdash list`'s output, whichever way the rows were read: the counts line, a header row and
 /// one line per subscriber (`text`), a header row and tab-separated fields (`tsv`), or one JSON

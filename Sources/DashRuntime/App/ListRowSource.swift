@@ -1,5 +1,7 @@
 import DashModel
 import DashView
+import CoreValues
+import SubscriberStorage
 
 /// Where the list's rows come from: the files read directly (`ListDirectory`), or the SQLite
 /// index beside them (`subdash-list`, which links GRDB so `subdash` itself never loads it).

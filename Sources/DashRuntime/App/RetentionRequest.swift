@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RetentionMessaging
 
 /// Going to cancel with a realtime URL configured: runs `subdash-retention FILE` as a child, so the
 /// dashboard never holds an HTTP client and stays live while the developer's server answers. The

@@ -1,4 +1,7 @@
 import DashModel
+import CoreValues
+import SubscriberStorage
+import RetentionMessaging
 
 /// The Retention Messaging configuration beside the dashboard's file, read again at most once a
 /// second (the model is derived at every tick; `serve` may change the file at any time).

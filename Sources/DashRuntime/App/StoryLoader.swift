@@ -1,5 +1,6 @@
 import DashModel
 import Synchronization
+import SubscriberStorage
 
 /// Reads a long history off the event loop. Opening a file reads only the newest page of its
 /// events (the first frame costs the same at 1,300 or 100,000 events), but the summary and the

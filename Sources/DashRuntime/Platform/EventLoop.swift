@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// What woke the loop, in the order handled within one wakeup: signals, resize, keys, file, tick.
 package enum LoopEvent: Equatable {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
 
 /// Where `subdash` finds the helper executables it runs (`subdash-fetch`, `subdash-listen`, …):
 /// beside its own file (a build directory, or an install that keeps everything in one folder),

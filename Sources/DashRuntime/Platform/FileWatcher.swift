@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import DashModel
+import SubscriberStorage
 
 /// Tells the event loop when one file has changed on disk.
 ///

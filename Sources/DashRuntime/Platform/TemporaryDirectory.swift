@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// A private directory for a child's files (a database mirror, a population run against a
 /// database): created 0700 under $TMPDIR (or /tmp) with a unique name, removed with its files.

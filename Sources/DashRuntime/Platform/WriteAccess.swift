@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
 
 /// Whether this user may change a state file: a save writes a new file in the file's directory
 /// (beside its lock file) and renames it over the file, so both the file and its directory must

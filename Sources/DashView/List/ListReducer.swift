@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// What happened, as the runtime reports it to the list's reducer (as `UIAction` is to the
 /// dashboard's).

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The list screen as a Frame: a title, counts per status, the filter, column headings, one
 /// line per subscriber and the key hints. Only the rows on screen are drawn, so the cost of a

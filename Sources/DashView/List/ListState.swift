@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Everything the list screen shows, as a value: the rows, the filter being typed, the sort, the
 /// selection (by file, so it survives re-sorting and live changes) and the rows recently changed.

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// `subdash list` as text for people and scripts: the list screen's columns with a header row,
 /// either aligned (`--format text`) or tab-separated (`--format tsv`, one field per column, dates

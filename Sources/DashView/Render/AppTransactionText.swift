@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The app transaction `fetch` recorded (Get App Transaction Info), in words: since when and with
 /// which version the customer has had the app. One sentence for the dashboard's identity area and

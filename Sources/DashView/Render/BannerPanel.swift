@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Alarms that must not be missed, each with a glyph and a capitalised word as well as a colour:
 /// file error, refund/revocation, grace, billing retry, expiry, price consent, Ask to Buy, and the

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// What became of each notification sent to the developer's server (`subdash deliver`), in words
 /// beside its row in the events panel: `sent 200 · 12 ms`, `500 · retry 3/6 in 4.2s`,

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The notification log, newest first: date, TYPE / SUBTYPE, summary. Wide panels give each
 /// event one row; narrow ones (a side column) give it two: the type, then date and summary.

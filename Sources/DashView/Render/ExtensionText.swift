@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The plan panel's line for a renewal-date extension that moved the current period's expiry
 /// (App Store Server API extension, `simulation.renewalExtensions`). Once the period renews the

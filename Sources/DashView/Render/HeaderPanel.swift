@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Two lines: product name, environment badge and file on the left, the clocks on the right;
 /// the subscriber's identifiers below; a third, the app transaction, when `fetch` recorded one.

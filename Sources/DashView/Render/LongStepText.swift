@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The words of a long simulation step: its confirmation and its progress on the status line.
 enum LongStepText {

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The catalog's consumables, non-consumables and non-renewing subscriptions, where support
 /// looks for the catalog's products (the plans panel, `show`, the buy dialog). They are named so

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Boxes drawn over the dashboard: help, confirmation, code entry, picker.
 enum Overlays {

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The plan change waiting to take effect, wherever the renewal info keeps it: the report's
 /// pending change (the next renewal), or the plan chosen for when a 12-month commitment ends

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The current plan: name and level, renewal outlook, price and ownership, offers, status rule.
 /// Lines are in priority order, so a short screen keeps the first ones.

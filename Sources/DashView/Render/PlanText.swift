@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Sentences about plans, offers and dates, shared by the panels and the pickers.
 enum PlanText {

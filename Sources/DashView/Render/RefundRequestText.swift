@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The plan panel's line for a refund request awaiting the App Store's decision: Apple sent
 /// CONSUMPTION_REQUEST and gives the developer 12 hours to send consumption information.

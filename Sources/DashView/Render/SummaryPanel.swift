@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The customer in numbers, one line of facts (wrapped where there is room): customer since, paid
 /// periods, money per currency, offers, extensions, refund requests and the current streak. A

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The story as a picture: one lane from the first purchase to now (or the simulated clock),
 /// each column a slice of time, drawn with a pattern or letter per kind of period so it reads

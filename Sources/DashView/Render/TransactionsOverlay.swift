@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The transactions view (`t`): every transaction of the history, newest first, one row each on
 /// a wide screen and two on a narrow one, the chosen one marked with the pointer and reversed

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// `subdash show`: the dashboard's information as plain lines with no terminal control, for a
 /// support ticket or a script. It reuses the dashboard's own panels, so the words in a ticket are

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The model's answers the UI needs before anything is written: what an action would do, and
 /// which actions a picker offers. Closures, so the reducer and renderer stay pure values of the

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Whether a browsing command would do anything now, and if not, the one-line reason the status
 /// line shows. The footer lists exactly the available commands.

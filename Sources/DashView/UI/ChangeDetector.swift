@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Fields the dashboard can highlight after a reload changed them.
 public enum FieldID: String, Hashable, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// What `y` / `Y` put on the clipboard, and how the status line names it. The text goes to the
 /// terminal inside an escape sequence (OSC 52), so it never holds a control character: the

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// `/` in the events panel: which events a typed text matches. The text's words (split at spaces)
 /// must each occur, case-insensitively, in the event's type, subtype, notificationUUID,

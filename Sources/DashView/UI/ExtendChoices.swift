@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// The `e` dialog's choices: first the day count, then the reason. Apple allows any 1–90 days
 /// (`subdash extend --days N` takes any of them); the picker offers the common compensations.

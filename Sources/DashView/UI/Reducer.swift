@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Applies one thing that happened to the UI state and returns what the runtime must do.
 ///

@@ -1,4 +1,5 @@
 import DashModel
+import RetentionMessaging
 
 /// The App Store's cancel page with a retention message: what the customer sees (the outcome of
 /// asking the developer's server, or the default message) and the action taking the offer applies.

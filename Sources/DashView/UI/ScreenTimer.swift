@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// When the screen would change by itself, so the runtime wakes only then: a highlight fading,
 /// and in a live view (wall clock, no `--now`) the next second of a countdown under an hour or

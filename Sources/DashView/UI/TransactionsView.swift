@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Where the transactions view's cursor is: a position in `TransactionsKeys.rows` (0 = newest).
 public struct TransactionsCursor: Equatable, Sendable {

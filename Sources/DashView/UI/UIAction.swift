@@ -1,4 +1,6 @@
 import DashModel
+import CoreValues
+import RetentionMessaging
 
 /// What happened, as the runtime reports it to `reduce`.
 public enum UIAction: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 /// Everything the dashboard remembers between frames that is not in the file, in one value the
 /// reducer owns: the mode, the status line and its log, the event list's selection and scroll,

@@ -1,4 +1,6 @@
 import DashModel
+import CoreValues
+import RetentionMessaging
 
 /// Everything the dashboard shows, as one value the runtime rebuilds after each reload or tick:
 /// the loaded state, its lifecycle report at `clock.now`, the event log and the session's flags.

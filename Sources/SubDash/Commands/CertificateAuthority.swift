@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
 
 /// `subdash ca …`: the local test CA that signs like the App Store (root → intermediate with
 /// Apple's WWDR OID → leaf with Apple's receipt-signing OID). Its JWS verify only where its root is

@@ -2,6 +2,7 @@ import ArgumentParser
 import DashModel
 import DashRuntime
 import FoundationEssentials
+import CoreValues
 
 /// Options shared by the dashboard and `show`.
 struct ViewingOptions: ParsableArguments {

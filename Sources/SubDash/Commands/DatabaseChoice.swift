@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// The team database a command was given: `--db URL`, `--db-file PATH` or (where the command has
 /// nothing else to open) `SUBDASH_DB`. The URL may hold a password, so it goes to `subdash-db` and

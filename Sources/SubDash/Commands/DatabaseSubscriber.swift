@@ -1,5 +1,6 @@
 import DashModel
 import DashRuntime
+import SubscriberStorage
 
 /// Which subscriber of a database mirror a support agent means by `subdash --db URL WHO`: a row's
 /// name (`2000000123.json`), that name without `.json` (how `listen` names rows), or the

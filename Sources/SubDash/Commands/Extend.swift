@@ -2,6 +2,8 @@ import ArgumentParser
 import DashModel
 import DashRuntime
 import DashView
+import CoreValues
+import SubscriberStorage
 
 /// `subdash extend FILE --days N --reason 0..3`: Apple's Extend a Subscription Renewal Date on a
 /// simulated state file; `--all` over files and directories is Extend for All Active Subscribers.

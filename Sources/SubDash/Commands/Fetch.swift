@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// `subdash fetch …` runs `subdash-fetch`, installed beside `subdash`. The App Store client needs
 /// async-http-client, SwiftNIO and Foundation; linking them here would make every `subdash show`

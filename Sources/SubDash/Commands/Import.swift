@@ -2,6 +2,9 @@ import ArgumentParser
 import DashModel
 import DashRuntime
 import FoundationEssentials
+import CoreValues
+import SubscriberStorage
+import SubscriberImport
 
 /// `subdash import INPUT… -o STATE.json`: what a backend holds (signed JWS, notification bodies,
 /// webhook logs, App Store Server API responses, decoded payloads, a RevenueCat customer) becomes

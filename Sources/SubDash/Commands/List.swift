@@ -3,6 +3,8 @@ import DashModel
 import DashView
 import DashRuntime
 import FoundationEssentials
+import CoreValues
+import SubscriberStorage
 
 /// `subdash list DIR`: the subscriber list for scripts: counts per status, then one line per
 /// subscriber (or a JSON document). Writes no state file; the SQLite index it reads through is

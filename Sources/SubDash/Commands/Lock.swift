@@ -9,6 +9,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// `subdash lock FILE -- COMMAND [ARG…]`: runs COMMAND holding FILE's writer lock, the one every
 /// SubDash writer takes, so a user's script or test harness can change a state file (or read a

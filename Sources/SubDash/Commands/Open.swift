@@ -8,6 +8,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// `subdash [FILE]`: the interactive dashboard.
 struct Open: ParsableCommand {

@@ -6,6 +6,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
+import CoreValues
 
 /// `subdash: making 120 of 300 subscribers…` on stderr while a population is made or advanced:
 /// only when stderr is a terminal (a script's stderr gets nothing, as with `simulate`'s own

@@ -6,6 +6,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
+import RetentionMessaging
 
 /// A scenario's `cancel-page` step: with a realtime URL configured beside the file, the App
 /// Store's request goes out through `subdash-retention` (the helper the dashboard runs, so this

@@ -8,6 +8,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
+import SubscriberImport
 
 /// `subdash show FILE`: the dashboard's information as plain text (or the derived lifecycle as
 /// JSON) on stdout. Never writes the file.

@@ -6,6 +6,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// `subdash simulate FILE`: runs the App Store's clock against a state file.
 struct Simulate: ParsableCommand {

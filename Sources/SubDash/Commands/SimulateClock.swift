@@ -5,6 +5,8 @@ import Darwin
 #endif
 import DashModel
 import DashRuntime
+import CoreValues
+import SubscriberStorage
 
 /// One locked, re-read, atomic step on the state file. `compute` sees the file as it is now
 /// (a dashboard's key press since the last step included) and returns nil when there is nothing

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// `simulate --deliver URL`: a `subdash deliver` child (HTTP and signing stay out of this binary)
 /// follows the file while the simulation writes it. It says "ready" once it has opened the file's

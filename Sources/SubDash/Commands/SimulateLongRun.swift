@@ -6,6 +6,8 @@ import Darwin
 import ArgumentParser
 import DashModel
 import DashRuntime
+import CoreValues
+import SubscriberStorage
 
 /// `subdash simulate --until DATE` applies every event up to DATE; at a fast rate that can be
 /// thousands (a day at 86,400× is 2,880 renewals), each written, printed and, with --deliver,

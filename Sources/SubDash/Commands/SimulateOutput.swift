@@ -1,6 +1,7 @@
 import DashModel
 import DashRuntime
 import DashView
+import CoreValues
 
 /// How `subdash simulate` prints notifications: one aligned line each for people, or one JSON
 /// object per line (`--jsonl`) for machines. Text from the file goes through the Sanitizer, so

@@ -7,6 +7,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SimulationRuns
+import CoreValues
 
 /// `subdash simulate --population N DIR`: the command's side of a population run. The rules (the
 /// mix, each member's ids, seed and start, the events and their moments) are the model's

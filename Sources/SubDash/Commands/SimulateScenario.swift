@@ -2,6 +2,9 @@ import DashModel
 import DashRuntime
 import DashView
 import FoundationEssentials
+import CoreValues
+import SubscriberStorage
+import SimulationRuns
 
 /// `--scenario SCRIPT FILE` and `--check SCRIPT [FILE]`. A script with a `catalog` or `state`
 /// line builds its own starting file: in a scratch directory, or at FILE when FILE does not exist

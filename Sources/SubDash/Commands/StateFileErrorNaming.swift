@@ -1,4 +1,5 @@
 import DashModel
+import CoreValues
 
 extension StateFileError {
   /// The error naming the file as the user typed it (`../tickets/a.json:3:18: …`). The model

@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SubscriberStorage
 
 /// `subdash terminal-check FILE`: a support diagnostic that exercises the terminal layer the
 /// dashboard uses (drawing, keys, resize, file watching, signals, crash restore) without any

@@ -11,6 +11,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberImport
 
 /// `subdash verify [--root CERT]… [--json] INPUT…`: is this App Store data really Apple's?
 /// One line per JWS: `INPUT: valid: Apple-signed transaction (Sandbox), signed 2025-…Z`, or

@@ -1,5 +1,6 @@
 import AppStoreSigning
 import DashModel
+import CoreValues
 
 /// `subdash verify --json`: one compact JSON object per JWS, the payload embedded as signed (numbers
 /// spelled as in the payload, unknown fields kept), so scripts and the Python oracle compare fields.

@@ -6,6 +6,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CoreValues
+import SubscriberStorage
 
 /// The demo subscriber `subdash` opens without arguments: a writable copy in a fresh temporary
 /// directory, so keys and the simulator can change it while the repository's examples stay as

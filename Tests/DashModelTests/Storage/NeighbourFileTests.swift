@@ -6,6 +6,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import CoreValues
+@testable import SubscriberStorage
 
 /// Issue 37 §2: a state directory another local user can write (`/tmp`, a 0777 shared folder).
 /// The neighbour plants a file at a name SubDash is about to use (a subscriber's journal, state

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// The list is updated the one way the dashboard is: what happened goes to the reducer, and what

@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// The list as support uses it every day (issue 22 §4): dates say their year when it is not the
 /// list's, two files of one subscriber are told apart, a wide terminal shows what a narrow one

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// The list's first screen from an index's first page (issue 23): it looks exactly as the list

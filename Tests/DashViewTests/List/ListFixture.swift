@@ -1,5 +1,6 @@
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// The Examples directory as the list sees it: each file's row derived at the file's own
 /// simulated clock (as `subdash DIR` derives it), and one unreadable file.

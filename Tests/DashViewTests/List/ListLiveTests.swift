@@ -1,6 +1,7 @@
 import Testing
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
 
 /// The directory changes under the list: rows update in place, new ones appear, all highlighted.
 @Suite struct ListLiveTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// Each example file summarised as one row: the dashboard's status word, what is due and the flags.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// The list's fast paths (one search buffer and bit masks for the filter, extracted keys for the

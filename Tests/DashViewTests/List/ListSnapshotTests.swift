@@ -1,5 +1,6 @@
 import Testing
 @testable import DashModel
+@testable import CoreValues
 @testable import DashView
 
 /// The list screen at the design size, wide, ASCII, filtered and with help, as text.

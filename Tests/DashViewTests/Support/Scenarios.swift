@@ -1,6 +1,9 @@
 import Foundation
 @testable import DashModel
 @testable import DashView
+@testable import CoreValues
+@testable import SubscriberStorage
+@testable import SimulationRuns
 
 /// One subscriber situation the dashboard must show: a state loaded from Examples/ through the
 /// real loader, its report from `Lifecycle.derive` at the file's own simulated clock, and the
