@@ -93,7 +93,7 @@ let package = Package(
     .target(
       name: "SubscriberIndex",
       // GRDBSQLite: the rows of a list are read straight from SQLite's columns (DirectoryStore.list).
-      dependencies: ["CoreValues", "SubscriberStorage", "DashModel", "DashView", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+      dependencies: ["CoreValues", "SubscriberStorage", "DashModel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
     ),
     // App Store JWS: verify ES256 + x5c chains to Apple Root CA - G3 (or extra roots), and a local
     // test CA that signs like the App Store. Heavy crypto lives here, never in DashModel.

@@ -16,6 +16,20 @@ targets=()
 for dir in Tests/*Tests; do targets+=("$(basename "$dir")"); done
 
 [[ "${1:-}" == --skip-build ]] || swift build --build-tests
+
+# The database tests need a PostgreSQL test server. One named by SUBDASH_TEST_DB (CI's) is used as
+# it is; otherwise this script starts Debian's PostgreSQL in its own data directory on a loopback
+# port for the run and stops it after. Without PostgreSQL installed they are skipped, and said so.
+database_note=""
+if [[ -z "${SUBDASH_TEST_DB:-}" ]]; then
+  if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && source scripts/postgres-test-server.sh start; then
+    trap 'bash scripts/postgres-test-server.sh stop' EXIT
+  else
+    unset SUBDASH_TEST_DB
+    database_note="the database tests were NOT RUN: no PostgreSQL test server (apt-get install postgresql, or set SUBDASH_TEST_DB)"
+    echo "test.sh: $database_note" >&2
+  fi
+fi
 failed=()
 total=0
 for target in "${targets[@]}"; do
@@ -33,4 +47,5 @@ done
 listed=$(swift test list --skip-build 2>/dev/null | grep -c '/' || true)
 echo "test.sh: $total tests in ${#targets[@]} targets (the package lists $listed)"
 if [[ "$listed" -ne "$total" ]]; then echo "test.sh: $((listed - total)) listed tests ran in no target" >&2; exit 1; fi
+[[ -z "$database_note" ]] || echo "test.sh: $database_note" >&2
 if ((${#failed[@]})); then echo "test.sh: failed: ${failed[*]}" >&2; exit 1; fi

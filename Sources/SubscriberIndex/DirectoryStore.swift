@@ -1,5 +1,4 @@
 import DashModel
-import DashView
 import Dispatch
 import GRDB
 import GRDBSQLite

@@ -1,5 +1,4 @@
 import DashModel
-import DashView
 import GRDB
 import GRDBSQLite
 import CoreValues

@@ -1,5 +1,4 @@
 import DashModel
-import DashView
 import CoreValues
 
 /// Where the list's summary rows come from: a directory of state files with its SQLite index.

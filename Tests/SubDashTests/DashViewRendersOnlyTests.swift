@@ -20,10 +20,15 @@ import Testing
   /// FileManager, Data(contentsOf:)), and DashModel's file readers and followers.
   static let forbiddenPrefixes = [
     "dispatch_", "$s8Dispatch", "$s10Foundation", "$s20FoundationEssentials11FileManager", "$s20FoundationEssentials4Data",
-    "$s9DashModel9StateFileO", "$s9DashModel5PosixO", "$s9DashModel7JournalO", "$s9DashModel18StateFileDirectoryO",
-    "$s9DashModel9FileStampV", "$s9DashModel8FileLockV", "$s9DashModel25DirectorySubscriberStoreV",
-    "$s9DashModel17DirectoryFollowerC", "$s9DashModel7ListRowV4read",
+    // Whole rooms that read and write files: storage, import, the simulator's runs.
+    "$s17SubscriberStorage", "$s16SubscriberImport", "$s14SimulationRuns",
+    // Threads: the parallel map of the values every room shares.
+    "$s10CoreValues18OrderedParallelMap",
   ]
+
+  /// The model's rooms keep no clock either: time is an input (`now` is always an argument).
+  static let clockCalls: Set<String> = ["clock_gettime", "gettimeofday", "time", "$ss15ContinuousClockV3nowAB7InstantVvgZ",
+                                        "$s20FoundationEssentials4DateVACycfC"]
 
   static func offenders(in object: URL) throws -> [String] {
     try ELFFile(contentsOf: object.path).undefinedSymbols().filter { symbol in
@@ -53,13 +58,36 @@ import Testing
     #expect(found.isEmpty, "DashView only renders; move file reading and threads to DashModel or DashRuntime: \(found)")
   }
 
-  /// The same check sees these calls where they belong: reading rows on every core in the model,
+  /// The pure model (and the values it is made of, and Retention Messaging) reads no files,
+  /// starts no threads of its own, calls no storage and reads no clock: what the rooms promise
+  /// (docs/architecture.md), checked on the compiled objects. CoreValues' parallel map is the one
+  /// exception the model may call: a fork-join inside one call on a large input.
+  @Test func thePureRoomsReadNoFilesAndNoClock() throws {
+    var found: [String] = []
+    for target in ["CoreValues", "DashModel", "RetentionMessaging"] {
+      let objects = try Self.objects(of: target)
+      #expect(objects.count > 5, "\(target)'s object files were not found beside the test bundle")
+      // CoreValues is where the fork-join lives (the parallel map, a large parse in pieces).
+      let threadsAllowed = target == "CoreValues"
+      for object in objects {
+        let symbols = try ELFFile(contentsOf: object.path).undefinedSymbols()
+        for symbol in symbols where Self.forbiddenCalls.contains(symbol) || Self.clockCalls.contains(symbol)
+          || (Self.forbiddenPrefixes.contains(where: symbol.hasPrefix) && !symbol.hasPrefix("$s10CoreValues18OrderedParallelMap")
+              && !(threadsAllowed && (symbol.hasPrefix("$s8Dispatch") || symbol.hasPrefix("dispatch_")))) {
+          found.append("\(target)/\(object.lastPathComponent): \(symbol)")
+        }
+      }
+    }
+    #expect(found.isEmpty, "the pure rooms only compute; move file access, threads and clocks to storage or the runtime: \(found)")
+  }
+
+  /// The same check sees these calls where they belong: reading rows on every core in storage,
   /// inotify and read(2) in the runtime's watcher.
   @Test func theCheckFindsReadingAndThreadsWhereTheyAre() throws {
-    let model = try Self.objects(of: "DashModel").first { $0.lastPathComponent == "ListRow+Read.swift.o" }
-    let rowReading = try Self.offenders(in: try #require(model))
-    #expect(rowReading.contains { $0.hasPrefix("$s8Dispatch") })
-    #expect(rowReading.contains { $0.hasPrefix("$s9DashModel9StateFileO4load") })
+    let storage = try Self.objects(of: "SubscriberStorage").first { $0.lastPathComponent == "ListRow+Read.swift.o" }
+    let rowReading = try ELFFile(contentsOf: try #require(storage).path).undefinedSymbols()
+    #expect(rowReading.contains { $0.hasPrefix("$s10CoreValues18OrderedParallelMap") || $0.hasPrefix("$s8Dispatch") })
+    #expect(rowReading.contains { $0.hasPrefix("$s17SubscriberStorage9StateFileO4load") })
     let runtime = try Self.objects(of: "DashRuntime").first { $0.lastPathComponent == "FileWatcher.swift.o" }
     let watching = try Self.offenders(in: try #require(runtime))
     #expect(watching.contains("read") && watching.contains("inotify_init1"), "\(watching)")

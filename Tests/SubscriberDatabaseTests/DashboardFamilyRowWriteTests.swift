@@ -10,7 +10,7 @@ import SubscriberStorage
 /// `e` on a family purchaser opened from `subdash --db URL`: the family members' rows follow the
 /// purchaser's new renewal date, as they do in a directory (Apple: "Extending a Family Sharing
 /// purchase extends the family members automatically").
-@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set (scripts/postgres-test-server.sh start)"),
+@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"),
        .serialized)
 struct DashboardFamilyRowWriteTests {
   static let purchaser = "2000000871234560"

@@ -9,7 +9,7 @@ import CoreValues
 /// A dashboard over `subdash --db URL` finds the Retention Messaging configuration `serve --db`
 /// keeps in the database (the default message shown when the realtime URL does not answer, the
 /// realtime URL itself), and a change to it while the dashboard is open.
-@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set (scripts/postgres-test-server.sh start)"),
+@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"),
        .serialized)
 struct DashboardRetentionOverDatabaseTests {
   static let options = DisplayOptions(readOnly: false, ascii: true, color: false)

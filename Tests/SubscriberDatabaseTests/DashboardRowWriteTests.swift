@@ -11,7 +11,7 @@ import SubscriberStorage
 /// A support agent's keys on a subscriber of the team database (`subdash --db URL`, a dashboard
 /// opened from the list): written to the row under its lock through the mirror, never to the
 /// mirror's copy, so neither the key nor another writer's commit is lost.
-@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set (scripts/postgres-test-server.sh start)"),
+@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"),
        .serialized)
 struct DashboardRowWriteTests {
   static let name = "auto-renew-off.json"

@@ -8,7 +8,7 @@ import SubscriberStorage
 /// The team database and a directory behind the same `SubscriberStore` protocol: one script, run
 /// against each, gets the same typed results, the same stored state and history, no lost update
 /// among concurrent writers, and `follow` reports the writes. A caller cannot tell them apart.
-@Suite(.serialized, .enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set (scripts/postgres-test-server.sh start)"),
+@Suite(.serialized, .enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"),
        .timeLimit(.minutes(2)))
 struct PostgresStoreContractTests {
   /// The subscriber journals from its first entry (a `journal` object, nothing committed yet): a

@@ -9,7 +9,7 @@ import RetentionMessaging
 /// A team moves a `serve DIR` directory into the database (`db import`) and back out (`db
 /// export`): the Retention Messaging configuration `serve` kept beside the state files moves with
 /// the subscribers, so `serve --db` and a dashboard over `--db` show the same messages.
-@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set (scripts/postgres-test-server.sh start)"),
+@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"),
        .timeLimit(.minutes(2)))
 struct RetentionConfigurationMoveTests {
   static let name = SubscriberDatabase.retentionConfigurationName

@@ -9,7 +9,7 @@ import Testing
 /// and catalogs tables alone) is brought up to date with its rows kept, one a newer SubDash moved
 /// on is refused unchanged, and the configuration document (`serve --db`'s Retention Messaging
 /// settings) is changed under its lock like a row, so concurrent writers never lose one another's.
-@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"), .timeLimit(.minutes(2)))
 struct SchemaVersionTests {
   static func version(_ db: SubscriberDatabase) async throws -> Int? {
     var out: Int?

@@ -9,7 +9,7 @@ import SubscriberStorage
 /// A team's subscribers in PostgreSQL, against a real server: `.ci/run` starts Debian's PostgreSQL
 /// on a loopback port (scripts/postgres-test-server.sh) and sets SUBDASH_TEST_DB. Each test gets
 /// a database of its own, so they run side by side without seeing each other's rows.
-@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set (scripts/postgres-test-server.sh start)"),
+@Suite(.enabled(if: TestDatabase.serverURL != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"),
        .timeLimit(.minutes(2)))
 struct SubscriberDatabaseTests {
   @Test func aDirectoryStoredAndExportedComesBackByteForByte() async throws {

@@ -144,3 +144,25 @@ private struct PackedRanges<R>: @unchecked Sendable {
 }
 
 private struct ResultSlots<R>: @unchecked Sendable { let buffer: UnsafeMutableBufferPointer<R?> }
+
+extension OrderedParallelMap {
+  /// `first` on this thread and `second` on another core at the same time; both results once both
+  /// are done, each error kept apart so a caller can give the one reading them in turn would give.
+  /// The second is never nil after the wait (optional only for its type). Not a wait on anything
+  /// outside: `second` reads values the caller holds.
+  package static func both<A, B, E: Error>(_ first: () throws(E) -> A, alsoOnAnotherCore second: @escaping @Sendable () throws(E) -> B)
+    -> (Result<A, E>, Result<B, E>?) where B: Sendable {
+    let other = Slot<B, E>()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      do throws(E) { other.result = .success(try second()) } catch { other.result = .failure(error) }
+    }
+    let mine: Result<A, E>
+    do throws(E) { mine = .success(try first()) } catch { mine = .failure(error) }
+    group.wait()
+    return (mine, other.result)  // always set: the group was waited on
+  }
+
+  /// The other core's result: written by its task, read after the group is waited on.
+  private final class Slot<B, E: Error>: @unchecked Sendable { var result: Result<B, E>? }
+}

@@ -1,4 +1,3 @@
-import Dispatch
 import CoreValues
 
 /// Everything the App Store knows about one subscriber in one subscription group.
@@ -51,17 +50,9 @@ public struct Subscriber: Equatable, Sendable {
     if lengths[0] < minimum, case .array(let items)? = r.object["notifications"] {
       return (try InlineHistory(r, key: "transactions"), try logOnEveryCore(items, at: r.path.appending("notifications")))
     }
-    let other = LogResult()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
-      do throws(DecodeError) { other.result = .success(try log()) } catch { other.result = .failure(error) }
-    }
-    let history: Result<InlineHistory, DecodeError>
-    do throws(DecodeError) { history = .success(try InlineHistory(r, key: "transactions")) } catch { history = .failure(error) }
-    // Not a wait on anything outside: the task reads values this thread holds, and ends.
-    group.wait()
-    let notifications = other.result ?? .success([])  // always set: the group was waited on
-    return (try history.get(), try notifications.get())
+    let (history, notifications) = OrderedParallelMap.both(
+      { () throws(DecodeError) in try InlineHistory(r, key: "transactions") }, alsoOnAnotherCore: log)
+    return (try history.get(), try (notifications ?? .success([])).get())
   }
 
   /// The notification log's `items` (at `path`), contiguous ranges on every core; the error is
@@ -77,8 +68,6 @@ public struct Subscriber: Equatable, Sendable {
     }
   }
 
-  /// The log read on the other core: written by its task, read after the group is waited on.
-  private final class LogResult: @unchecked Sendable { var result: Result<[NotificationRecord], DecodeError>? }
 
   public var json: JSON {
     var w = ObjectWriter(source)

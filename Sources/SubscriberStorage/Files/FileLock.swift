@@ -107,14 +107,14 @@ public final class FileLock {
   private static func acquire(_ path: String, _ wait: Wait) throws(StateFileError) -> Int32 {
     let place = Place(path)
     let fd = try openLockFile(place.lockPath, for: path, create: true)
-    switch tryLock(fd, byte: place.fileByte) {
+    switch ByteLock.tryLock(fd, byte: place.fileByte) {
     case .failed(let c):
       close(fd)
       throw cannotLock(path, place, c)
     case .locked:
       // Free: ours, unless a writer is queued for it (then it is that writer's turn).
       guard case .upTo = wait, someoneIsWaiting(place, for: path) else { return fd }
-      unlock(fd, byte: place.fileByte)
+      ByteLock.unlock(fd, byte: place.fileByte)
     case .held:
       break
     }
@@ -123,7 +123,7 @@ public final class FileLock {
     do throws(StateFileError) {
       let room = place.roomPath == place.lockPath ? fd : try openLockFile(place.roomPath, for: path, create: true)
       defer {
-        unlock(room, byte: place.roomByte)
+        ByteLock.unlock(room, byte: place.roomByte)
         if room != fd { close(room) }
       }
       try poll(room, byte: place.roomByte, path: path, place, until: deadline, busy: Self.busy(path, after: wait))
@@ -184,61 +184,15 @@ public final class FileLock {
     StateFileError(file: PathName.fileName(of: path), message: "cannot lock (\(place.lockName)): \(Posix.errorText(c)); nothing was saved")
   }
 
-  /// One non-blocking try for `byte` (an exclusive lock; `shared` for a test of the waiting room).
-  private static func tryLock(_ fd: Int32, byte: Int64, shared: Bool = false) -> Try {
-    #if os(Linux)
-    var range = Self.range(byte, shared ? F_RDLCK : F_WRLCK)
-    while fcntl(fd, Self.setOFDLock, &range) != 0 {
-      let c = errno
-      if c == EINTR { continue }
-      return c == EAGAIN || c == EACCES ? .held : .failed(errno: c)
-    }
-    return .locked
-    #else
-    while flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
-      let c = errno
-      if c == EINTR { continue }
-      return c == EWOULDBLOCK || c == EAGAIN ? .held : .failed(errno: c)
-    }
-    return .locked
-    #endif
-  }
-
-  private static func unlock(_ fd: Int32, byte: Int64) {
-    #if os(Linux)
-    var range = Self.range(byte, F_UNLCK)
-    _ = fcntl(fd, Self.setOFDLock, &range)
-    #else
-    flock(fd, LOCK_UN)
-    #endif
-  }
-
-  #if os(Linux)
-  /// `F_OFD_SETLK` (<linux/fcntl.h>): Swift's Glibc module leaves out the _GNU_SOURCE parts.
-  private static let setOFDLock: Int32 = 37
-
-  /// One byte at `byte`; `l_pid` must be 0 for an OFD lock.
-  private static func range(_ byte: Int64, _ type: Int32) -> flock {
-    var r = flock()
-    r.l_type = Int16(type)
-    r.l_whence = Int16(SEEK_SET)
-    r.l_start = off_t(byte)
-    r.l_len = 1
-    r.l_pid = 0
-    return r
-  }
-  #endif
-
-  private enum Try { case locked, held, failed(errno: Int32) }
 
   /// True while a writer holds the file's waiting room, i.e. waits for the file's lock. A waiting
   /// room that cannot be opened or tried counts as empty: the writer then just takes the free lock.
   private static func someoneIsWaiting(_ place: Place, for path: String) -> Bool {
     guard let room = try? openLockFile(place.roomPath, for: path, create: false), room >= 0 else { return false }
     defer { close(room) }
-    switch tryLock(room, byte: place.roomByte, shared: true) {
+    switch ByteLock.tryLock(room, byte: place.roomByte, shared: true) {
     case .held: return true
-    case .locked: unlock(room, byte: place.roomByte); return false
+    case .locked: ByteLock.unlock(room, byte: place.roomByte); return false
     case .failed: return false
     }
   }
@@ -248,7 +202,7 @@ public final class FileLock {
   private static func poll(_ fd: Int32, byte: Int64, path: String, _ place: Place, until deadline: ContinuousClock.Instant, busy: StateFileError) throws(StateFileError) {
     var pause: Duration = .milliseconds(1)
     while true {
-      switch tryLock(fd, byte: byte) {
+      switch ByteLock.tryLock(fd, byte: byte) {
       case .locked: return
       case .failed(let c): throw cannotLock(path, place, c)
       case .held:
@@ -283,7 +237,7 @@ public final class FileLock {
   func claimSpareSlot() -> Int? {
     #if os(Linux)
     for slot in 0..<Self.spareSlotCount {
-      switch Self.tryLock(fd, byte: Self.spareSlotBase + Int64(slot)) {
+      switch ByteLock.tryLock(fd, byte: Self.spareSlotBase + Int64(slot)) {
       case .locked: return slot
       case .held: continue
       case .failed: return nil
@@ -295,7 +249,7 @@ public final class FileLock {
 
   func releaseSpareSlot(_ slot: Int) {
     #if os(Linux)
-    Self.unlock(fd, byte: Self.spareSlotBase + Int64(slot))
+    ByteLock.unlock(fd, byte: Self.spareSlotBase + Int64(slot))
     #endif
   }
 

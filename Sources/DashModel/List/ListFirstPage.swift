@@ -1,4 +1,4 @@
-import DashModel
+import CoreValues
 
 /// What the list's first screen needs without reading every row (issue 23): the first rows in the
 /// list's opening order (`ListSort()`), how many rows there are of each status, and how many rows
