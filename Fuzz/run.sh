@@ -25,13 +25,16 @@ if [[ "${1:-}" == statefile || "${1:-}" == jws ]]; then target=$1; shift; fi
 seconds="${1:-60}"
 shift || true
 checkouts=.build/checkouts
+# The rooms the parsers live in (docs/architecture.md), fuzzed as one module named DashModel: the
+# statefile harness reaches internal API, and one module keeps the build one swiftc call.
+model_rooms=(CoreValues DashModel RetentionMessaging SubscriberStorage SubscriberImport SimulationRuns)
 maps=(-Xcc "-fmodule-map-file=$checkouts/swift-system/Sources/CSystem/include/module.modulemap")
 libraries=(SystemPackage CSystem)
 if [[ $target == statefile ]]; then
-  name=fuzz out=.build/fuzz harness=Fuzz/StateFileFuzz.swift modules=(DashModel) max_len=65536
+  name=fuzz out=.build/fuzz harness=Fuzz/StateFileFuzz.swift modules=("${model_rooms[@]}") max_len=65536
   built=(SystemPackage) extra=()
 else
-  name=fuzz-jws out=.build/fuzz-jws harness=Fuzz/JWSFuzz.swift modules=(DashModel AppStoreSigning) max_len=16384
+  name=fuzz-jws out=.build/fuzz-jws harness=Fuzz/JWSFuzz.swift modules=("${model_rooms[@]}" AppStoreSigning) max_len=16384
   built=(SystemPackage X509)
   for m in CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims; do
     maps+=(-Xcc "-fmodule-map-file=$checkouts/swift-crypto/Sources/$m/include/module.modulemap")
@@ -61,8 +64,19 @@ if ((needs_build)); then
   for m in "${built[@]}"; do [[ -f "$debug/Modules/$m.swiftmodule" ]] || { swift build --product subdash >/dev/null; break; }; done
   # Compile a snapshot, so editing a source during the minutes this takes cannot break the build.
   rm -rf "$out/src" "$out/obj" && mkdir -p "$out/src" "$out/obj"
-  for m in "${modules[@]}"; do mkdir -p "$out/src/$m" && find "Sources/$m" -name '*.swift' -exec cp {} "$out/src/$m/" \; ; done
-  cp "$harness" "$out/src/"
+  # The model rooms go into src/DashModel, each file named after its room (two rooms may have a
+  # file of the same name) and without the imports of one room by another.
+  rooms_pattern="^(@testable )?import ($(IFS='|'; echo "${model_rooms[*]}"))\$"
+  for m in "${modules[@]}"; do
+    dest=$m
+    [[ " ${model_rooms[*]} " == *" $m "* ]] && dest=DashModel
+    mkdir -p "$out/src/$dest"
+    while IFS= read -r f; do
+      grep -Ev "$rooms_pattern" "$f" > "$out/src/$dest/$m-$(echo "${f#Sources/$m/}" | tr '/' '-')"
+    done < <(find "Sources/$m" -name '*.swift')
+  done
+  grep -Ev "$rooms_pattern" "$harness" > "$out/src/${harness##*/}.tmp"
+  mv "$out/src/${harness##*/}.tmp" "$out/src/${harness##*/}"
   # `package` declarations in the fuzzed modules need a package name, as SwiftPM gives them.
   flags=(-O -sanitize=fuzzer,address -package-name subdash -I "$out/obj" -I "$debug/Modules" "${maps[@]}")
   # The libraries' own objects, as `swift build` made them (not fuzzed, so not instrumented).
@@ -80,7 +94,7 @@ if ((needs_build)); then
         "${objects[@]}" -o "$bin.new"
       return
     fi
-    for m in "${modules[@]}"; do
+    for m in DashModel AppStoreSigning; do
       swiftc "${flags[@]}" -swift-version 6 -parse-as-library -wmo -module-name "$m" -emit-module -emit-module-path "$out/obj/$m.swiftmodule" \
         -c "$out/src/$m"/*.swift -o "$out/obj/$m.o" || return 1
     done
