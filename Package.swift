@@ -39,7 +39,7 @@ let package = Package(
       providers: [.apt(["libncurses-dev"])]
     ),
     // The rooms of the model (docs/architecture.md). Dependencies point one way, down this list.
-    // The values every room shares: the JSON codec, time, money-free text helpers, base64url. No
+    // The values every room shares: the JSON codec, time, text helpers, the parallel map. No
     // files, no clock; threads only inside one call (a large parse on every core).
     .target(name: "CoreValues"),
     // The pure subscription model: state, payloads, catalog, lifecycle, actions, the simulator's
@@ -57,7 +57,7 @@ let package = Package(
     // Runs of the simulator over files: scenario scripts with their checks, and populations.
     .target(name: "SimulationRuns", dependencies: ["DashModel", "CoreValues", "RetentionMessaging", "SubscriberStorage", "SubscriberImport"]),
     // Presentation: frames of styled cells, layout, key map, the reducers, the list's rows. Never calls
-    // ncurses; reads state files only to make the list's rows (List/ListRow+Read.swift).
+    // ncurses; never reads files (the list's rows are read by SubscriberStorage, ModelFiles/ListRow+Read.swift).
     .target(name: "DashView", dependencies: ["CoreValues", "RetentionMessaging", "DashModel"]),
     // The runtime: the only target that touches the terminal (Terminal.swift is the one file that
     // calls ncurses), signals and inotify; the dashboard and list apps that both executables run.

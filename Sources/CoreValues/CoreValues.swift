@@ -6,6 +6,7 @@
 // sandbox and simulation rates, formats), text helpers (plurals, clipping untrusted text for a log
 // or a terminal, path names as text) and the ordered parallel map.
 //
-// What it may import: the Swift standard library, the C library and Dispatch; nothing of ours. It
+// What it may import: the Swift standard library, the C library, Dispatch and FoundationEssentials
+// (dates' formats in Time/); nothing of ours. It
 // opens no file and reads no clock. Threads only inside one call: `OrderedParallelMap` spreads a
 // pure function over the cores and returns when every result is in.

@@ -2,7 +2,7 @@ import CoreValues
 /// The customer actions on a subscription, as pure functions of the state and `now`.
 ///
 /// `preview` says what an action would do (for a confirmation line); `apply` returns the `Change`
-/// to save with `StateFile.update`. Both run the same computation, so a preview never promises
+/// to save through the store (`SubscriberStore.update`). Both run the same computation, so a preview never promises
 /// something `apply` would not do. A refused action is an `ActionError` with a one-line reason;
 /// nothing is ever silently skipped.
 ///

@@ -46,13 +46,13 @@ extension DirectorySubscriberStore {
 
   /// The async `update` (`SubscriberStore`): the lock is only tried, on `blockingWork`'s thread;
   /// while another writer holds it the task sleeps, holding no thread, and tries again, for at most
-  /// `FileLock.maxWait`, then answers `.busy` having written nothing.
+  /// `lockWait`, then answers `.busy` having written nothing.
   public func update<Refusal: Error>(
     _ name: String,
     _ change: @Sendable (SubscriberSnapshot?) throws(Refusal) -> SubscriberEdit
   ) async -> UpdateResult<Refusal> {
     let clock = ContinuousClock()
-    let deadline = clock.now + FileLock.maxWait
+    let deadline = clock.now + lockWait
     var pause: Duration = .milliseconds(2)
     return await withoutActuallyEscaping(change) { change in
       let attempt = AttemptBox(store: self, name: name, change: change)
@@ -63,8 +63,10 @@ extension DirectorySubscriberStore {
           return .failed(StateFileError(file: name, message: "the store is shutting down; nothing was changed"))
         }
         guard case .busy = result else { return result }
-        guard clock.now + pause < deadline else { return .busy(FileLock.busy(path(of: name), after: .bounded)) }
-        try? await Task.sleep(for: pause)
+        // The last try is at the bound, not a pause before it: a writer that lets go just then is waited for.
+        let left = deadline - clock.now
+        guard left > .zero else { return .busy(FileLock.busy(path(of: name), after: .upTo(lockWait))) }
+        try? await Task.sleep(for: min(pause, left))
         pause = min(pause * 2, .milliseconds(100))
       }
     }

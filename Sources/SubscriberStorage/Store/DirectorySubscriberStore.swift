@@ -9,10 +9,10 @@ import CoreValues
 import DashModel
 
 /// Subscribers as state files in one directory: `<name>` is the state document, its journal sits
-/// beside it, and `<name>.lock` (`FileLock`) is what a writer holds. Every write, a new file
-/// included, is: lock, re-read what is on disk (never through a symbolic link), let the change
-/// decide from that, append the journal and fsync, rename the document into place (`AtomicWriter`,
-/// 0600 for a new file), unlock.
+/// beside it, and its byte of the directory's `.subdash.lock` (`FileLock`; `<name>.lock` off
+/// Linux) is what a writer holds. Every write, a new file included, is: lock, re-read what is on
+/// disk (never through a symbolic link), let the change decide from that, append the journal and
+/// fsync, rename the document into place (`AtomicWriter`, 0600 for a new file), unlock.
 public struct DirectorySubscriberStore: SubscriberStore {
   public let directory: String
   /// How often `follow` looks at the directory (a portable stat poll; the dashboard's runtime
@@ -25,6 +25,10 @@ public struct DirectorySubscriberStore: SubscriberStore {
   /// each time (`SpareFileSwap`): for a writer that saves the same subscribers again and again
   /// (the receiver), where a new inode per save was the tail of its latency.
   public var keepsSpareFiles = false
+  /// How long the async `update` waits for another writer's lock before answering `.busy`: Apple
+  /// gives a notification's sender no such bound, so this is ours (`FileLock.maxWait`, 5 s);
+  /// tests pass a short one and wait on what they can observe.
+  public var lockWait: Duration = FileLock.maxWait
 
   public init(directory: String, followInterval: Duration = .milliseconds(100), blockingWork: BlockingWork = .inline) {
     self.directory = directory

@@ -12,7 +12,7 @@ import DashModel
 ///
 /// ## What every implementation promises
 /// - `update` hands its change the LATEST stored subscriber, read while the subscriber is held
-///   exclusively (a directory: `<name>.lock`; PostgreSQL: the row lock, `SELECT … FOR UPDATE`), and
+///   exclusively (a directory: the name's byte of `.subdash.lock`, `FileLock`; PostgreSQL: the row lock, `SELECT … FOR UPDATE`), and
 ///   stores what the change returns before letting go: two writers never lose each other's change,
 ///   and a new subscriber is created under the same hold, so of two writers creating the same name
 ///   one creates and the other sees what the first made.
