@@ -71,11 +71,16 @@ if ((needs_build)); then
     dest=$m
     [[ " ${model_rooms[*]} " == *" $m "* ]] && dest=DashModel
     mkdir -p "$out/src/$dest"
+    # Inside the combined module a room's import of another goes; elsewhere it becomes DashModel's.
+    replacement=""
+    [[ $dest == DashModel ]] || replacement="import DashModel"
     while IFS= read -r f; do
-      grep -Ev "$rooms_pattern" "$f" > "$out/src/$dest/$m-$(echo "${f#Sources/$m/}" | tr '/' '-')"
+      sed -E "s/$rooms_pattern/$replacement/" "$f" > "$out/src/$dest/$m-$(echo "${f#Sources/$m/}" | tr '/' '-')"
     done < <(find "Sources/$m" -name '*.swift')
   done
-  grep -Ev "$rooms_pattern" "$harness" > "$out/src/${harness##*/}.tmp"
+  replacement=""
+  [[ $target == statefile ]] || replacement="import DashModel"
+  sed -E "s/$rooms_pattern/$replacement/" "$harness" > "$out/src/${harness##*/}.tmp"
   mv "$out/src/${harness##*/}.tmp" "$out/src/${harness##*/}"
   # `package` declarations in the fuzzed modules need a package name, as SwiftPM gives them.
   flags=(-O -sanitize=fuzzer,address -package-name subdash -I "$out/obj" -I "$debug/Modules" "${maps[@]}")
