@@ -9,7 +9,7 @@ import Glibc
 #endif
 import SubscriberStorage
 
-/// `subdash simulate`'s steps go through the subscriber store: a step on a file another process
+/// `subdash simulate`'s steps go through the subscriber store's update (the one write call): a step on a file another process
 /// keeps locked waits for it and writes nothing meanwhile, then applies to the file as it is.
 @Suite(.timeLimit(.minutes(1))) struct SimulateStepTakesTheLockTests {
   @Test func aSimulationStepWaitsForAHeldLockThenApplies() throws {
@@ -21,9 +21,11 @@ import SubscriberStorage
     let done = DispatchSemaphore(value: 0)
     let stepped = Box()
     Thread.detachNewThread {
-      stepped.set((try? SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
-        try Simulator.setSettings(s, [("seed", .int(42))]).get()
-      }) != nil)
+      let (store, name) = DirectorySubscriberStore.holding(path)
+      let result = store.update(existing: name, wait: .upTo(.seconds(60))) { (s) throws(ActionError) in
+        .saving(try Simulator.setSettings(s, [("seed", .int(42))]).get())
+      }
+      stepped.set(result.change != nil)
       done.signal()
     }
     let finishedWhileHeld = done.wait(timeout: .now() + .milliseconds(300)) == .success

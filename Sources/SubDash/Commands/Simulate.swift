@@ -264,9 +264,9 @@ struct Simulate: ParsableCommand {
   func applyFlags(to path: String) throws {
     let values = try flagSettings()
     guard !values.isEmpty else { return }
-    _ = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
-      try Simulator.setSettings(s, values).get()
-    }
+    let (store, name) = DirectorySubscriberStore.holding(path)
+    _ = try store.update(existing: name, wait: .bounded) { (s) throws(ActionError) in .saving(try Simulator.setSettings(s, values).get()) }
+      .written(refusal: { SimulateInputError(refusal: $0, in: path) }, storage: { SimulateInputError($0.description) })
   }
 
   /// The settings --rate, --grace, --fail-renewals, --seed and --id-offset stand for.
@@ -293,4 +293,9 @@ struct Simulate: ParsableCommand {
 struct SimulateInputError: Error {
   var message: String
   init(_ message: String) { self.message = message }
+  /// A step the simulator refused; a setting the file holds is named with the file, as every
+  /// other bad-input error is.
+  init(refusal: ActionError, in path: String) {
+    if case .badSetting = refusal { message = "\(path): \(refusal.message)" } else { message = refusal.message }
+  }
 }

@@ -8,27 +8,6 @@ import DashRuntime
 import CoreValues
 import SubscriberStorage
 
-/// One locked, re-read, atomic step on the state file. `compute` sees the file as it is now
-/// (a dashboard's key press since the last step included) and returns nil when there is nothing
-/// to write.
-enum SimFileStep {
-  static func update(_ path: String, _ compute: (SubscriptionState) throws(ActionError) -> Change?) throws(SimulateInputError) -> Change? {
-    let (store, name) = DirectorySubscriberStore.holding(path)
-    let result = store.update(existing: name, wait: .bounded) { (current) throws(ActionError) -> SubscriberEdit in
-      try compute(current).map(SubscriberEdit.save) ?? .leave
-    }
-    switch result {
-    case .applied(let change), .created(let change):
-      return change
-    case .unchanged: return nil
-    // A setting the file holds is named with the file, as every other bad-input error is.
-    case .refused(let refusal):
-      if case .badSetting = refusal { throw SimulateInputError("\(path): \(refusal.message)") }
-      throw SimulateInputError(refusal.message)
-    case .busy(let e), .failed(let e): throw SimulateInputError(e.description)
-    }
-  }
-}
 
 /// The two ways `subdash simulate` moves the clock.
 struct SimulateClock {
@@ -40,6 +19,12 @@ struct SimulateClock {
     self.path = path
     self.output = output
   }
+
+  /// Each step goes through the store's one write call: locked, re-read (a dashboard's key press
+  /// since the last step included), atomic; `.leave` writes nothing.
+  private var store: DirectorySubscriberStore { DirectorySubscriberStore.holding(path).store }
+  private var name: String { DirectorySubscriberStore.holding(path).name }
+  private func refused(_ r: ActionError) -> SimulateInputError { SimulateInputError(refusal: r, in: path) }
 
   /// As fast as possible: each step applies the next event (and any other at the same instant).
   /// Stops when nothing is scheduled, at `until` (the clock is then set to it), after `steps`
@@ -60,16 +45,16 @@ struct SimulateClock {
     var progress = SimulateProgress()
     while !signals.check() {
       if let steps, done >= steps { break }
-      let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+      let change = try store.update(existing: name, wait: .bounded) { (s) throws(ActionError) -> SubscriberEdit in
         try Simulator.requireSimulatable(s)
-        guard let next = try Simulator.nextEvent(s, opening: opening) else { return nil }
-        if let until, next.date > until { return nil }
+        guard let next = try Simulator.nextEvent(s, opening: opening) else { return .leave }
+        if let until, next.date > until { return .leave }
         if lifecycleOnly && next.kind == .winBackEligibility {
           skippedWinBack = next
-          return nil
+          return .leave
         }
-        return try Simulator.advanceToNextEvent(s, opening: opening)
-      }
+        return .save(try Simulator.advanceToNextEvent(s, opening: opening))
+      }.written(refusal: refused, storage: { SimulateInputError($0.description) })
       guard let change else { break }
       emit(change)
       done += 1
@@ -80,7 +65,8 @@ struct SimulateClock {
       LineOut.stderr("subdash simulate: stopped at the last lifecycle event; next is a win-back eligibility change at \(Self.when(skippedWinBack.date)) (use --until to run on)")
     }
     if let until, !signals.stopped, steps.map({ done < $0 }) ?? true {
-      if let c = try SimFileStep.update(path, { (s) throws(ActionError) -> Change? in try Simulator.advance(s, to: until, opening: opening) }) { emit(c) }
+      let last = store.update(existing: name, wait: .bounded) { (s) throws(ActionError) in .saving(try Simulator.advance(s, to: until, opening: opening)) }
+      if let c = try last.written(refusal: refused, storage: { SimulateInputError($0.description) }) { emit(c) }
     }
     finish(signals.stopped ? "stopped by signal" : done == 0 ? "nothing was due" : counted(done, "event"))
   }
@@ -102,7 +88,7 @@ struct SimulateClock {
       var nextDue: Instant?
       var nextEvent: SimEvent?
       var fileClock = target
-      let change = try SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
+      let change = try store.update(existing: name, wait: .bounded) { (s) throws(ActionError) -> SubscriberEdit in
         let clock = try Simulator.clock(s, opening: opening)
         fileClock = clock
         let next = try Simulator.nextEvent(s, opening: opening)
@@ -111,12 +97,12 @@ struct SimulateClock {
         let due = next.map { $0.date <= target } ?? false
         // Write when something is due, when the clock must move for the dashboards (once a
         // second), or when the file's clock is behind.
-        guard due || elapsed - lastTick >= 1 || clock < base else { return nil }
+        guard due || elapsed - lastTick >= 1 || clock < base else { return .leave }
         var c = try Simulator.advance(s, to: max(target, clock), opening: opening)
         // The heartbeat dashboards show as "simulate running" (removed when this loop stops).
         SimulatorHeartbeat.write(SimulatorHeartbeat(pid: SimWallClock.pid, beat: Instant(ms: SimWallClock.now())), into: &c.state)
-        return c
-      }
+        return .save(c)
+      }.written(refusal: refused, storage: { SimulateInputError($0.description) })
       if let change {
         emit(change)
         lastTick = elapsed
@@ -173,11 +159,11 @@ struct SimulateClock {
 
   /// Dashboards stop showing "simulate running" at once rather than when the stamp goes stale.
   private func clearHeartbeat() {
-    _ = try? SimFileStep.update(path) { (s) throws(ActionError) -> Change? in
-      guard SimulatorHeartbeat.read(s) != nil else { return nil }
+    _ = store.update(existing: name, wait: .bounded) { (s) throws(ActionError) -> SubscriberEdit in
+      guard SimulatorHeartbeat.read(s) != nil else { return .leave }
       var cleared = s
       SimulatorHeartbeat.write(nil, into: &cleared)
-      return Change(state: cleared, message: "simulator stopped")
+      return .save(Change(state: cleared, message: "simulator stopped"))
     }
   }
 

@@ -35,3 +35,22 @@ extension UpdateResult {
     return .failed(StateFileError(file: name, message: "no such state file; nothing was created"))
   }
 }
+
+extension UpdateResult {
+  /// The one mapping of a typed result to a command's own error: the written change (nil when
+  /// nothing was written), or the refusal or the storage failure as `refusal` and `storage` make
+  /// them. Commands use it instead of each switching over every case.
+  public func written<Failure: Error>(refusal: (Refusal) -> Failure, storage: (StateFileError) -> Failure) throws(Failure) -> Change? {
+    switch self {
+    case .applied(let change), .created(let change): return change
+    case .unchanged: return nil
+    case .refused(let r): throw refusal(r)
+    case .busy(let e), .failed(let e): throw storage(e)
+    }
+  }
+}
+
+extension SubscriberEdit {
+  /// A change to save, or nothing to write when there is none.
+  public static func saving(_ change: Change?) -> SubscriberEdit { change.map(SubscriberEdit.save) ?? .leave }
+}
