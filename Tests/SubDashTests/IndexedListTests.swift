@@ -14,9 +14,15 @@ import CoreValues
     .deletingLastPathComponent().appendingPathComponent("Examples")
   static let wall = Instant(ms: 1_778_770_000_000)
 
+  /// The examples' state files and catalogs, one by one: never the whole folder, whose other
+  /// files (an index `subdash list Examples` left there) would become rows nobody expected.
   func freshDirectory() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-list-\(UUID().uuidString)")
-    try FileManager.default.copyItem(at: Self.examples, to: dir)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
+    for name in try FileManager.default.contentsOfDirectory(atPath: Self.examples.path)
+    where !name.hasPrefix(".") && (name.hasSuffix(".json") || name.hasSuffix(".storekit")) {
+      try FileManager.default.copyItem(at: Self.examples.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+    }
     return dir.path
   }
 

@@ -9,16 +9,10 @@ import Testing
 /// The index beside a directory of state files: it agrees with the files, re-reads only what
 /// changed, follows time, and can be deleted or damaged without losing anything.
 @Suite struct DirectoryStoreTests {
-  static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Examples")
   static let wall = Instant(ms: 1_778_770_000_000)
 
-  /// A private copy of Examples/ (state files and their catalogs).
-  func freshDirectory() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
-    try FileManager.default.copyItem(at: Self.examples, to: dir)
-    return dir.path
-  }
+  /// A private copy of the examples' state files and their catalogs.
+  func freshDirectory() throws -> String { try ExampleFiles.copied(into: "store").path }
 
   func byFile(_ rows: [ListRow]) -> [String: ListRow] { Dictionary(uniqueKeysWithValues: rows.map { ($0.file, $0) }) }
 

@@ -8,15 +8,12 @@ import Testing
 /// The list's first screen from SQL (issue 23): the index's first rows in the list's opening
 /// order and its counts by status are what the list over every row shows.
 @Suite struct FirstPageTests {
-  static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Examples")
   static let wall = Instant(ms: 1_778_770_000_000)
 
-  /// Examples/ with a copy of one subscriber (two rows share an id, so both show their file) and
-  /// a file that cannot be read (a row without an id sorts first).
+  /// The examples' state files and catalogs, with a copy of one subscriber (two rows share an id,
+  /// so both show their file) and a file that cannot be read (a row without an id sorts first).
   func directory() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("first-page-\(UUID().uuidString)")
-    try FileManager.default.copyItem(at: Self.examples, to: dir)
+    let dir = try ExampleFiles.copied(into: "first-page")
     try FileManager.default.copyItem(atPath: dir.path + "/active.json", toPath: dir.path + "/active-copy.json")
     try Data("{ not json".utf8).write(to: dir.appendingPathComponent("broken.json"))
     return dir.path
