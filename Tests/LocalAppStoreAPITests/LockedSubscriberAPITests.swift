@@ -44,7 +44,7 @@ import SubscriberStorage
     #expect(answer.status == 500)
     #expect(ServeFixture.object(answer)["errorCode"] as? Int == 5_000_001)
     #expect(answer.log.contains("locked by another process for more than 5 s"), "\(answer.log)")
-    #expect(took < .seconds(20), "answered after \(took)")
+    #expect(took >= .seconds(4), "answered after \(took), before the lock's bound")  // the 500 itself says it gave up
     #expect(try Data(contentsOf: URL(fileURLWithPath: s.path)) == before)
     release.cancel()
     if await release.value == false {

@@ -10,7 +10,7 @@ import SubscriberStorage
 
 /// `subdash listen --db` refuses the other environment's notification as the directory does (409),
 /// decided under the subscriber's row lock; the row keeps only its own environment's history.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["SUBDASH_TEST_DB"] != nil, "SUBDASH_TEST_DB is not set"),
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["SUBDASH_TEST_DB"] != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"),
        .timeLimit(.minutes(2)))
 struct DatabaseEnvironmentTests {
   @Test func aProductionNotificationForASandboxSubscriberInTheDatabaseIs409() async throws {

@@ -11,7 +11,7 @@ import SubscriberStorage
 /// `subdash listen --db`: two receivers (two `listen` processes' worth of connection pools) take
 /// deliveries for the same subscribers at once. Row locks serialise them: every notification is
 /// applied exactly once and the latest transaction is the newest, as a serial application gives.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["SUBDASH_TEST_DB"] != nil, "SUBDASH_TEST_DB is not set"),
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["SUBDASH_TEST_DB"] != nil, "SUBDASH_TEST_DB is not set: not run (bash scripts/test.sh starts a test server)"),
        .timeLimit(.minutes(2)))
 struct DatabaseReceiveTests {
   @Test func twoReceiversOnOneDatabaseApplyEveryNotificationExactlyOnce() async throws {

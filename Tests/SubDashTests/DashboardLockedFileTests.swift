@@ -34,7 +34,8 @@ import SubscriberStorage
       return
     }
     #expect(status == "state.json: locked by another process for more than 5 s (.subdash.lock); nothing was changed")
-    #expect(took < .seconds(7))
+    // No budget on `took`: the key failing (not going through when the holder lets go at 8 s)
+    // with the bound's words is what shows the wait ended at the bound.
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
 
