@@ -18,12 +18,16 @@ for dir in Tests/*Tests; do targets+=("$(basename "$dir")"); done
 [[ "${1:-}" == --skip-build ]] || swift build --build-tests
 
 # The database tests need a PostgreSQL test server. One named by SUBDASH_TEST_DB (CI's) is used as
-# it is; otherwise this script starts Debian's PostgreSQL in its own data directory on a loopback
-# port for the run and stops it after. Without PostgreSQL installed they are skipped, and said so.
+# it is; otherwise this script starts Debian's PostgreSQL for the run, in a data directory of its
+# own on a free loopback port (never a server another run started, which it would then stop), and
+# stops it after. Without PostgreSQL installed they are skipped, and said so.
 database_note=""
 if [[ -z "${SUBDASH_TEST_DB:-}" ]]; then
-  if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && source scripts/postgres-test-server.sh start; then
-    trap 'bash scripts/postgres-test-server.sh stop' EXIT
+  SUBDASH_PGDATA=$(mktemp -d /tmp/subdash-test-pgdata.XXXXXX)
+  SUBDASH_PGPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  export SUBDASH_PGDATA SUBDASH_PGPORT
+  trap 'bash scripts/postgres-test-server.sh stop 2>/dev/null; rm -rf "$SUBDASH_PGDATA"' EXIT
+  if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && source scripts/postgres-test-server.sh start; then :
   else
     unset SUBDASH_TEST_DB
     database_note="the database tests were NOT RUN: no PostgreSQL test server (apt-get install postgresql, or set SUBDASH_TEST_DB)"

@@ -266,7 +266,7 @@ struct Simulate: ParsableCommand {
     guard !values.isEmpty else { return }
     let (store, name) = DirectorySubscriberStore.holding(path)
     _ = try store.update(existing: name, wait: .bounded) { (s) throws(ActionError) in .saving(try Simulator.setSettings(s, values).get()) }
-      .written(refusal: { SimulateInputError(refusal: $0, in: path) }, storage: { SimulateInputError($0.description) })
+      .written(refusal: { SimulateInputError(refusal: $0, in: path) }, storage: SimulateInputError.init(storage:))
   }
 
   /// The settings --rate, --grace, --fail-renewals, --seed and --id-offset stand for.
@@ -293,6 +293,8 @@ struct Simulate: ParsableCommand {
 struct SimulateInputError: Error {
   var message: String
   init(_ message: String) { self.message = message }
+  /// The file could not be locked, read or written: its own one-line error.
+  init(storage: StateFileError) { message = storage.description }
   /// A step the simulator refused; a setting the file holds is named with the file, as every
   /// other bad-input error is.
   init(refusal: ActionError, in path: String) {

@@ -11,19 +11,21 @@ import SubscriberStorage
 
 /// The two ways `subdash simulate` moves the clock.
 struct SimulateClock {
-  var path: String
+  let path: String
   var output: SimulateOutput
   var notificationCount = 0
+
+  /// Each step goes through the store's one write call: locked, re-read (a dashboard's key press
+  /// since the last step included), atomic; `.leave` writes nothing.
+  private let store: DirectorySubscriberStore
+  private let name: String
 
   init(path: String, output: SimulateOutput) {
     self.path = path
     self.output = output
+    (store, name) = DirectorySubscriberStore.holding(path)
   }
 
-  /// Each step goes through the store's one write call: locked, re-read (a dashboard's key press
-  /// since the last step included), atomic; `.leave` writes nothing.
-  private var store: DirectorySubscriberStore { DirectorySubscriberStore.holding(path).store }
-  private var name: String { DirectorySubscriberStore.holding(path).name }
   private func refused(_ r: ActionError) -> SimulateInputError { SimulateInputError(refusal: r, in: path) }
 
   /// As fast as possible: each step applies the next event (and any other at the same instant).
@@ -54,7 +56,7 @@ struct SimulateClock {
           return .leave
         }
         return .save(try Simulator.advanceToNextEvent(s, opening: opening))
-      }.written(refusal: refused, storage: { SimulateInputError($0.description) })
+      }.written(refusal: refused, storage: SimulateInputError.init(storage:))
       guard let change else { break }
       emit(change)
       done += 1
@@ -66,7 +68,7 @@ struct SimulateClock {
     }
     if let until, !signals.stopped, steps.map({ done < $0 }) ?? true {
       let last = store.update(existing: name, wait: .bounded) { (s) throws(ActionError) in .saving(try Simulator.advance(s, to: until, opening: opening)) }
-      if let c = try last.written(refusal: refused, storage: { SimulateInputError($0.description) }) { emit(c) }
+      if let c = try last.written(refusal: refused, storage: SimulateInputError.init(storage:)) { emit(c) }
     }
     finish(signals.stopped ? "stopped by signal" : done == 0 ? "nothing was due" : counted(done, "event"))
   }
@@ -102,7 +104,7 @@ struct SimulateClock {
         // The heartbeat dashboards show as "simulate running" (removed when this loop stops).
         SimulatorHeartbeat.write(SimulatorHeartbeat(pid: SimWallClock.pid, beat: Instant(ms: SimWallClock.now())), into: &c.state)
         return .save(c)
-      }.written(refusal: refused, storage: { SimulateInputError($0.description) })
+      }.written(refusal: refused, storage: SimulateInputError.init(storage:))
       if let change {
         emit(change)
         lastTick = elapsed

@@ -14,7 +14,7 @@ extension DirectorySubscriberStore {
   /// lock as `wait` says (`.bounded` unless the caller retries elsewhere).
   ///
   /// When the directory has no file of this name, `change` is first asked, without the lock,
-  /// whether it creates one: if it does not, nothing is locked and no `<name>.lock` is left behind
+  /// whether it creates one: if it does not, nothing is locked and no lock file is left behind
   /// (`subdash simulate missing.json`); if it does, it is asked again under the lock, with what is
   /// there by then (another writer may have created it meanwhile).
   public func update<Refusal: Error>(
